@@ -1,0 +1,29 @@
+"""The exception family shared by both engines (the Rust-backed API and `brass.reference`).
+
+Every error a user can cause is a `BrassError`, which is a `ValueError`, so `except ValueError` keeps working.
+The Rust extension raises these very classes, so the two engines are interchangeable in `except` clauses.
+"""
+
+from __future__ import annotations
+
+__all__ = ["BrassError", "ConfigError", "IllegalActionError", "InvalidStateError", "NotationError"]
+
+
+class BrassError(ValueError):
+    """Base class of every error raised for bad input to a brass engine."""
+
+
+class ConfigError(BrassError):
+    """An unknown game name or option, an unsupported player count, or a bad seed."""
+
+
+class IllegalActionError(BrassError):
+    """An action id that is not legal in this state; the state is left unchanged."""
+
+
+class InvalidStateError(BrassError):
+    """A state (JSON, pickle, game record) that is malformed or breaks the rules' invariants."""
+
+
+class NotationError(BrassError):
+    """Text that is not the notation of any action in this configuration."""

@@ -1,0 +1,89 @@
+"""The fixed action id space and its notation (docs/actions.md, "The id space" and "Names").
+
+Blocks in this order, each in data order: BUILD, BUILD_DOUBLE, LINK, DEVELOP, SELL, LOAN, PASS, COAL, IRON,
+STOP, CARD, REMOVE. An action is described by a tuple whose first item is its kind:
+
+    ("build", space, industry, double)   ("link", line)     ("develop", industry)
+    ("sell", mill_space, port_space_or_None)                 ("loan", amount)   ("pass",)
+    ("coal", space)   ("iron", space)    ("stop",)          ("card", kind)     ("remove", space)
+"""
+
+from __future__ import annotations
+
+from brass._errors import NotationError
+
+from ._data import GameData
+
+LOAN_AMOUNTS = (10, 20, 30)
+
+
+class ActionSpace:
+    """Every (kind, parameters) pair that can ever be legal, numbered once per configuration."""
+
+    def __init__(self, data: GameData) -> None:
+        self.data = data
+        self.actions: list[tuple] = []
+        self.names: list[str] = []
+        self.ids: dict[tuple, int] = {}
+
+        builds = [(s.index, i) for s in data.spaces for i in data.industries if i in s.icons]
+        for space, industry in builds:
+            self._add(("build", space, industry, False), f"build {industry} {data.spaces[space].name}")
+        for space, industry in builds:
+            self._add(("build", space, industry, True), f"build {industry} {data.spaces[space].name} double")
+        for line in data.lines:
+            self._add(("link", line.index), f"link {line.name}")
+        for industry in data.industries:
+            self._add(("develop", industry), f"develop {industry}")
+        mills = [s for s in data.spaces if "cotton_mill" in s.icons]
+        ports = [s for s in data.spaces if "port" in s.icons]
+        for m in mills:
+            for t in ports:
+                self._add(("sell", m.index, t.index), f"sell {m.name} {t.name}")
+            self._add(("sell", m.index, None), f"sell {m.name} distant")
+        for amount in LOAN_AMOUNTS:
+            self._add(("loan", amount), f"loan {amount}")
+        self._add(("pass",), "pass")
+        for s in data.spaces:
+            if "coal_mine" in s.icons:
+                self._add(("coal", s.index), f"coal {s.name}")
+        for s in data.spaces:
+            if "iron_works" in s.icons:
+                self._add(("iron", s.index), f"iron {s.name}")
+        self._add(("stop",), "stop")
+        for kind in data.card_kinds:
+            self._add(("card", kind), f"card {kind}")
+        for s in data.spaces:
+            self._add(("remove", s.index), f"remove {s.name}")
+
+        self.by_name = {name: i for i, name in enumerate(self.names)}
+        # The parser also accepts a line written with its ends swapped (docs/actions.md, "Names").
+        for line in data.lines:
+            self.by_name.setdefault(f"link {line.b}-{line.a}", self.ids[("link", line.index)])
+
+    def _add(self, action: tuple, name: str) -> None:
+        assert action not in self.ids and name not in self.names, name
+        self.ids[action] = len(self.actions)
+        self.actions.append(action)
+        self.names.append(name)
+
+    def __len__(self) -> int:
+        return len(self.actions)
+
+    def id(self, *action) -> int:
+        return self.ids[tuple(action)]
+
+    def parse(self, text: object) -> int:
+        """Lower-case, collapse white space, then look the notation up; anything else is a NotationError."""
+        if not isinstance(text, str):
+            raise NotationError(f"an action notation must be a string, not {type(text).__name__}")
+        norm = " ".join(text.lower().split())
+        try:
+            return self.by_name[norm]
+        except KeyError:
+            raise NotationError(
+                f"{text!r} is not an action of {self.data.name}: expected e.g. 'build cotton_mill manchester/1', "
+                "'build port lancaster/1 double', 'link bolton-manchester', 'develop port', "
+                "'sell bolton/1 liverpool/1', 'sell bolton/1 distant', 'loan 30', 'pass', 'coal wigan/1', "
+                "'iron bolton/3', 'stop', 'card bolton', 'remove wigan/2'"
+            ) from None

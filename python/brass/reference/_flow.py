@@ -1,0 +1,531 @@
+"""Resolving decisions and running the game forward (docs/actions.md "How each action resolves",
+"After the action"; L-8 … L-12, L-20 … L-53).
+
+`apply_decision` performs one legal id, then `advance`-style helpers take every automatic step (a step with
+exactly one possible choice) until the next real decision or the end of the game.
+"""
+
+from __future__ import annotations
+
+from bisect import insort
+
+from ._actions import ActionSpace
+from ._data import GameData
+from ._legal import (
+    CANAL_PRICE,
+    RAIL_PRICE,
+    SECOND_RAIL_PRICE,
+    actions_per_turn,
+    card_choices,
+    coal_choices,
+    current_player,
+    further_developments,
+    iron_choices,
+    sales,
+    lowest_tile,
+    own_tiles,
+    paying_cards,
+    second_links,
+)
+from ._resources import (
+    advance_income,
+    buy_from_market,
+    flip,
+    income_level,
+    sell_cubes_to_market,
+    spend,
+    take_cube,
+)
+from ._network import connected_to_trade_icon
+from ._rng import SplitMix64
+
+# --- setup -----------------------------------------------------------------------------------------
+
+def new_position(data: GameData, players: int, seed: int) -> dict:
+    """L-1 … L-6, in the RNG order of docs/state-format.md: shuffle the deck (bottom `players` cards under
+    the deck tile), deal 8 to each seat, shuffle the DCM tiles, shuffle the turn order."""
+    rng = SplitMix64(seed)
+    deck = data.deck_list(players)
+    rng.shuffle(deck)
+    under = deck[len(deck) - players:]
+    deck = deck[: len(deck) - players]
+    hands = []
+    for _ in range(players):
+        hands.append(count_cards(deck[: data.hand_size]))
+        deck = deck[data.hand_size:]
+    pile = data.dcm_tiles(players)
+    rng.shuffle(pile)
+    order = list(range(players))
+    rng.shuffle(order)
+    return {
+        "rng": rng.state,
+        "era": "canal",
+        "round": 1,
+        "turn_order": order,
+        "turn": 0,
+        "actions_left": data.first_round_actions,
+        "decision": "action",
+        "action": None,
+        "players": [
+            {
+                "money": data.money,
+                "money_spent": 0,
+                "income_space": data.start_space,
+                "vp": 0,
+                "hand": hands[p],
+                "discards": {},
+                "mat": {i: data.stack_size(i) for i in data.industries},
+                "links_left": data.links,
+            }
+            for p in range(players)
+        ],
+        "board": {},
+        "links": {},
+        "coal_market": data.market_start["coal"],
+        "iron_market": data.market_start["iron"],
+        "dcm": {"marker": 0, "pile": pile, "discards": []},
+        "deck": deck,
+        "deck_tile": count_cards(under),
+    }
+
+
+def count_cards(cards: list[str]) -> dict[str, int]:
+    counts: dict[str, int] = {}
+    for c in cards:
+        counts[c] = counts.get(c, 0) + 1
+    return counts
+
+
+def new_action(kind: str, **fields) -> dict:
+    """The `action` object of docs/state-format.md for the action under way."""
+    action = {"kind": kind, "double": False, "target": None, "coal": 0, "iron": 0, "count": 0,
+              "cards": None, "first_card": None}
+    action.update(fields)
+    return action
+
+
+# --- one decision ----------------------------------------------------------------------------------
+
+def apply_decision(data: GameData, acts: ActionSpace, pos: dict, aid: int) -> None:
+    """Resolve one legal id at the current decision, then run every automatic step."""
+    action = acts.actions[aid]
+    decision = pos["decision"]
+    player = current_player(data, pos)
+    if decision == "action":
+        start_action(data, pos, player, action)
+    elif decision == "coal":
+        take_cube(data, pos, action[1])
+        pos["action"]["coal"] -= 1
+        continue_consumption(data, pos, player)
+    elif decision == "iron":
+        take_cube(data, pos, action[1])
+        pos["action"]["iron"] -= 1
+        continue_consumption(data, pos, player)
+    elif decision == "link":
+        if action[0] == "stop":
+            start_card_phase(data, pos, player)
+        else:
+            place_link(data, pos, player, action[1], SECOND_RAIL_PRICE)
+            continue_consumption(data, pos, player)
+    elif decision == "develop":
+        if action[0] == "stop":
+            start_card_phase(data, pos, player)
+        else:
+            develop_tile(data, pos, player, action[1])
+            continue_consumption(data, pos, player)
+    elif decision == "sell":
+        if action[0] == "stop":
+            start_card_phase(data, pos, player)
+        else:
+            sell(data, pos, player, action[1], action[2])
+    elif decision == "card":
+        discard_card(data, pos, player, action[1])
+    elif decision == "remove":
+        remove_for_shortfall(data, pos, player, action[1])
+        continue_shortfall(data, pos)
+    else:
+        raise AssertionError(decision)
+
+
+def start_action(data: GameData, pos: dict, player: int, action: tuple) -> None:
+    """Begin the chosen action (decision `action`)."""
+    kind = action[0]
+    if kind == "build":
+        build(data, pos, player, action[1], action[2], action[3])
+        continue_consumption(data, pos, player)
+    elif kind == "link":
+        pos["action"] = new_action("link")
+        place_link(data, pos, player, action[1], CANAL_PRICE if pos["era"] == "canal" else RAIL_PRICE)
+        continue_consumption(data, pos, player)
+    elif kind == "develop":
+        pos["action"] = new_action("develop")
+        develop_tile(data, pos, player, action[1])
+        continue_consumption(data, pos, player)
+    elif kind == "sell":
+        pos["action"] = new_action("sell")
+        sell(data, pos, player, action[1], action[2])
+    elif kind == "loan":
+        take_loan(data, pos, player, action[1])
+        pos["action"] = new_action("loan")
+        start_card_phase(data, pos, player)
+    elif kind == "pass":
+        pos["action"] = new_action("pass")  # L-47
+        start_card_phase(data, pos, player)
+    else:
+        raise AssertionError(kind)
+
+
+# --- Build -----------------------------------------------------------------------------------------
+
+def build(data: GameData, pos: dict, player: int, space: int, industry: str, double: bool) -> None:
+    """L-26, L-29: note the paying cards, remove an overbuilt tile (its cubes go back to the supply), pay the
+    cost, place the lowest mat tile unflipped; coal and iron follow (continue_consumption)."""
+    tile = lowest_tile(data, pos, player, industry)
+    cards = None if double else paying_cards(data, pos, player, space, industry)
+    pos["action"] = new_action("build", double=double, target=space, coal=tile["coal"], iron=tile["iron"],
+                               cards=cards)
+    pos["board"].pop(space, None)
+    spend(pos, player, tile["cost"])
+    pos["players"][player]["mat"][industry] -= 1
+    pos["board"][space] = {"owner": player, "industry": industry, "level": tile["level"], "flipped": False,
+                           "cubes": 0}
+
+
+def finish_build(data: GameData, pos: dict) -> None:
+    """L-27, L-28: after coal and iron, a coal mine gets its cubes and sells what fits to the coal market if
+    connected to a trade icon; an iron works always does so with the iron market; a shipyard flips."""
+    space = pos["action"]["target"]
+    tile = pos["board"][space]
+    row = data.tile(tile["industry"], tile["level"])
+    location = data.spaces[space].location
+    if tile["industry"] == "coal_mine":
+        tile["cubes"] = row["cubes"]
+        if connected_to_trade_icon(data, pos, [location]):
+            sell_cubes_to_market(data, pos, space, "coal")
+    elif tile["industry"] == "iron_works":
+        tile["cubes"] = row["cubes"]
+        sell_cubes_to_market(data, pos, space, "iron")
+    elif tile["industry"] == "shipyard":
+        flip(data, pos, space)
+
+
+# --- coal and iron for the action under way ---------------------------------------------------------
+
+def continue_consumption(data: GameData, pos: dict, player: int) -> None:
+    """L-16 … L-18: take each coal (closest mine; a tie is decision `coal`; none connected -> market), then each
+    iron (two or more works -> decision `iron`; one -> it; none -> market); then what follows the action."""
+    action = pos["action"]
+    while action["coal"] > 0:
+        choices = coal_choices(data, pos)
+        if len(choices) >= 2:
+            pos["decision"] = "coal"
+            return
+        if choices:
+            take_cube(data, pos, choices[0])
+        else:
+            buy_from_market(data, pos, player, "coal")
+        action["coal"] -= 1
+    while action["iron"] > 0:
+        choices = iron_choices(pos)
+        if len(choices) >= 2:
+            pos["decision"] = "iron"
+            return
+        if choices:
+            take_cube(data, pos, choices[0])
+        else:
+            buy_from_market(data, pos, player, "iron")
+        action["iron"] -= 1
+    if action["kind"] == "build":
+        finish_build(data, pos)
+        start_card_phase(data, pos, player)
+    elif action["kind"] == "link":
+        if pos["era"] == "rail" and action["count"] == 1 and second_links(data, pos, player):
+            pos["decision"] = "link"
+        else:
+            start_card_phase(data, pos, player)
+    elif action["kind"] == "develop":
+        if action["count"] == 1 and further_developments(data, pos, player):
+            pos["decision"] = "develop"
+        else:
+            start_card_phase(data, pos, player)
+    else:
+        raise AssertionError(action["kind"])
+
+
+# --- Network ---------------------------------------------------------------------------------------
+
+def place_link(data: GameData, pos: dict, player: int, line: int, price: int) -> None:
+    """L-35, L-36: pay, place the link tile; a rail then needs one coal from either end (continue_consumption)."""
+    spend(pos, player, price)
+    pos["links"][line] = player
+    pos["players"][player]["links_left"] -= 1
+    action = pos["action"]
+    action["target"] = line
+    action["count"] += 1
+    action["coal"] = 1 if pos["era"] == "rail" else 0
+
+
+# --- Develop ---------------------------------------------------------------------------------------
+
+def develop_tile(data: GameData, pos: dict, player: int, industry: str) -> None:
+    """L-39: the lowest tile of the industry leaves the mat (and the game); one iron is then taken."""
+    pos["players"][player]["mat"][industry] -= 1
+    pos["action"]["count"] += 1
+    pos["action"]["iron"] = 1
+
+
+# --- Sell ------------------------------------------------------------------------------------------
+
+def sell(data: GameData, pos: dict, player: int, mill: int, target: int | None) -> None:
+    """L-40 … L-44: one sale; after a success another sale may follow (decision `sell`); a DCM sale that
+    reaches X ends the whole action with the mill unflipped."""
+    if target is not None:
+        flip(data, pos, target)  # L-41: the port first (its owner's income), then the mill
+        flip(data, pos, mill)
+        ok = True
+    else:
+        ok = sell_distant(data, pos, player, mill)
+    if ok:
+        pos["action"]["count"] += 1
+    if ok and has_further_sale(data, pos, player):
+        pos["decision"] = "sell"
+    else:
+        start_card_phase(data, pos, player)
+
+
+def has_further_sale(data: GameData, pos: dict, player: int) -> bool:
+    """docs/actions.md: decision `sell` comes only when another sale is legal."""
+    return bool(sales(data, pos, player))
+
+
+def sell_distant(data: GameData, pos: dict, player: int, mill: int) -> bool:
+    """L-42, L-44 (R-3): draw the top DCM tile onto the discards (reshuffling the discards into a new pile when
+    the pile is empty), move the marker down; on X the sale fails; else gain the income beside the new space,
+    then flip the mill."""
+    dcm = pos["dcm"]
+    if not dcm["pile"]:
+        pile = sorted(dcm["discards"])
+        rng = SplitMix64(pos["rng"])
+        rng.shuffle(pile)
+        pos["rng"] = rng.state
+        dcm["pile"] = pile
+        dcm["discards"] = []
+    value = dcm["pile"].pop(0)
+    insort(dcm["discards"], value)
+    dcm["marker"] = min(data.dcm_x, dcm["marker"] + value)
+    if dcm["marker"] >= data.dcm_x:
+        return False
+    advance_income(data, pos, player, data.dcm_income[dcm["marker"]])
+    flip(data, pos, mill)
+    return True
+
+
+# --- Loan ------------------------------------------------------------------------------------------
+
+def take_loan(data: GameData, pos: dict, player: int, amount: int) -> None:
+    """L-45: money + amount (not money spent); the income marker goes back amount/10 levels, to the highest
+    space of the new level."""
+    me = pos["players"][player]
+    me["money"] += amount
+    me["income_space"] = data.highest_space_of_level(income_level(data, pos, player) - amount // 10)
+
+
+# --- cards and the end of the action ---------------------------------------------------------------
+
+def start_card_phase(data: GameData, pos: dict, player: int) -> None:
+    """The card is discarded last (docs/actions.md): asked when two or more kinds could pay, else automatic."""
+    while True:
+        choices = card_choices(data, pos, player)
+        if len(choices) >= 2:
+            pos["decision"] = "card"
+            return
+        if not discard_one(data, pos, player, choices[0]):
+            return
+
+
+def discard_card(data: GameData, pos: dict, player: int, kind: str) -> None:
+    """Decision `card`: discard the chosen card, then continue (a double build's second card, or the end)."""
+    if discard_one(data, pos, player, kind):
+        start_card_phase(data, pos, player)
+
+
+def discard_one(data: GameData, pos: dict, player: int, kind: str) -> bool:
+    """L-8, L-21: move one card from hand to discards. Returns True when another card is still owed (the
+    second card of a double build); otherwise ends the action."""
+    me = pos["players"][player]
+    me["hand"][kind] -= 1
+    if me["hand"][kind] == 0:
+        del me["hand"][kind]
+    me["discards"][kind] = me["discards"].get(kind, 0) + 1
+    action = pos["action"]
+    if action["double"] and action["first_card"] is None:
+        action["first_card"] = kind
+        return True
+    end_action(data, pos, player)
+    return False
+
+
+def end_action(data: GameData, pos: dict, player: int) -> None:
+    """L-8, L-21: the action uses one action of the turn (a double build both); then the next action, or the
+    end of the turn."""
+    pos["actions_left"] -= 2 if pos["action"]["double"] else 1
+    pos["action"] = None
+    pos["decision"] = "action"
+    if pos["actions_left"] <= 0:
+        end_turn(data, pos, player)
+
+
+def end_turn(data: GameData, pos: dict, player: int) -> None:
+    """L-9: refill the hand to 8 from the draw pile while it has cards; then the next player in turn order,
+    or the end of the round."""
+    me = pos["players"][player]
+    while pos["deck"] and sum(me["hand"].values()) < data.hand_size:
+        card = pos["deck"].pop(0)
+        me["hand"][card] = me["hand"].get(card, 0) + 1
+    pos["turn"] += 1
+    pos["actions_left"] = 0
+    if pos["turn"] >= len(pos["players"]):
+        end_round(data, pos)
+    else:
+        pos["actions_left"] = actions_per_turn(data, pos)
+
+
+# --- end of round (L-11) ---------------------------------------------------------------------------
+
+def is_last_round_of_game(data: GameData, pos: dict) -> bool:
+    return pos["era"] == "rail" and pos["round"] == data.rounds_per_era(len(pos["players"]))
+
+
+def end_round(data: GameData, pos: dict) -> None:
+    """L-11: 1. new turn order (least money spent first, ties keep their order; spent resets); 2. income in
+    the new order, not after the last round of the game; 3. shortfalls (continue_shortfall)."""
+    pos["turn_order"] = sorted(pos["turn_order"], key=lambda p: pos["players"][p]["money_spent"])
+    for p in pos["players"]:
+        p["money_spent"] = 0
+    if not is_last_round_of_game(data, pos):
+        for p in pos["turn_order"]:
+            pos["players"][p]["money"] += income_level(data, pos, p)
+    pos["decision"] = "remove"
+    pos["action"] = None
+    continue_shortfall(data, pos)
+
+
+def continue_shortfall(data: GameData, pos: dict) -> None:
+    """L-11 step 3: each player (turn order) who owes money removes own tiles worth floor(cost/2) each until the
+    debt is covered (decision `remove` when two or more tiles; one is removed automatically); with no tile
+    left, 1 VP per £1 still owed (never below 0). Then the round finishes."""
+    for p in pos["turn_order"]:
+        me = pos["players"][p]
+        while me["money"] < 0:
+            tiles = own_tiles(pos, p)
+            if len(tiles) >= 2:
+                pos["decision"] = "remove"
+                return
+            if tiles:
+                remove_for_shortfall(data, pos, p, tiles[0])
+            else:
+                me["vp"] = max(0, me["vp"] + me["money"])
+                me["money"] = 0
+    finish_round(data, pos)
+
+
+def remove_for_shortfall(data: GameData, pos: dict, player: int, space: int) -> None:
+    """L-11: remove one own tile (its cubes go back to the supply), receive floor(cost / 2)."""
+    tile = pos["board"].pop(space)
+    pos["players"][player]["money"] += data.tile(tile["industry"], tile["level"])["cost"] // 2
+
+
+def finish_round(data: GameData, pos: dict) -> None:
+    """L-12: after the era's last round, era scoring (after income, R-5); else the next round."""
+    if pos["round"] >= data.rounds_per_era(len(pos["players"])):
+        end_era(data, pos)
+        return
+    pos["round"] += 1
+    pos["turn"] = 0
+    pos["decision"] = "action"
+    pos["actions_left"] = actions_per_turn(data, pos)
+
+
+# --- end of era (L-49 … L-52) ----------------------------------------------------------------------
+
+def link_icons(data: GameData, pos: dict, location: str) -> int:
+    """L-49: link icons of a location: the printed ones plus one per flipped industry tile (any owner)."""
+    flipped = sum(1 for s in data.location_spaces[location] if s in pos["board"] and pos["board"][s]["flipped"])
+    return data.printed_link_icons[location] + flipped
+
+
+def score_links(data: GameData, pos: dict) -> None:
+    """L-49: each link scores its owner 1 VP per link icon at its two ends; all links are removed and the
+    link tiles go back to their owners (lead's ruling, Romanian seed)."""
+    for line_index, owner in sorted(pos["links"].items()):
+        line = data.lines[line_index]
+        pos["players"][owner]["vp"] += link_icons(data, pos, line.a) + link_icons(data, pos, line.b)
+    for owner in pos["links"].values():
+        pos["players"][owner]["links_left"] += 1
+    pos["links"] = {}
+
+
+def score_tiles(data: GameData, pos: dict) -> None:
+    """L-50: each flipped industry tile scores its VP to its owner; unflipped tiles score nothing."""
+    for tile in pos["board"].values():
+        if tile["flipped"]:
+            pos["players"][tile["owner"]]["vp"] += data.tile(tile["industry"], tile["level"])["vp"]
+
+
+def end_era(data: GameData, pos: dict) -> None:
+    """L-49, L-50, then L-51 (Canal: level-1 removal and the Rail setup) or L-52 (Rail: £10 = 1 VP, game over)."""
+    score_links(data, pos)
+    score_tiles(data, pos)
+    if pos["era"] == "canal":
+        start_rail_era(data, pos)
+    else:
+        for p in pos["players"]:
+            p["vp"] += p["money"] // 10  # L-52
+        pos["decision"] = "over"
+        pos["turn"] = len(pos["players"])
+        pos["actions_left"] = 0
+        pos["action"] = None
+
+
+def start_rail_era(data: GameData, pos: dict) -> None:
+    """L-51 in the RNG order of docs/state-format.md: remove level-1 tiles (cubes to the supply); new DCM pile,
+    marker to the top; the whole deck (deck tile + all discards) shuffled; 8 cards to each seat. The turn
+    order carries over."""
+    pos["board"] = {s: t for s, t in pos["board"].items() if t["level"] != 1}
+    players = len(pos["players"])
+    rng = SplitMix64(pos["rng"])
+    pile = data.dcm_tiles(players)
+    rng.shuffle(pile)
+    pos["dcm"] = {"marker": 0, "pile": pile, "discards": []}
+    deck = data.deck_list(players)
+    rng.shuffle(deck)
+    for p in pos["players"]:
+        p["hand"] = count_cards(deck[: data.hand_size])
+        p["discards"] = {}
+        deck = deck[data.hand_size:]
+    pos["rng"] = rng.state
+    pos["deck"] = deck
+    pos["deck_tile"] = {}
+    pos["era"] = "rail"
+    pos["round"] = 1
+    pos["turn"] = 0
+    pos["decision"] = "action"
+    pos["action"] = None
+    pos["actions_left"] = actions_per_turn(data, pos)
+
+
+# --- the winners (L-53) ----------------------------------------------------------------------------
+
+def ranking_key(data: GameData, pos: dict, player: int) -> tuple:
+    """L-53, R-4: VP, then income level, then income track space, then money."""
+    p = pos["players"][player]
+    return (p["vp"], income_level(data, pos, player), p["income_space"], p["money"])
+
+
+def winners(data: GameData, pos: dict) -> list[int]:
+    """L-53: the players with the best ranking key; several when still tied (shared win); [] before the end."""
+    if pos["decision"] != "over":
+        return []
+    keys = [ranking_key(data, pos, p) for p in range(len(pos["players"]))]
+    best = max(keys)
+    return [p for p, k in enumerate(keys) if k == best]

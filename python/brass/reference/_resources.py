@@ -1,0 +1,132 @@
+"""Coal, iron, the two markets, flipping and the income track (L-5, L-16 … L-20, L-27, L-43, L-48).
+
+Markets hold `k` cubes on their `k` most expensive spaces (docs/state-format.md): with prices ascending,
+the cheapest cube sits on space `len - k`, the most expensive empty space is `len - k - 1`.
+"""
+
+from __future__ import annotations
+
+from ._data import GameData
+from ._network import distances
+
+RESOURCE_INDUSTRY = {"coal": "coal_mine", "iron": "iron_works"}
+
+
+# --- markets ---------------------------------------------------------------------------------------
+
+def market_price(data: GameData, pos: dict, resource: str) -> int:
+    """L-17, L-18: price of the cheapest cube in the market, or the empty-market price (£5)."""
+    prices = data.market_prices[resource]
+    cubes = pos[f"{resource}_market"]
+    return prices[len(prices) - cubes] if cubes > 0 else data.market_empty_price[resource]
+
+
+def market_cost(data: GameData, pos: dict, resource: str, n: int) -> int:
+    """L-17, L-18, L-19: what buying `n` cubes costs now, cheapest first, £5 each once the market is empty."""
+    prices = data.market_prices[resource]
+    cubes = pos[f"{resource}_market"]
+    total = 0
+    for _ in range(n):
+        if cubes > 0:
+            total += prices[len(prices) - cubes]
+            cubes -= 1
+        else:
+            total += data.market_empty_price[resource]
+    return total
+
+
+def buy_from_market(data: GameData, pos: dict, player: int, resource: str) -> None:
+    """L-17, L-18, L-19: buy one cube (cheapest first; from the supply at £5 when empty); it is money spent."""
+    price = market_price(data, pos, resource)
+    key = f"{resource}_market"
+    if pos[key] > 0:
+        pos[key] -= 1
+    spend(pos, player, price)
+
+
+def sell_cubes_to_market(data: GameData, pos: dict, space: int, resource: str) -> None:
+    """L-27: move cubes from a just-built tile to the empty market spaces, most expensive first; the owner
+    receives each space's price (not money spent). The tile flips if emptied (L-28)."""
+    tile = pos["board"][space]
+    prices = data.market_prices[resource]
+    key = f"{resource}_market"
+    while tile["cubes"] > 0 and pos[key] < len(prices):
+        price = prices[len(prices) - pos[key] - 1]
+        pos[key] += 1
+        tile["cubes"] -= 1
+        pos["players"][tile["owner"]]["money"] += price
+    if tile["cubes"] == 0:
+        flip(data, pos, space)
+
+
+def spend(pos: dict, player: int, amount: int) -> None:
+    """L-10, L-19: pay money to the bank; it counts as money spent this round."""
+    pos["players"][player]["money"] -= amount
+    pos["players"][player]["money_spent"] += amount
+
+
+# --- sources on the board --------------------------------------------------------------------------
+
+def tiles_with_cubes(pos: dict, resource: str, exclude: int | None = None) -> list[int]:
+    """Spaces of unflipped coal mines (iron works) that still hold cubes, in space order."""
+    industry = RESOURCE_INDUSTRY[resource]
+    return sorted(
+        s for s, t in pos["board"].items() if t["industry"] == industry and t["cubes"] > 0 and s != exclude
+    )
+
+
+def closest_coal_mines(data: GameData, pos: dict, consumers, extra_lines=(), exclude=None) -> list[int]:
+    """L-16: the connected coal mines with coal that are closest to any consumer location (ties all listed)."""
+    mines = tiles_with_cubes(pos, "coal", exclude)
+    if not mines:
+        return []
+    dist = distances(data, pos, consumers, extra_lines)
+    reachable = [(dist[data.spaces[s].location], s) for s in mines if data.spaces[s].location in dist]
+    if not reachable:
+        return []
+    best = min(d for d, _ in reachable)
+    return [s for d, s in reachable if d == best]
+
+
+def connected_coal_cubes(data: GameData, pos: dict, consumers, extra_lines=(), exclude=None) -> int:
+    """L-16: coal cubes on unflipped coal mines connected to any consumer location."""
+    mines = tiles_with_cubes(pos, "coal", exclude)
+    if not mines:
+        return 0
+    dist = distances(data, pos, consumers, extra_lines)
+    return sum(pos["board"][s]["cubes"] for s in mines if data.spaces[s].location in dist)
+
+
+def iron_cubes_on_board(pos: dict, exclude=None) -> int:
+    """L-18: iron cubes on unflipped iron works anywhere (no connection needed)."""
+    return sum(pos["board"][s]["cubes"] for s in tiles_with_cubes(pos, "iron", exclude))
+
+
+def take_cube(data: GameData, pos: dict, space: int) -> None:
+    """L-16, L-18, L-20: take one cube from a tile (free); the tile flips when its last cube leaves."""
+    tile = pos["board"][space]
+    tile["cubes"] -= 1
+    if tile["cubes"] == 0:
+        flip(data, pos, space)
+
+
+# --- flipping and income ---------------------------------------------------------------------------
+
+def flip(data: GameData, pos: dict, space: int) -> None:
+    """L-20, L-28, L-41: flip a tile; its owner advances their income marker by the tile's income (spaces)."""
+    tile = pos["board"][space]
+    if tile["flipped"]:
+        return
+    tile["flipped"] = True
+    advance_income(data, pos, tile["owner"], data.tile(tile["industry"], tile["level"])["income"])
+
+
+def advance_income(data: GameData, pos: dict, player: int, spaces: int) -> None:
+    """L-43, L-48: move the income marker forward by track spaces; it stops on the last space."""
+    p = pos["players"][player]
+    p["income_space"] = min(len(data.levels) - 1, p["income_space"] + spaces)
+
+
+def income_level(data: GameData, pos: dict, player: int) -> int:
+    """L-48: the income level shown by the player's track space."""
+    return data.levels[pos["players"][player]["income_space"]]

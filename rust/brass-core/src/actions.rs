@@ -1,0 +1,290 @@
+//! Action ids and their notation (docs/actions.md): a fixed id space per configuration.
+use crate::error::{Error, Result};
+use crate::game::{Game, NONE};
+
+/// A decoded action id.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Action {
+    Build {
+        space: u8,
+        industry: u8,
+        double: bool,
+    },
+    Link {
+        line: u8,
+    },
+    Develop {
+        industry: u8,
+    },
+    /// `port` is a port space, or NONE for the Distant Cotton Market.
+    Sell {
+        mill: u8,
+        port: u8,
+    },
+    Loan {
+        amount: u8,
+    },
+    Pass,
+    Coal {
+        space: u8,
+    },
+    Iron {
+        space: u8,
+    },
+    Stop,
+    Card {
+        kind: u8,
+    },
+    Remove {
+        space: u8,
+    },
+}
+
+/// The three loan sizes (L-45).
+pub const LOAN_AMOUNTS: [u8; 3] = [10, 20, 30];
+
+impl Game {
+    /// The id of an action. Panics only on an action that cannot exist in this configuration (a bug).
+    pub fn encode(&self, action: Action) -> u16 {
+        let l = &self.layout;
+        match action {
+            Action::Build {
+                space,
+                industry,
+                double,
+            } => {
+                let i = l.build_index[space as usize][industry as usize];
+                debug_assert!(i != u16::MAX);
+                if double {
+                    l.build_double + i
+                } else {
+                    l.build + i
+                }
+            }
+            Action::Link { line } => l.link + line as u16,
+            Action::Develop { industry } => l.develop + industry as u16,
+            Action::Sell { mill, port } => {
+                let m = l.mill_index[mill as usize] as u16;
+                let t = if port == NONE {
+                    l.port_spaces.len() as u16
+                } else {
+                    l.port_index[port as usize] as u16
+                };
+                l.sell + m * (l.port_spaces.len() as u16 + 1) + t
+            }
+            Action::Loan { amount } => l.loan + (amount / 10 - 1) as u16,
+            Action::Pass => l.pass,
+            Action::Coal { space } => l.coal + l.coal_index[space as usize] as u16,
+            Action::Iron { space } => l.iron + l.iron_index[space as usize] as u16,
+            Action::Stop => l.stop,
+            Action::Card { kind } => l.card + kind as u16,
+            Action::Remove { space } => l.remove + space as u16,
+        }
+    }
+
+    /// The action of an id, or an IllegalAction error for an id outside `0..num_actions`.
+    pub fn decode(&self, id: i64) -> Result<Action> {
+        let l = &self.layout;
+        if id < 0 || id >= l.total as i64 {
+            return Err(Error::IllegalAction(format!(
+                "action id {id} is out of range: this game has ids 0..{}",
+                l.total
+            )));
+        }
+        let id = id as u16;
+        Ok(if id < l.build_double {
+            let (space, industry) = l.build_pairs[(id - l.build) as usize];
+            Action::Build {
+                space,
+                industry,
+                double: false,
+            }
+        } else if id < l.link {
+            let (space, industry) = l.build_pairs[(id - l.build_double) as usize];
+            Action::Build {
+                space,
+                industry,
+                double: true,
+            }
+        } else if id < l.develop {
+            Action::Link {
+                line: (id - l.link) as u8,
+            }
+        } else if id < l.sell {
+            Action::Develop {
+                industry: (id - l.develop) as u8,
+            }
+        } else if id < l.loan {
+            let per = l.port_spaces.len() as u16 + 1;
+            let (m, t) = ((id - l.sell) / per, (id - l.sell) % per);
+            let port = if t as usize == l.port_spaces.len() {
+                NONE
+            } else {
+                l.port_spaces[t as usize]
+            };
+            Action::Sell {
+                mill: l.mill_spaces[m as usize],
+                port,
+            }
+        } else if id < l.pass {
+            Action::Loan {
+                amount: LOAN_AMOUNTS[(id - l.loan) as usize],
+            }
+        } else if id < l.coal {
+            Action::Pass
+        } else if id < l.iron {
+            Action::Coal {
+                space: l.coal_spaces[(id - l.coal) as usize],
+            }
+        } else if id < l.stop {
+            Action::Iron {
+                space: l.iron_spaces[(id - l.iron) as usize],
+            }
+        } else if id < l.card {
+            Action::Stop
+        } else if id < l.remove {
+            Action::Card {
+                kind: (id - l.card) as u8,
+            }
+        } else {
+            Action::Remove {
+                space: (id - l.remove) as u8,
+            }
+        })
+    }
+
+    /// The notation of an id (docs/actions.md).
+    pub fn action_name(&self, id: i64) -> Result<String> {
+        Ok(self.notation(self.decode(id)?))
+    }
+
+    /// The notation of an action.
+    pub fn notation(&self, action: Action) -> String {
+        let space = |s: u8| self.spaces[s as usize].name.as_str();
+        match action {
+            Action::Build {
+                space: s,
+                industry,
+                double,
+            } => format!(
+                "build {} {}{}",
+                self.industries[industry as usize],
+                space(s),
+                if double { " double" } else { "" }
+            ),
+            Action::Link { line } => format!("link {}", self.lines[line as usize].name),
+            Action::Develop { industry } => {
+                format!("develop {}", self.industries[industry as usize])
+            }
+            Action::Sell { mill, port } => {
+                let target = if port == NONE { "distant" } else { space(port) };
+                format!("sell {} {}", space(mill), target)
+            }
+            Action::Loan { amount } => format!("loan {amount}"),
+            Action::Pass => "pass".into(),
+            Action::Coal { space: s } => format!("coal {}", space(s)),
+            Action::Iron { space: s } => format!("iron {}", space(s)),
+            Action::Stop => "stop".into(),
+            Action::Card { kind } => format!("card {}", self.card_names[kind as usize]),
+            Action::Remove { space: s } => format!("remove {}", space(s)),
+        }
+    }
+
+    /// Parse a notation into an id. Case and runs of white space are normalised; anything else that is
+    /// not exactly a notation of this configuration is a Notation error.
+    pub fn parse_action(&self, text: &str) -> Result<u16> {
+        const MAX_LEN: usize = 200;
+        let shown: String = text.chars().take(60).collect();
+        let err = |why: &str| Error::Notation(format!("`{shown}` is not an action: {why}"));
+        if text.len() > MAX_LEN {
+            return Err(Error::Notation(format!(
+                "notation too long ({} bytes; the longest is well under {MAX_LEN})",
+                text.len()
+            )));
+        }
+        let lower = text.to_lowercase();
+        let words: Vec<&str> = lower.split_whitespace().collect();
+        let space = |w: &str| -> Result<u8> {
+            self.space_by_name(w).ok_or_else(|| {
+                err(&format!(
+                    "`{w}` is not a space (spaces look like `manchester/1`)"
+                ))
+            })
+        };
+        let industry = |w: &str| -> Result<u8> {
+            self.industry_by_name(w).ok_or_else(|| {
+                err(&format!(
+                    "`{w}` is not an industry ({})",
+                    self.industries.join(", ")
+                ))
+            })
+        };
+        let action = match words.as_slice() {
+            ["build", i, s] | ["build", i, s, "double"] => {
+                let (industry, s) = (industry(i)?, space(s)?);
+                if self.layout.build_index[s as usize][industry as usize] == u16::MAX {
+                    return Err(err(&format!(
+                        "space {} does not show {}",
+                        self.spaces[s as usize].name, self.industries[industry as usize]
+                    )));
+                }
+                Action::Build { space: s, industry, double: words.len() == 4 }
+            }
+            ["link", line] => Action::Link {
+                line: self
+                    .line_by_name(line)
+                    .ok_or_else(|| err(&format!("`{line}` is not a line (lines look like `preston-wigan`)")))?,
+            },
+            ["develop", i] => Action::Develop { industry: industry(i)? },
+            ["sell", m, t] => {
+                let mill = space(m)?;
+                if self.layout.mill_index[mill as usize] == NONE {
+                    return Err(err(&format!("{m} is not a cotton mill space")));
+                }
+                let port = if *t == "distant" {
+                    NONE
+                } else {
+                    let p = space(t)?;
+                    if self.layout.port_index[p as usize] == NONE {
+                        return Err(err(&format!("{t} is not a port space (or `distant`)")));
+                    }
+                    p
+                };
+                Action::Sell { mill, port }
+            }
+            ["loan", n] => match *n {
+                "10" | "20" | "30" => Action::Loan { amount: n.parse().unwrap_or(10) },
+                _ => return Err(err("loans are `loan 10`, `loan 20` or `loan 30`")),
+            },
+            ["pass"] => Action::Pass,
+            ["stop"] => Action::Stop,
+            ["coal", s] => {
+                let s = space(s)?;
+                if self.layout.coal_index[s as usize] == NONE {
+                    return Err(err("that space cannot hold a coal mine"));
+                }
+                Action::Coal { space: s }
+            }
+            ["iron", s] => {
+                let s = space(s)?;
+                if self.layout.iron_index[s as usize] == NONE {
+                    return Err(err("that space cannot hold an iron works"));
+                }
+                Action::Iron { space: s }
+            }
+            ["card", c] => Action::Card {
+                kind: self
+                    .card_by_name(c)
+                    .ok_or_else(|| err(&format!("`{c}` is not a card (a town or an industry)")))?,
+            },
+            ["remove", s] => Action::Remove { space: space(s)? },
+            [] => return Err(err("it is empty")),
+            _ => {
+                return Err(err(
+                    "expected one of build, link, develop, sell, loan, pass, coal, iron, stop, card, remove",
+                ))
+            }
+        };
+        Ok(self.encode(action))
+    }
+}

@@ -1,0 +1,90 @@
+//! The game data files (maps, decks, tiles, markets, tracks), embedded at build time.
+//!
+//! The same files ship in the Python package (`python/brass/data/`) and are read by the pure-Python
+//! reference engine: one source of truth for both engines.
+use serde::Deserialize;
+use std::collections::BTreeMap;
+
+/// The Lancashire data file (Roxley 2018 full map, with the classic 2007 differences).
+pub const LANCASHIRE_JSON: &str = include_str!("../../../python/brass/data/lancashire.json");
+
+#[derive(Debug, Deserialize)]
+pub struct DataFile {
+    pub game: String,
+    pub version: String,
+    pub industries: Vec<String>,
+    pub locations: Vec<LocationData>,
+    pub lines: Vec<LineData>,
+    pub tiles: BTreeMap<String, Vec<TileData>>,
+    pub card_kinds: Vec<String>,
+    pub decks: BTreeMap<String, BTreeMap<String, u8>>,
+    pub coal_market: MarketData,
+    pub iron_market: MarketData,
+    pub distant_cotton_market: DcmData,
+    pub income_track: TrackData,
+    pub setup: SetupData,
+}
+
+#[derive(Debug, Deserialize)]
+pub struct LocationData {
+    pub id: String,
+    pub name: String,
+    pub spaces: Vec<Vec<String>>,
+    pub printed_link_icons: u8,
+    pub trade_icon: bool,
+}
+
+#[derive(Debug, Deserialize)]
+pub struct LineData {
+    pub ends: [String; 2],
+    pub canal: bool,
+    pub rail: bool,
+}
+
+#[derive(Debug, Deserialize)]
+pub struct TileData {
+    pub level: u8,
+    pub count: u8,
+    pub cost: u8,
+    pub coal: u8,
+    pub iron: u8,
+    pub vp: u8,
+    pub income: u8,
+    pub cubes: u8,
+    pub eras: Vec<String>,
+}
+
+#[derive(Debug, Deserialize)]
+pub struct MarketData {
+    pub prices: Vec<u8>,
+    pub empty_price: u8,
+    pub start: u8,
+}
+
+#[derive(Debug, Deserialize)]
+pub struct DcmData {
+    pub income_by_space: Vec<u8>,
+    pub x_space: u8,
+    pub tiles: BTreeMap<String, Vec<u8>>,
+}
+
+#[derive(Debug, Deserialize)]
+pub struct TrackData {
+    pub levels: Vec<i8>,
+    pub start_space: u8,
+}
+
+#[derive(Debug, Deserialize)]
+pub struct SetupData {
+    pub money: u8,
+    pub hand_size: u8,
+    pub links: u8,
+    pub rounds_per_era: BTreeMap<String, u8>,
+    pub first_round_actions: u8,
+    pub actions_per_turn: u8,
+}
+
+/// Parse a data file. The embedded files are tested to parse, so a failure here is a build defect.
+pub fn parse(text: &str) -> Result<DataFile, serde_json::Error> {
+    serde_json::from_str(text)
+}

@@ -1,0 +1,585 @@
+//! A game configuration: ruleset, player count, options, and everything derived from the data
+//! (map, tile stacks, deck, markets, tracks, the action-id layout). Immutable once built.
+use crate::data::{self, DataFile};
+use crate::error::{Error, Result};
+use std::collections::BTreeMap;
+
+/// Most players any supported configuration has.
+pub const MAX_PLAYERS: usize = 4;
+/// Capacity of the fixed arrays in a state; location, space and line sets are `u64` bitsets.
+pub const MAX_LOCATIONS: usize = 64;
+pub const MAX_SPACES: usize = 64;
+pub const MAX_LINES: usize = 64;
+pub const MAX_CARD_KINDS: usize = 32;
+pub const MAX_INDUSTRIES: usize = 6;
+pub const MAX_DECK: usize = 72;
+pub const MAX_DCM_TILES: usize = 16;
+/// "No player / no space / no card" in `u8` fields.
+pub const NONE: u8 = u8::MAX;
+
+/// The two eras of every Brass game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Era {
+    Canal,
+    Rail,
+}
+
+impl Era {
+    pub fn name(self) -> &'static str {
+        match self {
+            Era::Canal => "canal",
+            Era::Rail => "rail",
+        }
+    }
+}
+
+/// One industry tile as printed (the same for every player).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TileSpec {
+    pub level: u8,
+    pub cost: u8,
+    pub coal: u8,
+    pub iron: u8,
+    pub vp: u8,
+    /// Income gained when the tile flips, in track spaces.
+    pub income: u8,
+    /// Coal or iron cubes placed on the tile when built.
+    pub cubes: u8,
+    pub canal: bool,
+    pub rail: bool,
+}
+
+impl TileSpec {
+    /// May this tile be built in `era` (L-23)?
+    pub fn buildable_in(&self, era: Era) -> bool {
+        match era {
+            Era::Canal => self.canal,
+            Era::Rail => self.rail,
+        }
+    }
+}
+
+/// A location on the map: a town with industry spaces, or a place with none (Blackpool, Scotland, ...).
+#[derive(Clone, Debug)]
+pub struct Location {
+    pub id: String,
+    pub name: String,
+    pub first_space: u8,
+    pub num_spaces: u8,
+    /// Link VP icons printed on the board at this location (L-49).
+    pub printed_link_icons: u8,
+    /// Market trade icon printed on the board (L-15).
+    pub trade_icon: bool,
+    /// The location card of this location, or NONE.
+    pub card: u8,
+}
+
+/// An industry space: where it is and which industry icons it shows.
+#[derive(Clone, Debug)]
+pub struct Space {
+    pub location: u8,
+    /// Bitmask over industry indices.
+    pub icons: u8,
+    pub name: String,
+}
+
+/// A line between two locations, on which one canal or rail link can be built.
+#[derive(Clone, Debug)]
+pub struct Line {
+    pub a: u8,
+    pub b: u8,
+    pub canal: bool,
+    pub rail: bool,
+    pub name: String,
+}
+
+impl Line {
+    pub fn allowed_in(&self, era: Era) -> bool {
+        match era {
+            Era::Canal => self.canal,
+            Era::Rail => self.rail,
+        }
+    }
+    pub fn ends(&self) -> u64 {
+        (1u64 << self.a) | (1u64 << self.b)
+    }
+}
+
+/// What a card lets its holder build with (L-21).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CardKind {
+    Location(u8),
+    Industry(u8),
+}
+
+/// The base offsets of each block of action ids (docs/actions.md) and the tables to decode them.
+#[derive(Clone, Debug)]
+pub struct Layout {
+    pub build: u16,
+    pub build_double: u16,
+    pub link: u16,
+    pub develop: u16,
+    pub sell: u16,
+    pub loan: u16,
+    pub pass: u16,
+    pub coal: u16,
+    pub iron: u16,
+    pub stop: u16,
+    pub card: u16,
+    pub remove: u16,
+    pub total: u16,
+    /// (space, industry) of each BUILD id.
+    pub build_pairs: Vec<(u8, u8)>,
+    /// Per space and industry, the index into `build_pairs`, or u16::MAX.
+    pub build_index: Vec<[u16; MAX_INDUSTRIES]>,
+    pub mill_spaces: Vec<u8>,
+    pub port_spaces: Vec<u8>,
+    pub coal_spaces: Vec<u8>,
+    pub iron_spaces: Vec<u8>,
+    /// Per space, its index in the lists above, or NONE.
+    pub mill_index: Vec<u8>,
+    pub port_index: Vec<u8>,
+    pub coal_index: Vec<u8>,
+    pub iron_index: Vec<u8>,
+}
+
+/// The rules family a configuration plays.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Ruleset {
+    /// Brass: Lancashire, Roxley 2018.
+    Lancashire,
+}
+
+/// A game configuration. Build it with [`Game::new`]; share it (it is immutable) between states.
+#[derive(Clone, Debug)]
+pub struct Game {
+    pub name: String,
+    pub ruleset: Ruleset,
+    pub players: u8,
+    /// Options as given (name → JSON value), sorted; part of the state and record JSON.
+    pub options: BTreeMap<String, serde_json::Value>,
+    /// `<game>/<data version>`, recorded in states and records.
+    pub data_id: String,
+    pub industries: Vec<String>,
+    pub cotton_mill: u8,
+    pub coal_mine: u8,
+    pub iron_works: u8,
+    pub port: u8,
+    pub shipyard: u8,
+    pub locations: Vec<Location>,
+    pub spaces: Vec<Space>,
+    pub lines: Vec<Line>,
+    /// Per location, the lines touching it.
+    pub lines_at: Vec<Vec<u8>>,
+    /// Per industry, a player's stack from the top (lowest level first), one entry per tile.
+    pub stacks: Vec<Vec<TileSpec>>,
+    pub card_kinds: Vec<CardKind>,
+    pub card_names: Vec<String>,
+    /// Cards of each kind in this configuration's deck.
+    pub deck: Vec<u8>,
+    pub deck_size: u8,
+    /// DCM tiles for this player count (spaces moved), ascending.
+    pub dcm_tiles: Vec<u8>,
+    /// Income (track spaces) beside each DCM space above X.
+    pub dcm_income: Vec<u8>,
+    pub dcm_x: u8,
+    /// Market space prices, cheapest first.
+    pub coal_prices: Vec<u8>,
+    pub iron_prices: Vec<u8>,
+    pub coal_empty_price: u8,
+    pub iron_empty_price: u8,
+    pub coal_start: u8,
+    pub iron_start: u8,
+    /// Income level of each progress-track space.
+    pub income_levels: Vec<i8>,
+    pub start_income_space: u8,
+    pub start_money: u8,
+    pub hand_size: u8,
+    pub links_per_player: u8,
+    pub rounds_per_era: u8,
+    pub first_round_actions: u8,
+    pub actions_per_turn: u8,
+    pub layout: Layout,
+}
+
+impl Game {
+    /// Build a configuration. `options` are the keyword options from the API (none exist yet for
+    /// Lancashire); unknown names, options or player counts are a [`Error::Config`].
+    pub fn new(
+        name: &str,
+        players: i64,
+        options: &BTreeMap<String, serde_json::Value>,
+    ) -> Result<Game> {
+        let ruleset = match name {
+            "lancashire" => Ruleset::Lancashire,
+            _ => {
+                return Err(Error::Config(format!(
+                    "unknown game `{name}`; available: \"lancashire\""
+                )))
+            }
+        };
+        if !(2..=4).contains(&players) {
+            return Err(Error::Config(format!(
+                "{name} is played by 2, 3 or 4 players, not {players}"
+            )));
+        }
+        if let Some(option) = options.keys().next() {
+            return Err(Error::Config(format!(
+                "unknown option `{option}` for {name}; this version supports no options for it"
+            )));
+        }
+        let data = data::parse(data::LANCASHIRE_JSON).expect("embedded lancashire.json parses");
+        Game::from_data(name, ruleset, players as u8, options.clone(), &data)
+    }
+
+    fn from_data(
+        name: &str,
+        ruleset: Ruleset,
+        players: u8,
+        options: BTreeMap<String, serde_json::Value>,
+        data: &DataFile,
+    ) -> Result<Game> {
+        let bad = |what: String| Error::Config(format!("game data: {what}"));
+        let industries = data.industries.clone();
+        let ind = |id: &str| -> Result<u8> {
+            industries
+                .iter()
+                .position(|x| x == id)
+                .map(|i| i as u8)
+                .ok_or_else(|| bad(format!("unknown industry `{id}`")))
+        };
+        let loc_index = |id: &str| -> Result<u8> {
+            data.locations
+                .iter()
+                .position(|l| l.id == id)
+                .map(|i| i as u8)
+                .ok_or_else(|| bad(format!("unknown location `{id}`")))
+        };
+
+        let mut locations = Vec::new();
+        let mut spaces = Vec::new();
+        for (li, loc) in data.locations.iter().enumerate() {
+            let first_space = spaces.len() as u8;
+            for (n, icons) in loc.spaces.iter().enumerate() {
+                let mut mask = 0u8;
+                for icon in icons {
+                    mask |= 1 << ind(icon)?;
+                }
+                spaces.push(Space {
+                    location: li as u8,
+                    icons: mask,
+                    name: format!("{}/{}", loc.id, n + 1),
+                });
+            }
+            locations.push(Location {
+                id: loc.id.clone(),
+                name: loc.name.clone(),
+                first_space,
+                num_spaces: loc.spaces.len() as u8,
+                printed_link_icons: loc.printed_link_icons,
+                trade_icon: loc.trade_icon,
+                card: NONE,
+            });
+        }
+        let mut lines = Vec::new();
+        let mut lines_at = vec![Vec::new(); locations.len()];
+        for (i, l) in data.lines.iter().enumerate() {
+            let (a, b) = (loc_index(&l.ends[0])?, loc_index(&l.ends[1])?);
+            lines_at[a as usize].push(i as u8);
+            lines_at[b as usize].push(i as u8);
+            lines.push(Line {
+                a,
+                b,
+                canal: l.canal,
+                rail: l.rail,
+                name: format!("{}-{}", l.ends[0], l.ends[1]),
+            });
+        }
+        if locations.len() > MAX_LOCATIONS || spaces.len() > MAX_SPACES || lines.len() > MAX_LINES {
+            return Err(bad("map too large".into()));
+        }
+
+        let mut stacks = Vec::new();
+        for industry in &industries {
+            let rows = data
+                .tiles
+                .get(industry)
+                .ok_or_else(|| bad(format!("no tiles for `{industry}`")))?;
+            let mut stack = Vec::new();
+            for row in rows {
+                let spec = TileSpec {
+                    level: row.level,
+                    cost: row.cost,
+                    coal: row.coal,
+                    iron: row.iron,
+                    vp: row.vp,
+                    income: row.income,
+                    cubes: row.cubes,
+                    canal: row.eras.iter().any(|e| e == "canal"),
+                    rail: row.eras.iter().any(|e| e == "rail"),
+                };
+                stack.extend(std::iter::repeat_n(spec, row.count as usize));
+            }
+            stacks.push(stack);
+        }
+
+        let mut card_kinds = Vec::new();
+        for id in &data.card_kinds {
+            if let Ok(i) = ind(id) {
+                card_kinds.push(CardKind::Industry(i));
+            } else {
+                let l = loc_index(id)?;
+                locations[l as usize].card = card_kinds.len() as u8;
+                card_kinds.push(CardKind::Location(l));
+            }
+        }
+        let key = players.to_string();
+        let composition = data
+            .decks
+            .get(&key)
+            .ok_or_else(|| bad(format!("no deck for {players} players")))?;
+        let mut deck = vec![0u8; card_kinds.len()];
+        for (card, count) in composition {
+            let k = data
+                .card_kinds
+                .iter()
+                .position(|c| c == card)
+                .ok_or_else(|| bad(format!("unknown card `{card}`")))?;
+            deck[k] = *count;
+        }
+        let deck_size: u32 = deck.iter().map(|&c| c as u32).sum();
+        if deck_size as usize > MAX_DECK || card_kinds.len() > MAX_CARD_KINDS {
+            return Err(bad("deck too large".into()));
+        }
+
+        let dcm = &data.distant_cotton_market;
+        let mut dcm_tiles = dcm
+            .tiles
+            .get(&key)
+            .ok_or_else(|| bad(format!("no DCM tiles for {players} players")))?
+            .clone();
+        dcm_tiles.sort_unstable();
+        let rounds_per_era = *data
+            .setup
+            .rounds_per_era
+            .get(&key)
+            .ok_or_else(|| bad(format!("no round count for {players} players")))?;
+
+        let cotton_mill = ind("cotton_mill")?;
+        let coal_mine = ind("coal_mine")?;
+        let iron_works = ind("iron_works")?;
+        let port = ind("port")?;
+        let shipyard = ind("shipyard")?;
+        let layout = Layout::new(
+            &spaces,
+            &lines,
+            industries.len(),
+            card_kinds.len(),
+            cotton_mill,
+            port,
+            coal_mine,
+            iron_works,
+        );
+
+        Ok(Game {
+            name: name.to_string(),
+            ruleset,
+            players,
+            options,
+            data_id: format!("{}/{}", data.game, data.version),
+            industries,
+            cotton_mill,
+            coal_mine,
+            iron_works,
+            port,
+            shipyard,
+            locations,
+            spaces,
+            lines,
+            lines_at,
+            stacks,
+            card_names: data.card_kinds.clone(),
+            card_kinds,
+            deck,
+            deck_size: deck_size as u8,
+            dcm_tiles,
+            dcm_income: dcm.income_by_space.clone(),
+            dcm_x: dcm.x_space,
+            coal_prices: data.coal_market.prices.clone(),
+            iron_prices: data.iron_market.prices.clone(),
+            coal_empty_price: data.coal_market.empty_price,
+            iron_empty_price: data.iron_market.empty_price,
+            coal_start: data.coal_market.start,
+            iron_start: data.iron_market.start,
+            income_levels: data.income_track.levels.clone(),
+            start_income_space: data.income_track.start_space,
+            start_money: data.setup.money,
+            hand_size: data.setup.hand_size,
+            links_per_player: data.setup.links,
+            rounds_per_era,
+            first_round_actions: data.setup.first_round_actions,
+            actions_per_turn: data.setup.actions_per_turn,
+            layout,
+        })
+    }
+
+    /// Number of action ids of this configuration.
+    pub fn num_actions(&self) -> usize {
+        self.layout.total as usize
+    }
+
+    /// The tile of `industry` at `level` as printed.
+    pub fn tile_spec(&self, industry: u8, level: u8) -> Option<&TileSpec> {
+        self.stacks[industry as usize]
+            .iter()
+            .find(|t| t.level == level)
+    }
+
+    /// Income level of a progress-track space (L-48).
+    pub fn income_level(&self, space: u8) -> i32 {
+        self.income_levels[space as usize] as i32
+    }
+
+    /// The highest track space of an income level (where a loan puts the marker, L-45).
+    pub fn top_space_of_level(&self, level: i32) -> u8 {
+        self.income_levels
+            .iter()
+            .rposition(|&l| l as i32 == level)
+            .unwrap_or(0) as u8
+    }
+
+    pub fn last_track_space(&self) -> u8 {
+        (self.income_levels.len() - 1) as u8
+    }
+
+    pub fn location_by_id(&self, id: &str) -> Option<u8> {
+        self.locations
+            .iter()
+            .position(|l| l.id == id)
+            .map(|i| i as u8)
+    }
+    pub fn space_by_name(&self, name: &str) -> Option<u8> {
+        self.spaces
+            .iter()
+            .position(|s| s.name == name)
+            .map(|i| i as u8)
+    }
+    pub fn line_by_name(&self, name: &str) -> Option<u8> {
+        if let Some(i) = self.lines.iter().position(|l| l.name == name) {
+            return Some(i as u8);
+        }
+        // Also accept the ends the other way round.
+        let (a, b) = name.split_once('-')?;
+        let flipped = format!("{b}-{a}");
+        self.lines
+            .iter()
+            .position(|l| l.name == flipped)
+            .map(|i| i as u8)
+    }
+    pub fn industry_by_name(&self, name: &str) -> Option<u8> {
+        self.industries
+            .iter()
+            .position(|x| x == name)
+            .map(|i| i as u8)
+    }
+    pub fn card_by_name(&self, name: &str) -> Option<u8> {
+        self.card_names
+            .iter()
+            .position(|x| x == name)
+            .map(|i| i as u8)
+    }
+    /// Bitmask of the locations with a printed market trade icon.
+    pub fn printed_trade_locations(&self) -> u64 {
+        self.locations
+            .iter()
+            .enumerate()
+            .filter(|(_, l)| l.trade_icon)
+            .fold(0, |m, (i, _)| m | 1 << i)
+    }
+    /// Canonical deck list for a shuffle: card kinds in order, each repeated by its count.
+    pub fn deck_list(&self) -> Vec<u8> {
+        let mut v = Vec::with_capacity(self.deck_size as usize);
+        for (k, &n) in self.deck.iter().enumerate() {
+            v.extend(std::iter::repeat_n(k as u8, n as usize));
+        }
+        v
+    }
+}
+
+impl Layout {
+    #[allow(clippy::too_many_arguments)]
+    fn new(
+        spaces: &[Space],
+        lines: &[Line],
+        num_industries: usize,
+        num_cards: usize,
+        cotton_mill: u8,
+        port: u8,
+        coal_mine: u8,
+        iron_works: u8,
+    ) -> Layout {
+        let mut build_pairs = Vec::new();
+        let mut build_index = vec![[u16::MAX; MAX_INDUSTRIES]; spaces.len()];
+        for (s, space) in spaces.iter().enumerate() {
+            for i in 0..num_industries {
+                if space.icons & (1 << i) != 0 {
+                    build_index[s][i] = build_pairs.len() as u16;
+                    build_pairs.push((s as u8, i as u8));
+                }
+            }
+        }
+        let showing = |industry: u8| -> (Vec<u8>, Vec<u8>) {
+            let list: Vec<u8> = (0..spaces.len() as u8)
+                .filter(|&s| spaces[s as usize].icons & (1 << industry) != 0)
+                .collect();
+            let mut index = vec![NONE; spaces.len()];
+            for (i, &s) in list.iter().enumerate() {
+                index[s as usize] = i as u8;
+            }
+            (list, index)
+        };
+        let (mill_spaces, mill_index) = showing(cotton_mill);
+        let (port_spaces, port_index) = showing(port);
+        let (coal_spaces, coal_index) = showing(coal_mine);
+        let (iron_spaces, iron_index) = showing(iron_works);
+        let builds = build_pairs.len() as u16;
+        let build = 0u16;
+        let build_double = build + builds;
+        let link = build_double + builds;
+        let develop = link + lines.len() as u16;
+        let sell = develop + num_industries as u16;
+        let loan = sell + (mill_spaces.len() * (port_spaces.len() + 1)) as u16;
+        let pass = loan + 3;
+        let coal = pass + 1;
+        let iron = coal + coal_spaces.len() as u16;
+        let stop = iron + iron_spaces.len() as u16;
+        let card = stop + 1;
+        let remove = card + num_cards as u16;
+        let total = remove + spaces.len() as u16;
+        Layout {
+            build,
+            build_double,
+            link,
+            develop,
+            sell,
+            loan,
+            pass,
+            coal,
+            iron,
+            stop,
+            card,
+            remove,
+            total,
+            build_pairs,
+            build_index,
+            mill_spaces,
+            port_spaces,
+            coal_spaces,
+            iron_spaces,
+            mill_index,
+            port_index,
+            coal_index,
+            iron_index,
+        }
+    }
+}

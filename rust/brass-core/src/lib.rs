@@ -1,0 +1,22 @@
+//! Rules engine for the Brass board games: Brass: Lancashire (Roxley 2018) today, with the classic 2007
+//! rules and Brass: Birmingham to follow (docs/architecture.md).
+//!
+//! Pure Rust, no Python: the PyO3 binding lives in the `brass-py` crate. A [`Game`] is an immutable
+//! configuration; a [`State`] is a small `Copy` position; rules are functions of both.
+pub mod actions;
+pub mod apply;
+pub mod data;
+pub mod error;
+pub mod game;
+pub mod json;
+pub mod market;
+pub mod network;
+pub mod rng;
+pub mod rules;
+pub mod state;
+
+pub use actions::Action;
+pub use error::{Error, Result};
+pub use game::{Era, Game};
+pub use rng::Rng;
+pub use state::{Decision, State};

@@ -1,0 +1,142 @@
+//! Networks, connection and distance over the links on the board (L-13, L-14, L-15, L-38).
+use crate::game::{Game, MAX_LOCATIONS, NONE};
+use crate::state::State;
+
+/// Per location, the bitmask of locations one placed link away (links of any owner, L-38).
+pub fn adjacency(game: &Game, state: &State) -> [u64; MAX_LOCATIONS] {
+    let mut adj = [0u64; MAX_LOCATIONS];
+    for (i, line) in game.lines.iter().enumerate() {
+        if state.links[i] != NONE {
+            adj[line.a as usize] |= 1 << line.b;
+            adj[line.b as usize] |= 1 << line.a;
+        }
+    }
+    adj
+}
+
+/// Locations connected to any of `from` (L-14: a location is connected to itself).
+pub fn reachable(adj: &[u64; MAX_LOCATIONS], from: u64) -> u64 {
+    let mut seen = from;
+    let mut frontier = from;
+    while frontier != 0 {
+        let mut next = 0;
+        let mut f = frontier;
+        while f != 0 {
+            let l = f.trailing_zeros() as usize;
+            f &= f - 1;
+            next |= adj[l];
+        }
+        frontier = next & !seen;
+        seen |= frontier;
+    }
+    seen
+}
+
+/// Breadth-first layers from `from`: `layers[d]` holds the locations at distance d (fewest links).
+/// Returns the number of layers filled.
+pub fn layers(adj: &[u64; MAX_LOCATIONS], from: u64, out: &mut [u64; MAX_LOCATIONS]) -> usize {
+    let mut seen = from;
+    let mut frontier = from;
+    let mut n = 0;
+    while frontier != 0 {
+        out[n] = frontier;
+        n += 1;
+        let mut next = 0;
+        let mut f = frontier;
+        while f != 0 {
+            let l = f.trailing_zeros() as usize;
+            f &= f - 1;
+            next |= adj[l];
+        }
+        frontier = next & !seen;
+        seen |= frontier;
+    }
+    n
+}
+
+/// A player's network: locations holding one of their industry tiles or at an end of one of their
+/// links (L-13).
+pub fn network(game: &Game, state: &State, player: u8) -> u64 {
+    let mut net = 0u64;
+    for (s, tile) in state.board[..game.spaces.len()].iter().enumerate() {
+        if tile.owner == player {
+            net |= 1 << game.spaces[s].location;
+        }
+    }
+    for (i, line) in game.lines.iter().enumerate() {
+        if state.links[i] == player {
+            net |= line.ends();
+        }
+    }
+    net
+}
+
+/// Has the player any industry tile or link on the board (L-22, R-2)?
+pub fn has_presence(game: &Game, state: &State, player: u8) -> bool {
+    state.board[..game.spaces.len()]
+        .iter()
+        .any(|t| t.owner == player)
+        || state.links[..game.lines.len()].contains(&player)
+}
+
+/// Locations showing a market trade icon: printed ones and every location with a port tile of any
+/// owner, flipped or not (L-15). `exclude` is a space whose tile is about to be replaced.
+pub fn trade_locations(game: &Game, state: &State, exclude: u8) -> u64 {
+    let mut m = game.printed_trade_locations();
+    for (s, tile) in state.board[..game.spaces.len()].iter().enumerate() {
+        if tile.industry == game.port && !tile.is_empty() && s as u8 != exclude {
+            m |= 1 << game.spaces[s].location;
+        }
+    }
+    m
+}
+
+/// The coal mines with coal at the smallest distance from `from` (L-16), as a bitmask of spaces, and the
+/// total coal on all connected mines (so callers can tell how much must come from the market).
+/// `exclude` is a space whose tile is about to be replaced.
+pub fn closest_coal(
+    game: &Game,
+    state: &State,
+    adj: &[u64; MAX_LOCATIONS],
+    from: u64,
+    exclude: u8,
+) -> (u64, u32) {
+    let mut by_location = [0u64; MAX_LOCATIONS];
+    let mut with_coal = 0u64;
+    for (s, tile) in state.board[..game.spaces.len()].iter().enumerate() {
+        if tile.industry == game.coal_mine
+            && !tile.is_empty()
+            && tile.cubes > 0
+            && s as u8 != exclude
+        {
+            let l = game.spaces[s].location as usize;
+            by_location[l] |= 1 << s;
+            with_coal |= 1 << l;
+        }
+    }
+    if with_coal == 0 {
+        return (0, 0);
+    }
+    let mut out = [0u64; MAX_LOCATIONS];
+    let n = layers(adj, from, &mut out);
+    let mut closest = 0u64;
+    let mut total = 0u32;
+    for layer in &out[..n] {
+        let nearest_layer = closest == 0;
+        let mut hit = layer & with_coal;
+        while hit != 0 {
+            let l = hit.trailing_zeros() as usize;
+            hit &= hit - 1;
+            if nearest_layer {
+                closest |= by_location[l];
+            }
+            let mut spaces = by_location[l];
+            while spaces != 0 {
+                let s = spaces.trailing_zeros() as usize;
+                spaces &= spaces - 1;
+                total += state.board[s].cubes as u32;
+            }
+        }
+    }
+    (closest, total)
+}

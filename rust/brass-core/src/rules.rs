@@ -1,0 +1,623 @@
+//! Which actions are legal (docs/actions.md, "When each action id is legal"), with the reason when not.
+use crate::actions::Action;
+use crate::game::{Era, Game, MAX_LOCATIONS, NONE};
+use crate::market;
+use crate::network::{self, adjacency, closest_coal, reachable};
+use crate::state::{ActionKind, Decision, State};
+
+/// Why an action is not legal; shown to users after the action's notation.
+pub type Why = &'static str;
+
+/// Facts about the position that every check of one decision shares.
+pub struct Ctx {
+    pub player: u8,
+    pub adj: [u64; MAX_LOCATIONS],
+    pub network: u64,
+    /// The player has a tile or a link on the board (L-22, R-2).
+    pub presence: bool,
+    /// Locations with a market trade icon (L-15).
+    pub trade: u64,
+    /// Iron cubes on all unflipped iron works (L-18).
+    pub iron_on_board: u32,
+    pub coal_on_board: u32,
+}
+
+impl Ctx {
+    pub fn new(game: &Game, state: &State, player: u8) -> Ctx {
+        let mut iron_on_board = 0;
+        let mut coal_on_board = 0;
+        for tile in &state.board[..game.spaces.len()] {
+            if tile.is_empty() {
+                continue;
+            }
+            if tile.industry == game.iron_works {
+                iron_on_board += tile.cubes as u32;
+            } else if tile.industry == game.coal_mine {
+                coal_on_board += tile.cubes as u32;
+            }
+        }
+        Ctx {
+            player,
+            adj: adjacency(game, state),
+            network: network::network(game, state, player),
+            presence: network::has_presence(game, state, player),
+            trade: network::trade_locations(game, state, NONE),
+            iron_on_board,
+            coal_on_board,
+        }
+    }
+}
+
+/// What a legal build will do, as far as the choice of card is concerned.
+#[derive(Clone, Copy, Debug)]
+pub struct BuildPlan {
+    /// Card kinds that can pay for a single build (bitmask); unused for a double build.
+    pub cards: u32,
+    pub overbuild: bool,
+}
+
+/// The undeveloped space a build of `industry` in `space`'s location must use, among those with the same
+/// icons (L-24, R-1): single-icon spaces first; of identical spaces only the first is offered.
+pub fn is_canonical_space(game: &Game, state: &State, space: u8, industry: u8) -> bool {
+    let loc = &game.locations[game.spaces[space as usize].location as usize];
+    let range = loc.first_space..loc.first_space + loc.num_spaces;
+    let only = 1u8 << industry;
+    let open =
+        |s: u8| state.board[s as usize].is_empty() && game.spaces[s as usize].icons & only != 0;
+    let any_single = range
+        .clone()
+        .any(|s| open(s) && game.spaces[s as usize].icons == only);
+    let icons = game.spaces[space as usize].icons;
+    if any_single && icons != only {
+        return false;
+    }
+    // No earlier open space with the same icons.
+    !range
+        .take_while(|&s| s != space)
+        .any(|s| open(s) && game.spaces[s as usize].icons == icons)
+}
+
+/// Can `player` build `industry` on `space` (single or double build)? L-21 … L-33.
+pub fn check_build(
+    game: &Game,
+    state: &State,
+    ctx: &Ctx,
+    space: u8,
+    industry: u8,
+    double: bool,
+) -> Result<BuildPlan, Why> {
+    let p = ctx.player;
+    let player = &state.players[p as usize];
+    let spec = state
+        .next_tile(game, p, industry)
+        .ok_or("you have no tile of that industry left")?;
+    if !spec.buildable_in(state.era) {
+        return Err(match (spec.level, state.era) {
+            (_, _) if !spec.canal && !spec.rail => {
+                "your lowest tile of that industry can never be built; develop it first (L-23)"
+            }
+            (_, Era::Rail) => {
+                "your lowest tile of that industry is a Canal Era tile; develop it first (L-23)"
+            }
+            (_, Era::Canal) => {
+                "your lowest tile of that industry can only be built in the Rail Era (L-23)"
+            }
+        });
+    }
+    let loc = game.spaces[space as usize].location;
+    let on_space = state.board[space as usize];
+    let overbuild = !on_space.is_empty();
+    if overbuild {
+        if on_space.industry != industry {
+            return Err("that space holds another industry");
+        }
+        if on_space.level >= spec.level {
+            return Err("overbuilding needs a higher-level tile (L-29)");
+        }
+        if on_space.owner != p {
+            let left = if industry == game.coal_mine {
+                ctx.coal_on_board + state.coal_market as u32
+            } else if industry == game.iron_works {
+                ctx.iron_on_board + state.iron_market as u32
+            } else {
+                return Err(
+                    "only coal mines and iron works of other players can be overbuilt (L-30)",
+                );
+            };
+            if left > 0 {
+                return Err("an opponent's mine or works can be overbuilt only when no such cube is left on the board or in its market (L-30)");
+            }
+        }
+    } else if !is_canonical_space(game, state, space, industry) {
+        return Err("another space of that location must be used first (L-24)");
+    }
+    if state.era == Era::Canal {
+        let location = &game.locations[loc as usize];
+        let mine_here = (location.first_space..location.first_space + location.num_spaces)
+            .any(|s| state.board[s as usize].owner == p);
+        if mine_here && !(overbuild && on_space.owner == p) {
+            return Err("in the Canal Era you may have only one tile per location (L-25, L-31)");
+        }
+    }
+    let mut cards = 0u32;
+    if double {
+        if state.actions_left < 2 {
+            return Err("a double build needs both actions of the turn (L-21)");
+        }
+        if player.hand_size() < 2 {
+            return Err("a double build needs two cards (L-21)");
+        }
+    } else {
+        let loc_card = game.locations[loc as usize].card;
+        if loc_card != NONE && player.hand[loc_card as usize] > 0 {
+            cards |= 1 << loc_card;
+        }
+        let ind_card = game.card_by_industry(industry);
+        if ind_card != NONE
+            && player.hand[ind_card as usize] > 0
+            && (ctx.network & (1 << loc) != 0 || (!ctx.presence && !overbuild))
+        {
+            cards |= 1 << ind_card;
+        }
+        if cards == 0 {
+            return Err("no card in hand allows it: it needs the location's card, or the industry's card with the location in your network (L-21, L-22)");
+        }
+    }
+    let cost = build_resource_cost(
+        game, state, ctx, space, industry, spec.coal, spec.iron, overbuild,
+    )?;
+    if player.money < (spec.cost as u32 + cost) as i32 {
+        return Err("not enough money for the tile and its coal and iron (L-19)");
+    }
+    Ok(BuildPlan { cards, overbuild })
+}
+
+/// Money the market part of a build's coal and iron costs (L-16 … L-18), or why it cannot be had.
+#[allow(clippy::too_many_arguments)]
+fn build_resource_cost(
+    game: &Game,
+    state: &State,
+    ctx: &Ctx,
+    space: u8,
+    industry: u8,
+    coal: u8,
+    iron: u8,
+    overbuild: bool,
+) -> Result<u32, Why> {
+    let mut cost = 0;
+    let loc = game.spaces[space as usize].location;
+    let exclude = if overbuild { space } else { NONE };
+    if coal > 0 {
+        let (_, on_mines) = closest_coal(game, state, &ctx.adj, 1 << loc, exclude);
+        let from_market = (coal as u32).saturating_sub(on_mines);
+        if from_market > 0 {
+            let mut trade = if overbuild {
+                network::trade_locations(game, state, space)
+            } else {
+                ctx.trade
+            };
+            if industry == game.port {
+                trade |= 1 << loc;
+            }
+            if reachable(&ctx.adj, 1 << loc) & trade == 0 {
+                return Err("no coal: no connected coal mine has coal and there is no connection to a market trade icon (L-16, L-17)");
+            }
+            cost += market::buy_cost(
+                &game.coal_prices,
+                state.coal_market,
+                from_market,
+                game.coal_empty_price,
+            );
+        }
+    }
+    if iron > 0 {
+        let mut on_works = ctx.iron_on_board;
+        if overbuild && industry == game.iron_works {
+            on_works -= state.board[space as usize].cubes as u32;
+        }
+        let from_market = (iron as u32).saturating_sub(on_works);
+        cost += market::buy_cost(
+            &game.iron_prices,
+            state.iron_market,
+            from_market,
+            game.iron_empty_price,
+        );
+    }
+    Ok(cost)
+}
+
+/// Can the player build a link on `line` (L-34 … L-37)? `second` is the second rail of one action.
+pub fn check_link(
+    game: &Game,
+    state: &State,
+    ctx: &Ctx,
+    line: u8,
+    second: bool,
+) -> Result<(), Why> {
+    let p = ctx.player;
+    let player = &state.players[p as usize];
+    let l = &game.lines[line as usize];
+    if player.links_left == 0 {
+        return Err("you have no link tiles left (L-37)");
+    }
+    if state.links[line as usize] != NONE {
+        return Err("that line already has a link (L-34)");
+    }
+    if !l.allowed_in(state.era) {
+        return Err(match state.era {
+            Era::Canal => "that line takes no canal (L-35)",
+            Era::Rail => "that line takes no rail (L-36)",
+        });
+    }
+    if ctx.network & l.ends() == 0 {
+        return Err("neither end of the line is in your network (L-34)");
+    }
+    match state.era {
+        Era::Canal => {
+            if player.money < 3 {
+                return Err("a canal costs £3 (L-35)");
+            }
+        }
+        Era::Rail => {
+            let mut adj = ctx.adj;
+            adj[l.a as usize] |= 1 << l.b;
+            adj[l.b as usize] |= 1 << l.a;
+            let (_, on_mines) = closest_coal(game, state, &adj, l.ends(), NONE);
+            let mut cost = if second { 10 } else { 5 };
+            if on_mines == 0 {
+                if reachable(&adj, l.ends()) & ctx.trade == 0 {
+                    return Err("no coal for the rail: no connected coal mine has coal and there is no connection to a market trade icon (L-36, L-17)");
+                }
+                cost += market::buy_cost(
+                    &game.coal_prices,
+                    state.coal_market,
+                    1,
+                    game.coal_empty_price,
+                );
+            }
+            if player.money < cost as i32 {
+                return Err("not enough money for the rail and its coal (L-36)");
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Can the player develop (remove) the lowest tile of `industry` (L-39)?
+pub fn check_develop(game: &Game, state: &State, ctx: &Ctx, industry: u8) -> Result<(), Why> {
+    if state.next_tile(game, ctx.player, industry).is_none() {
+        return Err("you have no tile of that industry left");
+    }
+    if ctx.iron_on_board == 0
+        && state.players[ctx.player as usize].money
+            < market::buy_cost(
+                &game.iron_prices,
+                state.iron_market,
+                1,
+                game.iron_empty_price,
+            ) as i32
+    {
+        return Err("not enough money for the iron (L-39, L-18)");
+    }
+    Ok(())
+}
+
+/// Can the player sell the cotton mill on `mill` to the port on `port` (NONE: the Distant Cotton
+/// Market)? L-40 … L-42.
+pub fn check_sell(game: &Game, state: &State, ctx: &Ctx, mill: u8, port: u8) -> Result<(), Why> {
+    let tile = state.board[mill as usize];
+    if tile.owner != ctx.player || tile.industry != game.cotton_mill {
+        return Err("that space holds no cotton mill of yours (L-40)");
+    }
+    if tile.flipped {
+        return Err("that cotton mill has already sold (L-40)");
+    }
+    let from = 1u64 << game.spaces[mill as usize].location;
+    if port == NONE {
+        if state.dcm_marker >= game.dcm_x {
+            return Err("the Distant Cotton Market marker is on X (L-42)");
+        }
+        if state.dcm_pile_len == 0 && state.dcm_discards.iter().all(|&c| c == 0) {
+            return Err("no Distant Cotton Market tile is left (R-3)");
+        }
+        if reachable(&ctx.adj, from) & ctx.trade == 0 {
+            return Err("the mill is not connected to a market trade icon (L-42, L-15)");
+        }
+    } else {
+        let target = state.board[port as usize];
+        if target.is_empty() || target.industry != game.port {
+            return Err("that space holds no port (L-41)");
+        }
+        if target.flipped {
+            return Err("that port has already been used (L-41)");
+        }
+        if reachable(&ctx.adj, from) & (1 << game.spaces[port as usize].location) == 0 {
+            return Err("the port is not connected to the mill (L-41)");
+        }
+    }
+    Ok(())
+}
+
+/// Can the player take a loan of `amount` (L-45, L-46)?
+pub fn check_loan(game: &Game, state: &State, player: u8, amount: u8) -> Result<(), Why> {
+    if state.income_level(game, player) - ((amount / 10) as i32) < -10 {
+        return Err("a loan may not take the income level below -10 (L-45)");
+    }
+    if state.era == Era::Rail && state.round as i32 > game.rounds_per_era as i32 - 4 {
+        return Err("no loans in the last 4 rounds of the Rail Era (L-46)");
+    }
+    Ok(())
+}
+
+/// The coal mines the player may take the next coal from, when the rules leave a choice (L-16).
+pub fn coal_choices(game: &Game, state: &State) -> u64 {
+    let Some(u) = state.action else { return 0 };
+    let adj = adjacency(game, state);
+    closest_coal(
+        game,
+        state,
+        &adj,
+        consumer_locations(game, u.kind, u.target),
+        NONE,
+    )
+    .0
+}
+
+/// The locations a coal cube must reach for the action under way: the build location or both ends of
+/// the rail link just placed (L-16).
+pub fn consumer_locations(game: &Game, kind: ActionKind, target: u8) -> u64 {
+    match kind {
+        ActionKind::Link => game.lines[target as usize].ends(),
+        _ => 1u64 << game.spaces[target as usize].location,
+    }
+}
+
+/// Iron works with iron, as a bitmask of spaces (L-18).
+pub fn iron_works_with_iron(game: &Game, state: &State) -> u64 {
+    let mut m = 0u64;
+    for (s, tile) in state.board[..game.spaces.len()].iter().enumerate() {
+        if !tile.is_empty() && tile.industry == game.iron_works && tile.cubes > 0 {
+            m |= 1 << s;
+        }
+    }
+    m
+}
+
+/// The card kinds the current player may discard at a `card` decision (docs/actions.md, "Cards").
+pub fn card_choices(state: &State, player: u8) -> u32 {
+    let p = &state.players[player as usize];
+    let hand = p.hand_kinds();
+    let Some(u) = state.action else { return 0 };
+    if u.double {
+        if u.first_card == NONE {
+            // The lower card of the pair: a kind with a second card of the same or a later kind.
+            let mut m = 0;
+            for k in 0..32 {
+                if p.hand[k] >= 2 || (p.hand[k] == 1 && hand >> (k + 1) != 0) {
+                    m |= 1 << k;
+                }
+            }
+            m
+        } else {
+            hand & !((1u32 << u.first_card) - 1)
+        }
+    } else {
+        match u.cards {
+            Some(mask) => mask & hand,
+            None => hand,
+        }
+    }
+}
+
+/// Spaces holding the player's tiles (shortfall choices, L-11).
+pub fn own_tiles(game: &Game, state: &State, player: u8) -> u64 {
+    let mut m = 0u64;
+    for (s, tile) in state.board[..game.spaces.len()].iter().enumerate() {
+        if tile.owner == player {
+            m |= 1 << s;
+        }
+    }
+    m
+}
+
+/// Is any sale legal now (to offer `sell` follow-ups)?
+pub fn any_sale(game: &Game, state: &State, ctx: &Ctx) -> bool {
+    let l = &game.layout;
+    l.mill_spaces.iter().any(|&m| {
+        let t = state.board[m as usize];
+        t.owner == ctx.player
+            && t.industry == game.cotton_mill
+            && !t.flipped
+            && (check_sell(game, state, ctx, m, NONE).is_ok()
+                || l.port_spaces
+                    .iter()
+                    .any(|&port| check_sell(game, state, ctx, m, port).is_ok()))
+    })
+}
+
+/// Append the legal action ids of the current decision to `out`, ascending.
+pub fn legal_actions(game: &Game, state: &State, out: &mut Vec<u16>) {
+    let Some(p) = state.current_player(game) else {
+        return;
+    };
+    let l = &game.layout;
+    match state.decision {
+        Decision::Over => {}
+        Decision::Action => {
+            let ctx = Ctx::new(game, state, p);
+            for double in [false, true] {
+                if double && (state.actions_left < 2 || state.players[p as usize].hand_size() < 2) {
+                    continue;
+                }
+                let base = if double { l.build_double } else { l.build };
+                for (i, &(space, industry)) in l.build_pairs.iter().enumerate() {
+                    if check_build(game, state, &ctx, space, industry, double).is_ok() {
+                        out.push(base + i as u16);
+                    }
+                }
+            }
+            push_links(game, state, &ctx, false, out);
+            push_develops(game, state, &ctx, out);
+            push_sales(game, state, &ctx, out);
+            for (i, amount) in crate::actions::LOAN_AMOUNTS.iter().enumerate() {
+                if check_loan(game, state, p, *amount).is_ok() {
+                    out.push(l.loan + i as u16);
+                }
+            }
+            out.push(l.pass);
+        }
+        Decision::Coal => push_spaces(
+            coal_choices(game, state),
+            |s| game.encode(Action::Coal { space: s }),
+            out,
+        ),
+        Decision::Iron => push_spaces(
+            iron_works_with_iron(game, state),
+            |s| game.encode(Action::Iron { space: s }),
+            out,
+        ),
+        Decision::Link => {
+            push_links(game, state, &Ctx::new(game, state, p), true, out);
+            out.push(l.stop);
+        }
+        Decision::Develop => {
+            push_develops(game, state, &Ctx::new(game, state, p), out);
+            out.push(l.stop);
+        }
+        Decision::Sell => {
+            push_sales(game, state, &Ctx::new(game, state, p), out);
+            out.push(l.stop);
+        }
+        Decision::Card => {
+            let mut m = card_choices(state, p);
+            while m != 0 {
+                let k = m.trailing_zeros();
+                m &= m - 1;
+                out.push(l.card + k as u16);
+            }
+        }
+        Decision::Remove => push_spaces(own_tiles(game, state, p), |s| l.remove + s as u16, out),
+    }
+}
+
+fn push_spaces(mut mask: u64, id: impl Fn(u8) -> u16, out: &mut Vec<u16>) {
+    while mask != 0 {
+        let s = mask.trailing_zeros() as u8;
+        mask &= mask - 1;
+        out.push(id(s));
+    }
+}
+
+fn push_links(game: &Game, state: &State, ctx: &Ctx, second: bool, out: &mut Vec<u16>) {
+    for line in 0..game.lines.len() as u8 {
+        if check_link(game, state, ctx, line, second).is_ok() {
+            out.push(game.layout.link + line as u16);
+        }
+    }
+}
+
+fn push_develops(game: &Game, state: &State, ctx: &Ctx, out: &mut Vec<u16>) {
+    for industry in 0..game.industries.len() as u8 {
+        if check_develop(game, state, ctx, industry).is_ok() {
+            out.push(game.layout.develop + industry as u16);
+        }
+    }
+}
+
+fn push_sales(game: &Game, state: &State, ctx: &Ctx, out: &mut Vec<u16>) {
+    let l = &game.layout;
+    for &mill in &l.mill_spaces {
+        let t = state.board[mill as usize];
+        if t.owner != ctx.player || t.industry != game.cotton_mill || t.flipped {
+            continue;
+        }
+        for &port in &l.port_spaces {
+            if check_sell(game, state, ctx, mill, port).is_ok() {
+                out.push(game.encode(Action::Sell { mill, port }));
+            }
+        }
+        if check_sell(game, state, ctx, mill, NONE).is_ok() {
+            out.push(game.encode(Action::Sell { mill, port: NONE }));
+        }
+    }
+}
+
+/// Why `action` is not legal now, or Ok if it is. Agrees with [`legal_actions`] by construction: both
+/// use the same checks.
+pub fn why_illegal(game: &Game, state: &State, action: Action) -> Result<(), Why> {
+    let Some(p) = state.current_player(game) else {
+        return Err("the game is over");
+    };
+    let wrong_step = match state.decision {
+        Decision::Action => "an action (build, link, develop, sell, loan or pass) is expected",
+        Decision::Coal => "the coal source is expected (`coal <space>`)",
+        Decision::Iron => "the iron source is expected (`iron <space>`)",
+        Decision::Link => "a second rail link or `stop` is expected",
+        Decision::Develop => "a second develop or `stop` is expected",
+        Decision::Sell => "another sale or `stop` is expected",
+        Decision::Card => "the card to discard is expected (`card <kind>`)",
+        Decision::Remove => "a tile to remove for the shortfall is expected (`remove <space>`)",
+        Decision::Over => "the game is over",
+    };
+    let ctx = || Ctx::new(game, state, p);
+    match (state.decision, action) {
+        (
+            Decision::Action,
+            Action::Build {
+                space,
+                industry,
+                double,
+            },
+        ) => check_build(game, state, &ctx(), space, industry, double).map(|_| ()),
+        (Decision::Action, Action::Link { line }) => check_link(game, state, &ctx(), line, false),
+        (Decision::Link, Action::Link { line }) => check_link(game, state, &ctx(), line, true),
+        (Decision::Action | Decision::Develop, Action::Develop { industry }) => {
+            check_develop(game, state, &ctx(), industry)
+        }
+        (Decision::Action | Decision::Sell, Action::Sell { mill, port }) => {
+            check_sell(game, state, &ctx(), mill, port)
+        }
+        (Decision::Action, Action::Loan { amount }) => check_loan(game, state, p, amount),
+        (Decision::Action, Action::Pass) => Ok(()),
+        (Decision::Link | Decision::Develop | Decision::Sell, Action::Stop) => Ok(()),
+        (Decision::Coal, Action::Coal { space }) => {
+            if coal_choices(game, state) & (1 << space) != 0 {
+                Ok(())
+            } else {
+                Err("coal must come from one of the closest connected coal mines with coal (L-16)")
+            }
+        }
+        (Decision::Iron, Action::Iron { space }) => {
+            if iron_works_with_iron(game, state) & (1 << space) != 0 {
+                Ok(())
+            } else {
+                Err("that space holds no iron works with iron (L-18)")
+            }
+        }
+        (Decision::Card, Action::Card { kind }) => {
+            if card_choices(state, p) & (1 << kind) != 0 {
+                Ok(())
+            } else {
+                Err("that card cannot pay for this action (not in hand, or not one the action allows)")
+            }
+        }
+        (Decision::Remove, Action::Remove { space }) => {
+            if state.board[space as usize].owner == p {
+                Ok(())
+            } else {
+                Err("that space holds no tile of yours (L-11)")
+            }
+        }
+        _ => Err(wrong_step),
+    }
+}
+
+impl Game {
+    /// The industry card of an industry, or NONE.
+    pub fn card_by_industry(&self, industry: u8) -> u8 {
+        self.card_kinds
+            .iter()
+            .position(|k| *k == crate::game::CardKind::Industry(industry))
+            .map_or(NONE, |k| k as u8)
+    }
+}

@@ -1,0 +1,246 @@
+//! The game state: small, flat and `Copy`, so cloning is a memcpy (DESIGN.md, "Performance shape").
+use crate::game::{
+    Era, Game, MAX_CARD_KINDS, MAX_DCM_TILES, MAX_DECK, MAX_INDUSTRIES, MAX_LINES, MAX_PLAYERS,
+    MAX_SPACES, NONE,
+};
+use crate::rng::Rng;
+
+/// What the current player is being asked (docs/actions.md, "Decisions").
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Decision {
+    Action,
+    Coal,
+    Iron,
+    /// Second rail link or stop.
+    Link,
+    /// Second tile or stop.
+    Develop,
+    /// Another sale or stop.
+    Sell,
+    Card,
+    Remove,
+    Over,
+}
+
+impl Decision {
+    pub fn name(self) -> &'static str {
+        match self {
+            Decision::Action => "action",
+            Decision::Coal => "coal",
+            Decision::Iron => "iron",
+            Decision::Link => "link",
+            Decision::Develop => "develop",
+            Decision::Sell => "sell",
+            Decision::Card => "card",
+            Decision::Remove => "remove",
+            Decision::Over => "over",
+        }
+    }
+    pub fn from_name(name: &str) -> Option<Decision> {
+        Some(match name {
+            "action" => Decision::Action,
+            "coal" => Decision::Coal,
+            "iron" => Decision::Iron,
+            "link" => Decision::Link,
+            "develop" => Decision::Develop,
+            "sell" => Decision::Sell,
+            "card" => Decision::Card,
+            "remove" => Decision::Remove,
+            "over" => Decision::Over,
+            _ => return None,
+        })
+    }
+}
+
+/// The kind of the action under way.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ActionKind {
+    Build,
+    Link,
+    Develop,
+    Sell,
+    Loan,
+    Pass,
+}
+
+impl ActionKind {
+    pub fn name(self) -> &'static str {
+        match self {
+            ActionKind::Build => "build",
+            ActionKind::Link => "link",
+            ActionKind::Develop => "develop",
+            ActionKind::Sell => "sell",
+            ActionKind::Loan => "loan",
+            ActionKind::Pass => "pass",
+        }
+    }
+    pub fn from_name(name: &str) -> Option<ActionKind> {
+        Some(match name {
+            "build" => ActionKind::Build,
+            "link" => ActionKind::Link,
+            "develop" => ActionKind::Develop,
+            "sell" => ActionKind::Sell,
+            "loan" => ActionKind::Loan,
+            "pass" => ActionKind::Pass,
+            _ => return None,
+        })
+    }
+}
+
+/// The action under way between decisions (docs/state-format.md, `action`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Underway {
+    pub kind: ActionKind,
+    pub double: bool,
+    /// Build: the space; link: the line placed last; NONE otherwise.
+    pub target: u8,
+    /// Cubes still to take for the build / link / develop under way.
+    pub coal: u8,
+    pub iron: u8,
+    /// Links placed, tiles developed or successful sales so far.
+    pub count: u8,
+    /// Single build: bitmask of the card kinds that could pay; `None`: any card in hand pays.
+    pub cards: Option<u32>,
+    /// Double build: the first card's kind once discarded, else NONE.
+    pub first_card: u8,
+}
+
+impl Underway {
+    pub fn new(kind: ActionKind) -> Underway {
+        Underway {
+            kind,
+            double: false,
+            target: NONE,
+            coal: 0,
+            iron: 0,
+            count: 0,
+            cards: None,
+            first_card: NONE,
+        }
+    }
+}
+
+/// An industry tile on the board.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Tile {
+    pub owner: u8,
+    pub industry: u8,
+    pub level: u8,
+    pub flipped: bool,
+    pub cubes: u8,
+}
+
+impl Tile {
+    pub const EMPTY: Tile = Tile {
+        owner: NONE,
+        industry: NONE,
+        level: 0,
+        flipped: false,
+        cubes: 0,
+    };
+    pub fn is_empty(&self) -> bool {
+        self.owner == NONE
+    }
+}
+
+/// One player's holdings.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Player {
+    /// Negative only while a shortfall is being paid (decision `remove`).
+    pub money: i32,
+    pub money_spent: i32,
+    pub income_space: u8,
+    pub vp: i32,
+    pub hand: [u8; MAX_CARD_KINDS],
+    pub discards: [u8; MAX_CARD_KINDS],
+    /// Tiles taken from the top of each industry's stack (built or developed).
+    pub taken: [u8; MAX_INDUSTRIES],
+    pub links_left: u8,
+}
+
+impl Player {
+    pub fn hand_size(&self) -> u32 {
+        self.hand.iter().map(|&c| c as u32).sum()
+    }
+    /// Bitmask of the card kinds in hand.
+    pub fn hand_kinds(&self) -> u32 {
+        self.hand
+            .iter()
+            .enumerate()
+            .filter(|(_, &c)| c > 0)
+            .fold(0, |m, (k, _)| m | 1 << k)
+    }
+}
+
+/// A complete game position, hidden information included. Rules live in the other modules and take the
+/// [`Game`] configuration alongside the state.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct State {
+    pub rng: Rng,
+    pub era: Era,
+    pub round: u8,
+    pub turn_order: [u8; MAX_PLAYERS],
+    /// Index into `turn_order`; equal to the player count at end of round and when over.
+    pub turn: u8,
+    pub actions_left: u8,
+    pub decision: Decision,
+    pub action: Option<Underway>,
+    pub players: [Player; MAX_PLAYERS],
+    pub board: [Tile; MAX_SPACES],
+    /// Owner of the link on each line, or NONE.
+    pub links: [u8; MAX_LINES],
+    pub coal_market: u8,
+    pub iron_market: u8,
+    pub dcm_marker: u8,
+    pub dcm_pile: [u8; MAX_DCM_TILES],
+    pub dcm_pile_len: u8,
+    /// Drawn DCM tiles, counted by value (spaces moved).
+    pub dcm_discards: [u8; 8],
+    /// The draw pile is `deck[deck_pos..deck_len]`, next card first.
+    pub deck: [u8; MAX_DECK],
+    pub deck_pos: u8,
+    pub deck_len: u8,
+    pub deck_tile: [u8; MAX_CARD_KINDS],
+}
+
+impl State {
+    /// The player who must decide now, or None when the game is over.
+    pub fn current_player(&self, game: &Game) -> Option<u8> {
+        match self.decision {
+            Decision::Over => None,
+            Decision::Remove => self.turn_order[..game.players as usize]
+                .iter()
+                .copied()
+                .find(|&p| self.players[p as usize].money < 0),
+            _ => Some(self.turn_order[self.turn as usize]),
+        }
+    }
+
+    pub fn is_terminal(&self) -> bool {
+        self.decision == Decision::Over
+    }
+
+    /// Cards left in the draw pile.
+    pub fn deck_size(&self) -> u8 {
+        self.deck_len - self.deck_pos
+    }
+
+    pub fn dcm_pile(&self) -> &[u8] {
+        &self.dcm_pile[..self.dcm_pile_len as usize]
+    }
+
+    /// The lowest tile of `industry` left on `player`'s mat.
+    pub fn next_tile<'g>(
+        &self,
+        game: &'g Game,
+        player: u8,
+        industry: u8,
+    ) -> Option<&'g crate::game::TileSpec> {
+        let taken = self.players[player as usize].taken[industry as usize] as usize;
+        game.stacks[industry as usize].get(taken)
+    }
+
+    pub fn income_level(&self, game: &Game, player: u8) -> i32 {
+        game.income_level(self.players[player as usize].income_space)
+    }
+}
