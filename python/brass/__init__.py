@@ -1,13 +1,26 @@
-"""brass: a rules engine for the Brass board games."""
+"""brass: a reference-grade rules engine for the Brass board games.
 
+    >>> import brass
+    >>> game = brass.Game("lancashire", players=4)
+    >>> state = game.new_state(seed=7)
+    >>> state.apply(state.legal_actions()[0])
+
+`brass.Game` / `brass.State` are backed by the Rust core; `brass.reference` is an independent pure-Python
+engine with the same surface, used to check the core.
+"""
+
+from brass._brass import Game, PlayerView, State, __version__, replay
 from brass._errors import BrassError, ConfigError, IllegalActionError, InvalidStateError, NotationError
-from brass._brass import __version__
 
 __all__ = [
     "BrassError",
     "ConfigError",
+    "Game",
     "IllegalActionError",
     "InvalidStateError",
     "NotationError",
+    "PlayerView",
+    "State",
     "__version__",
+    "replay",
 ]

@@ -1,0 +1,38 @@
+"""The one entry point for tests, lint, differential runs and benchmarks: `nox -s <session>`."""
+
+from __future__ import annotations
+
+import os
+
+import nox
+
+nox.options.sessions = ["tests"]
+nox.options.reuse_existing_virtualenvs = True
+
+# Test builds use the dev profile (fast to compile); benchmarks build release.
+DEV_BUILD = {"MATURIN_PEP517_ARGS": "--profile=dev", "MATURIN_NO_INSTALL_RUST": "1"}
+
+
+def _cargo_env() -> dict[str, str]:
+    home = os.path.expanduser("~/.cargo/bin")
+    return {"PATH": home + os.pathsep + os.environ.get("PATH", "")}
+
+
+@nox.session
+def tests(session: nox.Session) -> None:
+    """Rust unit and rule tests, then the Python API, rule-scenario and differential tests."""
+    session.env.update(_cargo_env())
+    session.env.update(DEV_BUILD)
+    session.run("cargo", "test", "--locked", "-q", external=True)
+    session.install("-e", ".[test]")
+    session.run("pytest", "-q", *session.posargs)
+
+
+@nox.session
+def lint(session: nox.Session) -> None:
+    """Formatting and lints for both languages."""
+    session.env.update(_cargo_env())
+    session.run("cargo", "fmt", "--all", "--check", external=True)
+    session.run("cargo", "clippy", "--workspace", "--all-targets", "-q", "--", "-D", "warnings", external=True)
+    session.install("ruff")
+    session.run("ruff", "check", "python", "tests", "noxfile.py")

@@ -1,0 +1,5 @@
+import sys
+
+from brass.cli import main
+
+sys.exit(main())

@@ -1,0 +1,214 @@
+"""The Python API of the Rust-backed engine: construction, errors, views, serialisation."""
+
+from __future__ import annotations
+
+import copy
+import json
+import pickle
+
+import numpy as np
+import pytest
+
+import brass
+
+
+@pytest.fixture(params=[2, 3, 4])
+def game(request: pytest.FixtureRequest) -> brass.Game:
+    return brass.Game("lancashire", players=request.param)
+
+
+def test_game_configuration_and_action_space(game: brass.Game) -> None:
+    assert game.name == "lancashire"
+    assert game.options == {}
+    assert game.num_actions == 523
+    names = [game.action_name(i) for i in range(game.num_actions)]
+    assert len(set(names)) == game.num_actions
+    assert all(game.parse_action(n) == i for i, n in enumerate(names))
+    assert game.parse_action("  BUILD   Cotton_Mill manchester/1 ") == game.parse_action("build cotton_mill manchester/1")
+    assert game.parse_action("link wigan-preston") == game.parse_action("link preston-wigan")
+    assert len(game.spaces) == 43 and len(game.lines) == 36 and len(game.card_kinds) == 24
+    assert game == brass.Game("lancashire", players=game.players)
+    assert pickle.loads(pickle.dumps(game)) == game
+
+
+@pytest.mark.parametrize(
+    ("args", "kwargs", "fragment"),
+    [
+        (("birmingham",), {"players": 4}, "unknown game"),
+        (("lancashire",), {"players": 5}, "2, 3 or 4"),
+        (("lancashire",), {"players": 1}, "2, 3 or 4"),
+        (("lancashire",), {"players": "4"}, "must be an int"),
+        (("lancashire",), {"players": 4, "turbo": True}, "unknown option `turbo`"),
+    ],
+)
+def test_bad_configuration_raises_config_error(args: tuple, kwargs: dict, fragment: str) -> None:
+    with pytest.raises(brass.ConfigError, match=fragment):
+        brass.Game(*args, **kwargs)
+
+
+def test_error_hierarchy() -> None:
+    for cls in (brass.ConfigError, brass.IllegalActionError, brass.InvalidStateError, brass.NotationError):
+        assert issubclass(cls, brass.BrassError)
+    assert issubclass(brass.BrassError, ValueError)
+
+
+@pytest.mark.parametrize("seed", [-1, 2**64, 1.5, "7", True])
+def test_bad_seed(seed: object) -> None:
+    with pytest.raises(brass.ConfigError, match="seed"):
+        brass.Game("lancashire", players=2).new_state(seed=seed)
+
+
+def test_new_state_follows_setup_rules(game: brass.Game) -> None:
+    state = game.new_state(seed=11)
+    n = game.players
+    assert state.era == "canal" and state.round == 1 and state.decision == "action"
+    assert sorted(state.turn_order) == list(range(n))
+    assert state.current_player == state.turn_order[0]
+    assert state.actions_left == 1  # L-8
+    deck = {2: 40, 3: 54, 4: 64}[n]  # L-2
+    assert state.deck_size == deck - n - 8 * n  # L-3: n cards under the deck tile, 8 dealt each
+    for p in range(n):
+        view = state.player(p)
+        assert (view.money, view.income_level, view.income_space, view.vp, view.links_left) == (30, 0, 10, 0, 14)
+        assert len(view.hand) == 8 and view.discards == []
+        assert view.mat == {"cotton_mill": 12, "coal_mine": 7, "iron_works": 4, "port": 8, "shipyard": 6}
+    doc = json.loads(state.to_json())
+    assert doc["coal_market"] == 8 and doc["iron_market"] == 8 and doc["dcm"]["marker"] == 0
+    assert sum(doc["deck_tile"].values()) == n
+
+
+def test_same_seed_same_game_and_different_seed_differs(game: brass.Game) -> None:
+    assert game.new_state(seed=5).to_json() == game.new_state(seed=5).to_json()
+    assert game.new_state(seed=5).to_json() != game.new_state(seed=6).to_json()
+
+
+def test_legal_actions_sorted_unique_and_mask_agrees(game: brass.Game) -> None:
+    state = game.new_state(seed=3)
+    ids = state.legal_actions()
+    assert ids == sorted(set(ids)) and ids
+    mask = state.legal_action_mask()
+    assert isinstance(mask, np.ndarray) and mask.dtype == np.bool_ and mask.shape == (game.num_actions,)
+    assert np.flatnonzero(mask).tolist() == ids
+
+
+def test_apply_by_notation_and_history(game: brass.Game) -> None:
+    state = game.new_state(seed=3)
+    first = state.legal_actions()[0]
+    state.apply(game.action_name(first))
+    assert state.history() == [first]
+
+
+@pytest.mark.parametrize("bad", [-1, 10**30, 523, 1.0, None, b"pass", [1], True])
+def test_bad_action_values_raise_and_change_nothing(bad: object) -> None:
+    state = brass.Game("lancashire", players=3).new_state(seed=2)
+    before = state.to_json()
+    with pytest.raises(brass.IllegalActionError):
+        state.apply(bad)
+    assert state.to_json() == before and state.history() == []
+
+
+@pytest.mark.parametrize("text", ["", "build", "fly away", "build cotton_mill nowhere/1", "sell manchester/1 moon",
+                                  "loan 15", "card joker", "build port manchester/1", "x" * 10_000])
+def test_bad_notation_raises_notation_error_and_changes_nothing(text: str) -> None:
+    state = brass.Game("lancashire", players=3).new_state(seed=2)
+    before = state.to_json()
+    with pytest.raises(brass.NotationError):
+        state.apply(text)
+    assert state.to_json() == before
+
+
+def test_illegal_action_message_names_the_rule() -> None:
+    game = brass.Game("lancashire", players=4)
+    state = game.new_state(seed=1)
+    with pytest.raises(brass.IllegalActionError, match="L-24"):
+        state.apply("build cotton_mill colne/2")
+    with pytest.raises(brass.IllegalActionError, match="stop"):
+        state.apply("stop")
+
+
+def test_clone_is_independent() -> None:
+    state = brass.Game("lancashire", players=2).new_state(seed=9)
+    child = state.clone()
+    assert child == state
+    child.apply(child.legal_actions()[-1])
+    assert child != state and state.history() == []
+    assert copy.copy(state) == state and copy.deepcopy(state) == state
+
+
+def test_pickle_keeps_position_and_history() -> None:
+    state = brass.Game("lancashire", players=2).new_state(seed=9)
+    for _ in range(5):
+        state.apply(state.legal_actions()[0])
+    back = pickle.loads(pickle.dumps(state))
+    assert back == state and back.history() == state.history()
+    assert back.legal_actions() == state.legal_actions()
+
+
+def test_json_is_canonical_and_round_trips() -> None:
+    state = brass.Game("lancashire", players=4).new_state(seed=4)
+    text = state.to_json()
+    assert text == json.dumps(json.loads(text), sort_keys=True, separators=(",", ":"))
+    back = brass.State.from_json(text)
+    assert back == state and back.to_json() == text and back.history() == []
+
+
+@pytest.mark.parametrize(
+    ("edit", "fragment"),
+    [
+        (lambda d: d.update(format="nope"), "format"),
+        (lambda d: d.update(round=99), "round"),
+        (lambda d: d["players"][0].update(money=-5), "negative money"),
+        (lambda d: d["players"][0]["hand"].update(wigan=9), "cards"),
+        (lambda d: d.update(turn_order=[0, 0, 1, 2]), "twice"),
+        (lambda d: d["board"].update({"wigan/1": {"owner": 0, "industry": "port", "level": 1, "flipped": False,
+                                                  "cubes": 0}}), "does not show"),
+        (lambda d: d["links"].update({"barrow_in_furness-lancaster": 0}), "no link in the canal era"),
+        (lambda d: d.update(extra=1), "unexpected key"),
+        (lambda d: d["game"].update(players=7), "2, 3 or 4"),
+    ],
+)
+def test_from_json_rejects_bad_states(edit, fragment: str) -> None:
+    doc = json.loads(brass.Game("lancashire", players=4).new_state(seed=4).to_json())
+    edit(doc)
+    with pytest.raises(brass.InvalidStateError, match=fragment):
+        brass.State.from_json(json.dumps(doc))
+
+
+@pytest.mark.parametrize("text", ["", "{", "[]", "null", "1" * 100, "[" * 10_000 + "]" * 10_000, 42])
+def test_from_json_rejects_garbage(text: object) -> None:
+    with pytest.raises(brass.InvalidStateError):
+        brass.State.from_json(text)
+
+
+def test_record_replays_exactly() -> None:
+    import random
+
+    game = brass.Game("lancashire", players=3)
+    state = game.new_state(seed=21)
+    chooser = random.Random(0)
+    while not state.is_terminal():
+        state.apply(chooser.choice(state.legal_actions()))
+    record = json.loads(state.record())
+    assert record["seed"] == 21 and record["actions"] == state.history()
+    replayed = brass.replay(state.record())
+    assert replayed == state and replayed.scores() == state.scores() and replayed.winners() == state.winners()
+    record["actions"][5] = 0  # almost surely illegal there
+    with pytest.raises(brass.IllegalActionError, match="record action 5"):
+        brass.replay(json.dumps(record))
+
+
+def test_record_of_a_loaded_state_carries_its_start() -> None:
+    game = brass.Game("lancashire", players=2)
+    state = brass.State.from_json(game.new_state(seed=8).to_json())
+    state.apply(state.legal_actions()[0])
+    record = json.loads(state.record())
+    assert "seed" not in record and record["start"]["format"] == "brass-state/1"
+    assert brass.replay(state.record()) == state
+
+
+def test_views_and_repr() -> None:
+    state = brass.Game("lancashire", players=2).new_state(seed=1)
+    assert "player" in repr(state) and "lancashire" in repr(state.game)
+    with pytest.raises(IndexError):
+        state.player(2)
+    assert state.scores() == [0, 0] and state.winners() == []
