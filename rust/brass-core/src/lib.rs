@@ -3,6 +3,9 @@
 //!
 //! Pure Rust, no Python: the PyO3 binding lives in the `brass-py` crate. A [`Game`] is an immutable
 //! configuration; a [`State`] is a small `Copy` position; rules are functions of both.
+// Index loops over players, spaces and card kinds read better than zipped iterators here.
+#![allow(clippy::needless_range_loop)]
+
 pub mod actions;
 pub mod apply;
 pub mod data;

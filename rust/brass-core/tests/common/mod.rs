@@ -1,0 +1,155 @@
+//! Hand-built positions for rule tests.
+#![allow(dead_code)]
+use brass_core::game::{Era, NONE};
+use brass_core::state::{Decision, Tile};
+use brass_core::{apply, json, rules, Game, State};
+use std::collections::BTreeMap;
+
+pub struct Pos {
+    pub g: Game,
+    pub s: State,
+}
+
+impl Pos {
+    /// A quiet position: seat order 0, 1, …; player 0 to act with 2 actions in round 2 of the Canal Era;
+    /// empty hands (tests give cards); board, links and markets as at setup.
+    pub fn new(players: i64) -> Pos {
+        let g = Game::new("lancashire", players, &BTreeMap::new()).unwrap();
+        let mut s = apply::new_state(&g, 1);
+        for p in 0..players as u8 {
+            s.turn_order[p as usize] = p;
+            s.players[p as usize].hand = [0; 32];
+        }
+        s.round = 2;
+        s.turn = 0;
+        s.actions_left = 2;
+        Pos { g, s }
+    }
+    pub fn rail(mut self) -> Pos {
+        self.s.era = Era::Rail;
+        self.s.deck_tile = [0; 32];
+        self
+    }
+    pub fn space(&self, name: &str) -> u8 {
+        self.g
+            .space_by_name(name)
+            .unwrap_or_else(|| panic!("no space {name}"))
+    }
+    pub fn line(&self, name: &str) -> u8 {
+        self.g
+            .line_by_name(name)
+            .unwrap_or_else(|| panic!("no line {name}"))
+    }
+    pub fn ind(&self, name: &str) -> u8 {
+        self.g.industry_by_name(name).unwrap()
+    }
+    /// Put a tile on the board (cubes as given; mines and works flipped when empty).
+    pub fn tile(
+        &mut self,
+        space: &str,
+        owner: u8,
+        industry: &str,
+        level: u8,
+        cubes: u8,
+    ) -> &mut Self {
+        let industry = self.ind(industry);
+        let resource = industry == self.g.coal_mine || industry == self.g.iron_works;
+        let flipped = (resource && cubes == 0) || industry == self.g.shipyard;
+        let s = self.space(space);
+        self.s.board[s as usize] = Tile {
+            owner,
+            industry,
+            level,
+            flipped,
+            cubes,
+        };
+        self
+    }
+    pub fn flipped(&mut self, space: &str) -> &mut Self {
+        let s = self.space(space);
+        self.s.board[s as usize].flipped = true;
+        self
+    }
+    pub fn link(&mut self, line: &str, owner: u8) -> &mut Self {
+        let l = self.line(line);
+        self.s.links[l as usize] = owner;
+        self.s.players[owner as usize].links_left -= 1;
+        self
+    }
+    pub fn hand(&mut self, player: u8, cards: &[&str]) -> &mut Self {
+        let p = &mut self.s.players[player as usize];
+        p.hand = [0; 32];
+        for c in cards {
+            p.hand[self
+                .g
+                .card_by_name(c)
+                .unwrap_or_else(|| panic!("no card {c}")) as usize] += 1;
+        }
+        self
+    }
+    pub fn money(&mut self, player: u8, money: i32) -> &mut Self {
+        self.s.players[player as usize].money = money;
+        self
+    }
+    /// Take tiles off a player's mat so that `level` is the lowest left of `industry`.
+    pub fn lowest(&mut self, player: u8, industry: &str, level: u8) -> &mut Self {
+        let i = self.ind(industry);
+        let taken = self.g.stacks[i as usize]
+            .iter()
+            .position(|t| t.level == level)
+            .unwrap();
+        self.s.players[player as usize].taken[i as usize] = taken as u8;
+        self
+    }
+    pub fn legal(&self) -> Vec<String> {
+        let mut ids = Vec::new();
+        rules::legal_actions(&self.g, &self.s, &mut ids);
+        ids.iter()
+            .map(|&i| self.g.action_name(i as i64).unwrap())
+            .collect()
+    }
+    pub fn is_legal(&self, notation: &str) -> bool {
+        let id = self.g.parse_action(notation).unwrap();
+        let mut ids = Vec::new();
+        rules::legal_actions(&self.g, &self.s, &mut ids);
+        let listed = ids.contains(&id);
+        let checked =
+            rules::why_illegal(&self.g, &self.s, self.g.decode(id as i64).unwrap()).is_ok();
+        assert_eq!(
+            listed, checked,
+            "legal_actions and why_illegal disagree on `{notation}`"
+        );
+        listed
+    }
+    /// Apply a notation, which must be legal.
+    pub fn play(&mut self, notation: &str) -> &mut Self {
+        let id = self.g.parse_action(notation).unwrap();
+        if let Err(e) = apply::apply(&self.g, &mut self.s, id as i64) {
+            panic!("{notation}: {e}\nlegal: {:?}", self.legal());
+        }
+        self
+    }
+    /// Apply a notation that must be refused; returns the message and checks nothing changed.
+    pub fn refuse(&mut self, notation: &str) -> String {
+        let before = self.s;
+        let id = self.g.parse_action(notation).unwrap();
+        let err = apply::apply(&self.g, &mut self.s, id as i64).expect_err(notation);
+        assert_eq!(self.s, before, "a refused action changed the state");
+        err.to_string()
+    }
+    pub fn decision(&self) -> Decision {
+        self.s.decision
+    }
+    pub fn at(&self, space: &str) -> Tile {
+        self.s.board[self.space(space) as usize]
+    }
+    pub fn is_empty(&self, space: &str) -> bool {
+        self.at(space).owner == NONE
+    }
+    pub fn income_space(&self, player: u8) -> u8 {
+        self.s.players[player as usize].income_space
+    }
+    pub fn json(&self) -> String {
+        json::to_json(&self.g, &self.s)
+    }
+}

@@ -1,0 +1,183 @@
+//! Develop, sell, loan and pass (L-39 … L-47).
+mod common;
+use brass_core::state::Decision;
+use common::Pos;
+
+#[test]
+fn l39_develop_one_or_two_tiles_each_with_iron_even_of_one_industry() {
+    let mut p = Pos::new(4);
+    p.hand(0, &["wigan", "bolton"]);
+    p.play("develop shipyard");
+    assert_eq!(p.decision(), Decision::Develop);
+    p.play("develop shipyard");
+    assert_eq!(p.s.players[0].taken[p.ind("shipyard") as usize], 2);
+    assert_eq!((p.s.iron_market, p.s.players[0].money), (6, 28));
+    assert_eq!(p.decision(), Decision::Card);
+}
+
+#[test]
+fn l39_develop_stop_after_one() {
+    let mut p = Pos::new(4);
+    p.hand(0, &["wigan"]);
+    p.play("develop coal_mine").play("stop");
+    assert_eq!(p.s.players[0].taken[p.ind("coal_mine") as usize], 1);
+    assert_eq!(p.s.actions_left, 1);
+}
+
+#[test]
+fn l41_port_sale_flips_port_and_mill_and_pays_both_owners_income() {
+    let mut p = Pos::new(4);
+    p.hand(0, &["wigan", "bolton"]);
+    p.tile("manchester/1", 0, "cotton_mill", 1, 0)
+        .tile("warrington_runcorn/1", 1, "port", 1, 0);
+    assert!(
+        !p.is_legal("sell manchester/1 warrington_runcorn/1"),
+        "not connected yet"
+    );
+    p.link("manchester-warrington_runcorn", 2);
+    p.play("sell manchester/1 warrington_runcorn/1");
+    assert!(p.at("manchester/1").flipped && p.at("warrington_runcorn/1").flipped);
+    assert_eq!((p.income_space(0), p.income_space(1)), (15, 13));
+    assert_eq!(p.decision(), Decision::Card);
+    assert_eq!(
+        p.legal(),
+        ["card bolton", "card wigan"],
+        "any card pays for a sale"
+    );
+}
+
+#[test]
+fn l41_flipped_ports_cannot_take_cotton_but_still_carry_the_trade_icon() {
+    let mut p = Pos::new(4);
+    p.hand(0, &["wigan", "bolton"]);
+    p.tile("manchester/1", 0, "cotton_mill", 1, 0)
+        .tile("warrington_runcorn/1", 1, "port", 1, 0);
+    p.flipped("warrington_runcorn/1")
+        .link("manchester-warrington_runcorn", 2);
+    assert!(!p.is_legal("sell manchester/1 warrington_runcorn/1"));
+    assert!(p.is_legal("sell manchester/1 distant"));
+}
+
+#[test]
+fn l42_distant_sale_moves_the_marker_and_pays_the_income_beside_it() {
+    let mut p = Pos::new(4);
+    p.hand(0, &["wigan", "bolton"])
+        .tile("colne/1", 0, "cotton_mill", 1, 0)
+        .link("colne-yorkshire", 1);
+    p.s.dcm_pile[0] = 1;
+    p.play("sell colne/1 distant");
+    assert_eq!(p.s.dcm_marker, 1);
+    assert_eq!(p.income_space(0), 10 + 3 + 5);
+    assert!(p.at("colne/1").flipped);
+    assert_eq!(p.s.dcm_discards[1], 1);
+}
+
+#[test]
+fn l42_x_reached_mid_sell_ends_the_action_and_the_mill_stays_unflipped() {
+    let mut p = Pos::new(4).rail();
+    p.hand(0, &["wigan", "bolton"]);
+    p.tile("colne/1", 0, "cotton_mill", 2, 0)
+        .tile("burnley/1", 0, "cotton_mill", 2, 0);
+    p.link("colne-yorkshire", 1).link("burnley-colne", 1);
+    p.s.dcm_marker = 6;
+    p.s.dcm_pile[0] = 1;
+    p.s.dcm_pile[1] = 4;
+    p.play("sell colne/1 distant");
+    assert_eq!(
+        p.income_space(0),
+        14,
+        "no DCM income beside space 7; the mill gives 4"
+    );
+    assert_eq!(p.decision(), Decision::Sell);
+    p.play("sell burnley/1 distant");
+    assert_eq!(p.s.dcm_marker, 8);
+    assert!(!p.at("burnley/1").flipped);
+    assert_eq!(p.income_space(0), 14);
+    assert_eq!(
+        p.decision(),
+        Decision::Card,
+        "the whole Sell action ends at X"
+    );
+    p.play("card bolton");
+    assert!(
+        !p.is_legal("sell burnley/1 distant"),
+        "no distant sale for the rest of the era"
+    );
+}
+
+#[test]
+fn l42_distant_market_needs_a_connection_to_a_trade_icon() {
+    let mut p = Pos::new(4);
+    p.hand(0, &["wigan", "bolton"])
+        .tile("stockport/1", 0, "cotton_mill", 1, 0);
+    assert!(!p.is_legal("sell stockport/1 distant"));
+    p.link("manchester-stockport", 1)
+        .link("manchester-warrington_runcorn", 1);
+    p.tile("warrington_runcorn/1", 2, "port", 1, 0);
+    assert!(p.is_legal("sell stockport/1 distant"));
+}
+
+#[test]
+fn l44_r3_an_empty_dcm_pile_is_reshuffled_from_the_discards() {
+    let mut p = Pos::new(4);
+    p.hand(0, &["wigan", "bolton"])
+        .tile("colne/1", 0, "cotton_mill", 1, 0)
+        .link("colne-yorkshire", 1);
+    p.s.dcm_pile_len = 0;
+    p.s.dcm_discards = [0, 0, 1, 0, 0, 0, 0, 0];
+    p.play("sell colne/1 distant");
+    assert_eq!(p.s.dcm_marker, 2);
+    assert_eq!(p.s.dcm_discards[2], 1);
+}
+
+#[test]
+fn l45_loan_moves_back_levels_to_the_top_space_of_the_new_level() {
+    let mut p = Pos::new(4);
+    p.hand(0, &["wigan", "bolton"]);
+    p.s.players[0].income_space = 20; // level 5
+    p.play("loan 30");
+    assert_eq!(p.income_space(0), 14); // level 2 spans spaces 13-14
+    assert_eq!((p.s.players[0].money, p.s.players[0].money_spent), (60, 0));
+}
+
+#[test]
+fn l45_loan_at_minus_eight_for_thirty_pounds_is_refused() {
+    let mut p = Pos::new(4);
+    p.hand(0, &["wigan", "bolton"]);
+    p.s.players[0].income_space = 2; // level -8
+    let why = p.refuse("loan 30");
+    assert!(why.contains("-10"), "{why}");
+    p.play("loan 20");
+    assert_eq!(p.income_space(0), 0);
+}
+
+#[test]
+fn l46_no_loans_in_the_last_four_rail_rounds() {
+    let mut p = Pos::new(4).rail();
+    p.hand(0, &["wigan", "bolton"]);
+    p.s.round = 4;
+    assert!(p.is_legal("loan 10"));
+    p.s.round = 5; // 8 rounds at 4 players: rounds 5..8 start with an empty draw deck
+    let why = p.refuse("loan 10");
+    assert!(why.contains("last 4 rounds"), "{why}");
+    let mut two = Pos::new(2).rail();
+    two.hand(0, &["bolton"]);
+    two.s.round = 6;
+    assert!(two.is_legal("loan 10"));
+    two.s.round = 7;
+    assert!(!two.is_legal("loan 10"));
+}
+
+#[test]
+fn l47_pass_discards_a_card() {
+    let mut p = Pos::new(4);
+    p.hand(0, &["wigan", "bolton"]);
+    p.play("pass");
+    assert_eq!(p.decision(), Decision::Card);
+    p.play("card wigan");
+    assert_eq!(
+        p.s.players[0].discards[p.g.card_by_name("wigan").unwrap() as usize],
+        1
+    );
+    assert_eq!(p.s.actions_left, 1);
+}

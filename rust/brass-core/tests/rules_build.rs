@@ -1,0 +1,248 @@
+//! Build: cards, first build, levels, slot priority, canal limit, overbuilding (L-21 … L-31).
+mod common;
+use brass_core::state::Decision;
+use common::Pos;
+
+#[test]
+fn l21_location_card_builds_outside_the_network() {
+    let mut p = Pos::new(4);
+    p.hand(0, &["colne", "wigan"])
+        .tile("bolton/1", 0, "cotton_mill", 1, 0);
+    assert!(p.is_legal("build cotton_mill colne/1"));
+    assert!(!p.is_legal("build cotton_mill stockport/1"));
+}
+
+#[test]
+fn l21_industry_card_builds_only_in_the_network() {
+    let mut p = Pos::new(4);
+    p.hand(0, &["cotton_mill", "wigan"])
+        .tile("bolton/1", 0, "coal_mine", 1, 1)
+        .link("bolton-bury", 0);
+    assert!(p.is_legal("build cotton_mill bury/1"));
+    let why = p.refuse("build cotton_mill colne/1");
+    assert!(why.contains("network"), "{why}");
+}
+
+#[test]
+fn l21_double_build_uses_any_two_cards_anywhere_but_needs_two_actions() {
+    let mut p = Pos::new(4);
+    p.hand(0, &["wigan", "stockport", "bolton"])
+        .tile("bolton/1", 0, "coal_mine", 1, 1);
+    assert!(p.is_legal("build cotton_mill colne/1 double"));
+    p.play("build cotton_mill colne/1 double");
+    // Two card decisions (an unordered pair: the lower kind first).
+    assert_eq!(p.decision(), Decision::Card);
+    assert_eq!(p.legal(), ["card bolton", "card stockport"]);
+    // The second card must be of the same or a later kind: only wigan is left, so it is taken.
+    p.play("card stockport");
+    assert_eq!(p.s.players[0].discards.iter().sum::<u8>(), 2);
+    assert_eq!(p.s.turn, 1, "a double build uses both actions");
+}
+
+#[test]
+fn l21_double_build_card_pair_is_unordered() {
+    let mut p = Pos::new(4);
+    p.hand(0, &["wigan", "stockport", "bolton"])
+        .tile("bolton/1", 0, "coal_mine", 1, 1);
+    p.play("build cotton_mill colne/1 double");
+    p.play("card bolton");
+    assert_eq!(p.legal(), ["card stockport", "card wigan"]);
+    p.play("card wigan");
+    assert_eq!(p.s.turn, 1, "a double build ends the turn");
+    assert_eq!(
+        p.s.players[0].hand_size(),
+        8,
+        "then the hand is refilled (L-9)"
+    );
+}
+
+#[test]
+fn l21_no_double_build_in_a_one_action_turn() {
+    let mut p = Pos::new(4);
+    p.hand(0, &["wigan", "stockport"]);
+    p.s.round = 1;
+    p.s.actions_left = 1;
+    let why = p.refuse("build cotton_mill colne/1 double");
+    assert!(why.contains("both actions"), "{why}");
+}
+
+#[test]
+fn l22_first_build_with_an_industry_card_goes_anywhere() {
+    let mut p = Pos::new(4);
+    p.hand(0, &["port", "wigan"]);
+    assert!(p.is_legal("build port fleetwood/1"));
+    // Once the player has anything on the board, the exception is gone.
+    p.link("bolton-manchester", 0);
+    assert!(!p.is_legal("build port fleetwood/1"));
+}
+
+#[test]
+fn l23_level_one_tiles_only_in_the_canal_era() {
+    let mut p = Pos::new(4).rail();
+    p.hand(0, &["colne", "wigan"]);
+    p.tile("wigan/1", 1, "coal_mine", 2, 2)
+        .link("colne-burnley", 1);
+    let why = p.refuse("build cotton_mill colne/1");
+    assert!(why.contains("Canal Era tile"), "{why}");
+    p.lowest(0, "cotton_mill", 2);
+    p.link("colne-yorkshire", 2);
+    assert!(p.is_legal("build cotton_mill colne/1"));
+}
+
+#[test]
+fn l23_shipyard_level_zero_never_and_level_two_only_in_rail() {
+    let mut p = Pos::new(4);
+    p.hand(0, &["liverpool", "wigan"])
+        .tile("liverpool/1", 1, "port", 1, 0);
+    let why = p.refuse("build shipyard liverpool/4");
+    assert!(why.contains("never"), "{why}");
+    p.lowest(0, "shipyard", 2);
+    let why = p.refuse("build shipyard liverpool/4");
+    assert!(why.contains("Rail Era"), "{why}");
+    p.money(0, 100);
+    let mut r = Pos::new(4).rail();
+    r.hand(0, &["liverpool", "wigan"])
+        .tile("liverpool/1", 1, "port", 2, 0)
+        .lowest(0, "shipyard", 2);
+    assert!(r.is_legal("build shipyard liverpool/4"));
+}
+
+#[test]
+fn l24_slot_priority_in_lancaster() {
+    let mut p = Pos::new(4);
+    p.hand(0, &["lancaster", "wigan"]);
+    assert!(p.is_legal("build port lancaster/1"));
+    assert!(!p.is_legal("build port lancaster/2"));
+    assert!(p.is_legal("build cotton_mill lancaster/2"));
+    p.tile("lancaster/1", 1, "port", 1, 0);
+    assert!(p.is_legal("build port lancaster/2"));
+}
+
+#[test]
+fn l24_slot_priority_in_preston() {
+    let mut p = Pos::new(4);
+    p.hand(0, &["preston", "wigan"]);
+    assert!(p.is_legal("build port preston/3"));
+    assert!(!p.is_legal("build port preston/1"));
+    assert!(p.is_legal("build cotton_mill preston/1"));
+    p.tile("preston/3", 1, "port", 1, 0);
+    assert!(p.is_legal("build port preston/1"));
+}
+
+#[test]
+fn l24_identical_spaces_offer_only_the_first_free_one() {
+    let mut p = Pos::new(4);
+    p.hand(0, &["manchester", "wigan"]);
+    let builds: Vec<String> = p
+        .legal()
+        .into_iter()
+        .filter(|a| a.starts_with("build cotton_mill manchester"))
+        .collect();
+    assert_eq!(
+        builds,
+        [
+            "build cotton_mill manchester/1",
+            "build cotton_mill manchester/1 double"
+        ]
+    );
+    p.tile("manchester/1", 1, "coal_mine", 1, 1);
+    assert!(p.is_legal("build cotton_mill manchester/2"));
+    assert!(!p.is_legal("build cotton_mill manchester/3"));
+}
+
+#[test]
+fn l25_canal_era_second_tile_in_a_location_is_refused() {
+    let mut p = Pos::new(4);
+    p.hand(0, &["manchester", "wigan"])
+        .tile("manchester/1", 0, "cotton_mill", 1, 0);
+    let why = p.refuse("build coal_mine manchester/2");
+    assert!(why.contains("one tile per location"), "{why}");
+    let mut r = Pos::new(4).rail();
+    r.hand(0, &["manchester", "wigan"])
+        .tile("manchester/1", 0, "cotton_mill", 2, 0)
+        .lowest(0, "coal_mine", 2);
+    assert!(r.is_legal("build coal_mine manchester/2"));
+}
+
+#[test]
+fn l29_own_tiles_can_be_overbuilt_and_their_cubes_return_to_the_supply() {
+    let mut p = Pos::new(4);
+    p.hand(0, &["wigan", "bolton"])
+        .tile("wigan/1", 0, "coal_mine", 1, 1)
+        .lowest(0, "coal_mine", 2);
+    p.play("build coal_mine wigan/1");
+    let t = p.at("wigan/1");
+    assert_eq!((t.owner, t.level, t.cubes, t.flipped), (0, 2, 3, false));
+    // Same level or lower cannot overbuild.
+    let mut q = Pos::new(4);
+    q.hand(0, &["wigan", "bolton"])
+        .tile("wigan/1", 0, "coal_mine", 2, 1)
+        .lowest(0, "coal_mine", 2);
+    assert!(!q.is_legal("build coal_mine wigan/1"));
+}
+
+#[test]
+fn l29_own_cotton_mill_can_be_overbuilt() {
+    let mut p = Pos::new(4);
+    p.hand(0, &["colne", "bolton"])
+        .tile("colne/1", 0, "cotton_mill", 1, 0)
+        .flipped("colne/1");
+    p.lowest(0, "cotton_mill", 2).link("colne-yorkshire", 1);
+    p.play("build cotton_mill colne/1");
+    assert_eq!((p.at("colne/1").level, p.at("colne/1").flipped), (2, false));
+}
+
+#[test]
+fn l30_opponent_mine_overbuild_refused_while_coal_is_left_anywhere() {
+    let mut p = Pos::new(4).rail();
+    p.hand(0, &["wigan", "bolton"]).lowest(0, "coal_mine", 2);
+    p.tile("wigan/1", 1, "coal_mine", 1, 0);
+    // The wigan/2 space is free, so the empty overbuild target is wigan/1 only by explicit choice.
+    let why = p.refuse("build coal_mine wigan/1");
+    assert!(why.contains("no such cube"), "{why}");
+    p.s.coal_market = 0;
+    p.tile("bolton/1", 2, "coal_mine", 2, 1);
+    assert!(
+        !p.is_legal("build coal_mine wigan/1"),
+        "cubes on another mine still block it"
+    );
+    p.tile("bolton/1", 2, "coal_mine", 2, 0);
+    p.play("build coal_mine wigan/1");
+    assert_eq!((p.at("wigan/1").owner, p.at("wigan/1").level), (0, 2));
+}
+
+#[test]
+fn l30_opponent_iron_works_overbuild_needs_no_iron_anywhere() {
+    let mut p = Pos::new(4).rail();
+    p.hand(0, &["bolton", "wigan"]).lowest(0, "iron_works", 2);
+    p.tile("bolton/3", 1, "iron_works", 1, 0)
+        .tile("bolton/1", 2, "coal_mine", 2, 2);
+    assert!(
+        !p.is_legal("build iron_works bolton/3"),
+        "iron market still holds iron"
+    );
+    p.s.iron_market = 0;
+    assert!(p.is_legal("build iron_works bolton/3"));
+}
+
+#[test]
+fn l30_opponent_cotton_mills_and_ports_cannot_be_overbuilt() {
+    let mut p = Pos::new(4).rail();
+    p.hand(0, &["colne", "wigan"])
+        .lowest(0, "cotton_mill", 3)
+        .tile("colne/1", 1, "cotton_mill", 2, 0);
+    p.tile("colne/2", 1, "cotton_mill", 2, 0);
+    let why = p.refuse("build cotton_mill colne/1");
+    assert!(why.contains("only coal mines and iron works"), "{why}");
+}
+
+#[test]
+fn l31_canal_overbuild_of_an_opponent_counts_as_a_tile_in_the_location() {
+    let mut p = Pos::new(4);
+    p.hand(0, &["wigan", "bolton"]).lowest(0, "coal_mine", 2);
+    p.tile("wigan/1", 1, "coal_mine", 1, 0)
+        .tile("wigan/2", 0, "coal_mine", 1, 0);
+    p.s.coal_market = 0;
+    let why = p.refuse("build coal_mine wigan/1");
+    assert!(why.contains("one tile per location"), "{why}");
+}

@@ -1,0 +1,151 @@
+//! Links: adjacency, eras, costs, double rail and its coal (L-34 … L-38, R-2).
+mod common;
+use brass_core::state::Decision;
+use common::Pos;
+
+#[test]
+fn l34_a_link_must_touch_the_network() {
+    let mut p = Pos::new(4);
+    p.hand(0, &["wigan", "bolton"])
+        .tile("bolton/1", 0, "coal_mine", 1, 1);
+    assert!(p.is_legal("link bolton-bury"));
+    assert!(p.is_legal("link bolton-manchester"));
+    let why = p.refuse("link burnley-colne");
+    assert!(why.contains("network"), "{why}");
+}
+
+#[test]
+fn l34_r2_no_tile_and_no_link_means_no_link_action() {
+    let p = Pos::new(4);
+    let links: Vec<String> = p
+        .legal()
+        .into_iter()
+        .filter(|a| a.starts_with("link"))
+        .collect();
+    assert!(links.is_empty(), "{links:?}");
+}
+
+#[test]
+fn l34_a_line_holds_one_link() {
+    let mut p = Pos::new(4);
+    p.hand(0, &["wigan", "bolton"])
+        .tile("bolton/1", 0, "coal_mine", 1, 1)
+        .link("bolton-bury", 1);
+    assert!(!p.is_legal("link bolton-bury"));
+}
+
+#[test]
+fn l35_canal_era_builds_canals_only_for_three_pounds() {
+    let mut p = Pos::new(4);
+    p.hand(0, &["wigan", "bolton"])
+        .tile("lancaster/1", 0, "port", 1, 0);
+    assert!(
+        !p.is_legal("link barrow_in_furness-lancaster"),
+        "a rail-only line"
+    );
+    p.play("link lancaster-preston");
+    assert_eq!(
+        (
+            p.s.players[0].money,
+            p.s.players[0].money_spent,
+            p.s.players[0].links_left
+        ),
+        (27, 3, 13)
+    );
+    assert_eq!(
+        p.decision(),
+        Decision::Card,
+        "no second canal in one action"
+    );
+}
+
+#[test]
+fn l35_liverpool_ellesmere_port_is_canal_only() {
+    let mut p = Pos::new(4).rail();
+    p.hand(0, &["wigan", "bolton"])
+        .tile("liverpool/1", 0, "port", 2, 0);
+    assert!(!p.is_legal("link liverpool-ellesmere_port"));
+    let mut c = Pos::new(4);
+    c.hand(0, &["wigan", "bolton"])
+        .tile("liverpool/1", 0, "port", 1, 0);
+    assert!(c.is_legal("link liverpool-ellesmere_port"));
+}
+
+#[test]
+fn l36_double_rail_takes_coal_for_each_link() {
+    let mut p = Pos::new(4).rail();
+    p.hand(0, &["wigan", "bolton"])
+        .tile("manchester/1", 0, "cotton_mill", 2, 0);
+    p.tile("bolton/1", 1, "coal_mine", 2, 3);
+    p.play("link bolton-manchester");
+    assert_eq!(p.at("bolton/1").cubes, 2);
+    assert_eq!(p.decision(), Decision::Link, "a second rail is offered");
+    assert!(p.legal().contains(&"stop".to_string()));
+    p.play("link bolton-bury");
+    assert_eq!(p.at("bolton/1").cubes, 1);
+    assert_eq!(
+        (p.s.players[0].money, p.s.players[0].links_left),
+        (30 - 15, 12)
+    );
+    assert_eq!(p.decision(), Decision::Card);
+}
+
+#[test]
+fn l36_second_rail_needs_ten_pounds_more_and_its_own_coal() {
+    let mut p = Pos::new(4).rail();
+    p.hand(0, &["wigan", "bolton"])
+        .tile("manchester/1", 0, "cotton_mill", 2, 0);
+    p.tile("bolton/1", 1, "coal_mine", 2, 1);
+    p.money(0, 14);
+    // The first rail empties the Bolton mine; the second would need market coal through a trade icon,
+    // and there is none, so no second rail is offered and the action goes on to its card.
+    p.play("link bolton-manchester");
+    assert!(p.at("bolton/1").flipped);
+    assert_eq!(p.decision(), Decision::Card);
+    assert_eq!(p.s.players[0].money, 9);
+}
+
+#[test]
+fn l36_rail_coal_is_measured_from_either_end() {
+    let mut p = Pos::new(4).rail();
+    p.hand(0, &["wigan", "bolton"])
+        .tile("manchester/1", 0, "cotton_mill", 2, 0);
+    // Bury's mine is 0 links from the new rail's Bury end; Stockport's is one link from Manchester.
+    p.tile("bury/1", 1, "coal_mine", 2, 2)
+        .tile("stockport/1", 2, "cotton_mill", 2, 0);
+    p.tile("oldham/1", 2, "coal_mine", 2, 2)
+        .link("oldham-manchester", 2);
+    p.play("link bury-manchester");
+    assert_eq!((p.at("bury/1").cubes, p.at("oldham/1").cubes), (1, 2));
+}
+
+#[test]
+fn l36_rail_coal_ties_ask_the_player() {
+    let mut p = Pos::new(4).rail();
+    p.hand(0, &["wigan", "bolton"])
+        .tile("manchester/1", 0, "cotton_mill", 2, 0);
+    p.tile("bury/1", 1, "coal_mine", 2, 2)
+        .tile("manchester/2", 2, "coal_mine", 2, 2);
+    p.play("link bury-manchester");
+    assert_eq!(p.decision(), Decision::Coal);
+    assert_eq!(p.legal(), ["coal bury/1", "coal manchester/2"]);
+}
+
+#[test]
+fn l37_no_link_tiles_left_means_no_link() {
+    let mut p = Pos::new(4);
+    p.hand(0, &["wigan", "bolton"])
+        .tile("bolton/1", 0, "coal_mine", 1, 1);
+    p.s.players[0].links_left = 0;
+    let why = p.refuse("link bolton-bury");
+    assert!(why.contains("no link tiles"), "{why}");
+}
+
+#[test]
+fn l38_anyones_links_carry_coal_and_sales() {
+    let mut p = Pos::new(4);
+    p.hand(0, &["wigan", "bolton"])
+        .tile("colne/1", 0, "cotton_mill", 1, 0);
+    p.link("colne-yorkshire", 3);
+    assert!(p.is_legal("sell colne/1 distant"));
+}
