@@ -1,0 +1,23 @@
+"""brass.reference — an independent, pure-Python rules engine for Brass: Lancashire.
+
+Written from the rules (shared/rules/lancashire.md, rulings.md) and the project's contracts
+(docs/actions.md, docs/state-format.md) to be compared decision by decision with the Rust engine.
+Same public surface as `brass`: `Game`, `State`, `replay` and the exception family.
+"""
+
+from brass._errors import BrassError, ConfigError, IllegalActionError, InvalidStateError, NotationError
+
+from ._game import Game
+from ._state import PlayerView, State, replay
+
+__all__ = [
+    "BrassError",
+    "ConfigError",
+    "Game",
+    "IllegalActionError",
+    "InvalidStateError",
+    "NotationError",
+    "PlayerView",
+    "State",
+    "replay",
+]

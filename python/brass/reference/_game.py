@@ -1,0 +1,103 @@
+"""`Game`: an immutable configuration (DESIGN.md "Games, rulesets, options")."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from brass._errors import ConfigError, IllegalActionError
+
+from ._actions import ActionSpace
+from ._data import GameData, load
+
+
+def _lancashire() -> GameData:
+    return load("lancashire")
+
+
+# The configurations this engine implements: name -> data loader.
+SUPPORTED = {"lancashire": _lancashire}
+
+
+@lru_cache(maxsize=None)
+def action_space(name: str) -> ActionSpace:
+    """The id space is the same for every player count of a game (docs/actions.md)."""
+    return ActionSpace(SUPPORTED[name]())
+
+
+class Game:
+    """`Game(name, players=N, **options)`: only "lancashire" with 2-4 players and no options for now."""
+
+    __slots__ = ("_name", "_players", "_options", "_data", "_acts")
+
+    def __init__(self, name: str, players: int, **options) -> None:
+        if not isinstance(name, str) or name not in SUPPORTED:
+            raise ConfigError(f"unknown game {name!r}; this engine implements: {', '.join(SUPPORTED)}")
+        data = SUPPORTED[name]()
+        counts = data.player_counts()
+        if not isinstance(players, int) or isinstance(players, bool) or players not in counts:
+            raise ConfigError(f"{name} is played by {counts[0]}-{counts[-1]} players, not {players!r}")
+        if options:
+            raise ConfigError(
+                f"unknown option {sorted(options)[0]!r} for {name}; allowed options: none yet"
+            )
+        self._name = name
+        self._players = players
+        self._options: dict = {}
+        self._data = data
+        self._acts = action_space(name)
+
+    @property
+    def name(self) -> str:
+        return self._name
+
+    @property
+    def players(self) -> int:
+        return self._players
+
+    @property
+    def options(self) -> dict:
+        return dict(self._options)
+
+    @property
+    def num_actions(self) -> int:
+        return len(self._acts)
+
+    def action_name(self, action_id: int) -> str:
+        """The notation of an id (docs/actions.md)."""
+        if not isinstance(action_id, int) or isinstance(action_id, bool):
+            raise IllegalActionError(f"an action id must be an int, not {type(action_id).__name__}")
+        if not 0 <= action_id < len(self._acts):
+            raise IllegalActionError(f"action id {action_id} is outside 0..{len(self._acts) - 1}")
+        return self._acts.names[action_id]
+
+    def parse_action(self, text: str) -> int:
+        """The id of a notation; NotationError for anything that is not one."""
+        return self._acts.parse(text)
+
+    def new_state(self, seed: int = 0):
+        """A new game from a seed in [0, 2^64) (docs/state-format.md "When the RNG is used")."""
+        from ._flow import new_position
+        from ._state import State
+
+        if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < 1 << 64:
+            raise ConfigError(f"the seed must be an int in [0, 2**64), not {seed!r}")
+        return State._make(self, new_position(self._data, self._players, seed), [], seed, None)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Game):
+            return NotImplemented
+        return (self._name, self._players, self._options) == (other._name, other._players, other._options)
+
+    def __hash__(self) -> int:
+        return hash((self._name, self._players, tuple(sorted(self._options.items()))))
+
+    def __repr__(self) -> str:
+        opts = "".join(f", {k}={v!r}" for k, v in sorted(self._options.items()))
+        return f"Game({self._name!r}, players={self._players}{opts})"
+
+    def __reduce__(self):
+        return (_make_game, (self._name, self._players, dict(self._options)))
+
+
+def _make_game(name: str, players: int, options: dict) -> Game:
+    return Game(name, players=players, **options)

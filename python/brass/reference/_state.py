@@ -1,0 +1,277 @@
+"""`State`: one position of a game, its decisions, JSON, records and pickling (DESIGN.md "Python API")."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+
+from brass._errors import IllegalActionError, InvalidStateError
+
+from ._flow import apply_decision, winners
+from ._game import Game
+from ._json import check_game, check_int, check_list, check_dict, dumps, fail, from_obj, game_obj, parse_text, to_obj
+from ._legal import current_player, legal_actions, why_illegal
+from ._resources import income_level
+
+RECORD_FORMAT = "brass-record/1"
+
+
+def copy_position(pos: dict) -> dict:
+    """An independent copy of a position (plain dicts and lists, copied level by level)."""
+    action = pos["action"]
+    if action is not None:
+        action = dict(action)
+        if action["cards"] is not None:
+            action["cards"] = list(action["cards"])
+    return {
+        "rng": pos["rng"],
+        "era": pos["era"],
+        "round": pos["round"],
+        "turn_order": list(pos["turn_order"]),
+        "turn": pos["turn"],
+        "actions_left": pos["actions_left"],
+        "decision": pos["decision"],
+        "action": action,
+        "players": [
+            {**p, "hand": dict(p["hand"]), "discards": dict(p["discards"]), "mat": dict(p["mat"])}
+            for p in pos["players"]
+        ],
+        "board": {s: dict(t) for s, t in pos["board"].items()},
+        "links": dict(pos["links"]),
+        "coal_market": pos["coal_market"],
+        "iron_market": pos["iron_market"],
+        "dcm": {"marker": pos["dcm"]["marker"], "pile": list(pos["dcm"]["pile"]),
+                "discards": list(pos["dcm"]["discards"])},
+        "deck": list(pos["deck"]),
+        "deck_tile": dict(pos["deck_tile"]),
+    }
+
+
+class PlayerView:
+    """A read-only snapshot of one player's public and private counters."""
+
+    __slots__ = ("money", "money_spent", "income_level", "income_space", "vp", "hand", "discards", "mat",
+                 "links_left")
+
+    def __init__(self, data, pos: dict, player: int) -> None:
+        p = pos["players"][player]
+        self.money = p["money"]
+        self.money_spent = p["money_spent"]
+        self.income_space = p["income_space"]
+        self.income_level = income_level(data, pos, player)
+        self.vp = p["vp"]
+        self.hand = [k for k in data.card_kinds for _ in range(p["hand"].get(k, 0))]
+        self.discards = [k for k in data.card_kinds for _ in range(p["discards"].get(k, 0))]
+        self.mat = dict(p["mat"])
+        self.links_left = p["links_left"]
+
+    def __repr__(self) -> str:
+        return (f"PlayerView(money={self.money}, income_level={self.income_level}, vp={self.vp}, "
+                f"hand={self.hand})")
+
+
+class State:
+    """A position. Build one with `Game.new_state(seed)` or `State.from_json(text)`."""
+
+    __slots__ = ("_game", "_pos", "_history", "_seed", "_start")
+
+    def __init__(self, *args, **kwargs) -> None:
+        raise TypeError("use Game.new_state(seed) or State.from_json(text) to make a State")
+
+    @classmethod
+    def _make(cls, game: Game, pos: dict, history: list, seed: int | None, start: dict | None) -> "State":
+        self = object.__new__(cls)
+        self._game = game
+        self._pos = pos
+        self._history = history
+        self._seed = seed
+        self._start = start
+        return self
+
+    # --- read-only properties ----------------------------------------------------------------------
+    @property
+    def game(self) -> Game:
+        return self._game
+
+    @property
+    def current_player(self) -> int | None:
+        return current_player(self._game._data, self._pos)
+
+    @property
+    def round(self) -> int:
+        return self._pos["round"]
+
+    @property
+    def era(self) -> str:
+        return self._pos["era"]
+
+    @property
+    def decision(self) -> str:
+        return self._pos["decision"]
+
+    @property
+    def turn_order(self) -> list[int]:
+        return list(self._pos["turn_order"])
+
+    @property
+    def actions_left(self) -> int:
+        return self._pos["actions_left"]
+
+    @property
+    def deck_size(self) -> int:
+        return len(self._pos["deck"])
+
+    def is_terminal(self) -> bool:
+        return self._pos["decision"] == "over"
+
+    def player(self, i: int) -> PlayerView:
+        if not isinstance(i, int) or isinstance(i, bool):
+            raise TypeError(f"player index must be an int, not {type(i).__name__}")
+        if not 0 <= i < self._game.players:
+            raise IndexError(f"player {i} does not exist; players are 0..{self._game.players - 1}")
+        return PlayerView(self._game._data, self._pos, i)
+
+    def scores(self) -> list[int]:
+        """Each player's VP so far (final VP once the game is over)."""
+        return [p["vp"] for p in self._pos["players"]]
+
+    def winners(self) -> list[int]:
+        """L-53, R-4: the winners after tie-breaks; [] before the end."""
+        return winners(self._game._data, self._pos)
+
+    # --- decisions ---------------------------------------------------------------------------------
+    def legal_actions(self) -> list[int]:
+        return legal_actions(self._game._data, self._game._acts, self._pos)
+
+    def legal_action_mask(self) -> np.ndarray:
+        mask = np.zeros(self._game.num_actions, dtype=bool)
+        mask[self.legal_actions()] = True
+        return mask
+
+    def _action_id(self, action) -> int:
+        acts = self._game._acts
+        if isinstance(action, str):
+            return acts.parse(action)
+        if isinstance(action, bool) or not isinstance(action, int):
+            raise IllegalActionError(f"an action is an int id or a notation string, not {type(action).__name__}")
+        if not 0 <= action < len(acts):
+            raise IllegalActionError(f"action id {action} is outside 0..{len(acts) - 1}")
+        return action
+
+    def apply(self, action) -> None:
+        """Take one decision (an id or its notation). On any error the state is unchanged."""
+        aid = self._action_id(action)
+        data, acts = self._game._data, self._game._acts
+        if aid not in legal_actions(data, acts, self._pos):
+            raise IllegalActionError(why_illegal(data, acts, self._pos, aid))
+        pos = copy_position(self._pos)
+        apply_decision(data, acts, pos, aid)
+        self._pos = pos
+        self._history.append(aid)
+
+    def history(self) -> list[int]:
+        return list(self._history)
+
+    # --- copies ------------------------------------------------------------------------------------
+    def clone(self) -> "State":
+        return State._make(self._game, copy_position(self._pos), list(self._history), self._seed, self._start)
+
+    def __copy__(self) -> "State":
+        return self.clone()
+
+    def __deepcopy__(self, memo) -> "State":
+        return self.clone()
+
+    # --- JSON, records, pickling -------------------------------------------------------------------
+    def _obj(self) -> dict:
+        g = self._game
+        return to_obj(g._data, g.players, g._options, self._pos)
+
+    def to_json(self) -> str:
+        return dumps(self._obj())
+
+    @staticmethod
+    def from_json(text) -> "State":
+        """Validate and load a state (docs/state-format.md); its history is empty."""
+        obj = parse_text(text)
+        return State._from_obj(obj)
+
+    @staticmethod
+    def _from_obj(obj) -> "State":
+        check_dict(obj, "state")
+        if "game" not in obj:
+            fail("state lacks the key 'game'")
+        name, players, options = check_game(obj["game"])
+        game = Game(name, players=players, **options)
+        pos = from_obj(game._data, players, obj)
+        state = State._make(game, pos, [], None, None)
+        state._start = json.loads(state.to_json())
+        return state
+
+    def record(self) -> str:
+        rec = {"format": RECORD_FORMAT, "game": game_obj(self._game._data, self._game.players, self._game._options),
+               "actions": list(self._history)}
+        if self._start is not None:
+            rec["start"] = self._start
+        else:
+            rec["seed"] = self._seed
+        return dumps(rec)
+
+    def __getstate__(self) -> dict:
+        return {"state": self.to_json(), "history": list(self._history), "seed": self._seed,
+                "start": None if self._start is None else dumps(self._start)}
+
+    def __setstate__(self, st: dict) -> None:
+        try:
+            loaded = State.from_json(st["state"])
+            history = [check_int(a, "history entry", 0) for a in st["history"]]
+            seed = st["seed"]
+            start = None if st["start"] is None else json.loads(st["start"])
+        except (KeyError, TypeError) as e:
+            raise InvalidStateError(f"not a pickled brass.reference State: {e}") from None
+        self._game = loaded._game
+        self._pos = loaded._pos
+        self._history = history
+        self._seed = seed
+        self._start = start
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, State):
+            return NotImplemented
+        return self._game == other._game and self.to_json() == other.to_json()
+
+    __hash__ = None  # mutable
+
+    def __repr__(self) -> str:
+        if self.is_terminal():
+            return f"<State {self._game.name} {self._game.players}p over, scores {self.scores()}>"
+        return (f"<State {self._game.name} {self._game.players}p {self.era} round {self.round}, "
+                f"player {self.current_player} to decide {self.decision}>")
+
+
+def replay(text) -> State:
+    """Replay a game record (docs/state-format.md "Game records"): IllegalActionError for an illegal id,
+    InvalidStateError for a malformed record."""
+    obj = parse_text(text)
+    check_dict(obj, "record")
+    keys = set(obj)
+    if "seed" in keys and "start" in keys:
+        fail("a record has either `seed` or `start`, not both")
+    start_key = "seed" if "seed" in keys else "start"
+    check_dict(obj, "record", {"format", "game", "actions", start_key})
+    if obj["format"] != RECORD_FORMAT:
+        fail(f"record format must be {RECORD_FORMAT!r}")
+    name, players, options = check_game(obj["game"], "record.game")
+    game = Game(name, players=players, **options)
+    actions = [check_int(a, f"actions[{i}]") for i, a in enumerate(check_list(obj["actions"], "actions"))]
+    if start_key == "seed":
+        seed = check_int(obj["seed"], "seed", 0, (1 << 64) - 1)
+        state = game.new_state(seed)
+    else:
+        state = State._from_obj(obj["start"])
+        if state.game != game:
+            fail("record.start is a state of another game than record.game")
+    for a in actions:
+        state.apply(a)
+    return state
