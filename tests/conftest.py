@@ -13,7 +13,7 @@ import os
 
 import pytest
 
-ENGINES = ["brass.reference"]
+ENGINES = ["brass", "brass.reference"]
 
 if os.environ.get("BRASS_TEST_ENGINES"):
     ENGINES = [name.strip() for name in os.environ["BRASS_TEST_ENGINES"].split(",") if name.strip()]

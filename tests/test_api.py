@@ -98,7 +98,7 @@ def test_apply_by_notation_and_history(game: brass.Game) -> None:
     assert state.history() == [first]
 
 
-@pytest.mark.parametrize("bad", [-1, 10**30, 523, 1.0, None, b"pass", [1], True])
+@pytest.mark.parametrize("bad", [-1, 10**30, 523, 1.0, None, b"pass", [1], True, np.float64(3)])
 def test_bad_action_values_raise_and_change_nothing(bad: object) -> None:
     state = brass.Game("lancashire", players=3).new_state(seed=2)
     before = state.to_json()
@@ -212,3 +212,15 @@ def test_views_and_repr() -> None:
     with pytest.raises(IndexError):
         state.player(2)
     assert state.scores() == [0, 0] and state.winners() == []
+
+
+def test_numpy_integers_are_accepted_as_ids() -> None:
+    game = brass.Game("lancashire", players=2)
+    state = game.new_state(seed=1)
+    mask = state.legal_action_mask()
+    first = np.flatnonzero(mask)[0]
+    state.apply(first)  # a numpy integer, as np.argmax or np.flatnonzero return
+    assert state.history() == [int(first)]
+    assert game.action_name(np.int32(first)) == game.action_name(int(first))
+    with pytest.raises(TypeError):
+        state.player(True)

@@ -10,9 +10,21 @@ STOP, CARD, REMOVE. An action is described by a tuple whose first item is its ki
 
 from __future__ import annotations
 
+import operator
+
 from brass._errors import NotationError
 
 from ._data import GameData
+
+
+def as_index(value, error: type[Exception], what: str) -> int:
+    """An integer argument: an int or anything with `__index__` (numpy integers), but never a bool."""
+    if isinstance(value, bool) or isinstance(value, str):
+        raise error(f"{what}, not {type(value).__name__}")
+    try:
+        return operator.index(value)
+    except TypeError:
+        raise error(f"{what}, not {type(value).__name__}") from None
 
 LOAN_AMOUNTS = (10, 20, 30)
 

@@ -6,7 +6,7 @@ from functools import lru_cache
 
 from brass._errors import ConfigError, IllegalActionError
 
-from ._actions import ActionSpace
+from ._actions import ActionSpace, as_index
 from ._data import GameData, load
 
 
@@ -64,8 +64,7 @@ class Game:
 
     def action_name(self, action_id: int) -> str:
         """The notation of an id (docs/actions.md)."""
-        if not isinstance(action_id, int) or isinstance(action_id, bool):
-            raise IllegalActionError(f"an action id must be an int, not {type(action_id).__name__}")
+        action_id = as_index(action_id, IllegalActionError, "an action id is an int")
         if not 0 <= action_id < len(self._acts):
             raise IllegalActionError(f"action id {action_id} is outside 0..{len(self._acts) - 1}")
         return self._acts.names[action_id]

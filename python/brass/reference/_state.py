@@ -9,6 +9,7 @@ import numpy as np
 from brass._errors import IllegalActionError, InvalidStateError
 
 from ._flow import apply_decision, winners
+from ._actions import as_index
 from ._game import Game
 from ._json import check_game, check_int, check_list, check_dict, dumps, fail, from_obj, game_obj, parse_text, to_obj
 from ._legal import current_player, legal_actions, why_illegal
@@ -126,8 +127,7 @@ class State:
         return self._pos["decision"] == "over"
 
     def player(self, i: int) -> PlayerView:
-        if not isinstance(i, int) or isinstance(i, bool):
-            raise TypeError(f"player index must be an int, not {type(i).__name__}")
+        i = as_index(i, TypeError, "a player index is an int")
         if not 0 <= i < self._game.players:
             raise IndexError(f"player {i} does not exist; players are 0..{self._game.players - 1}")
         return PlayerView(self._game._data, self._pos, i)
@@ -153,8 +153,7 @@ class State:
         acts = self._game._acts
         if isinstance(action, str):
             return acts.parse(action)
-        if isinstance(action, bool) or not isinstance(action, int):
-            raise IllegalActionError(f"an action is an int id or a notation string, not {type(action).__name__}")
+        action = as_index(action, IllegalActionError, "an action is an int id or a notation string")
         if not 0 <= action < len(acts):
             raise IllegalActionError(f"action id {action} is outside 0..{len(acts) - 1}")
         return action

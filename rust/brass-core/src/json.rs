@@ -384,6 +384,13 @@ pub fn from_value(v: &Value) -> Result<(Game, State)> {
         p.income_space = pr.int("income_space", 0, game.last_track_space() as i64)? as u8;
         p.vp = pr.int("vp", 0, 100_000)? as i32;
         p.hand = card_counts(&game, &pr.at("hand"), pr.value("hand"))?;
+        if p.hand_size() > game.hand_size as u32 {
+            return Err(invalid(format!(
+                "{path}.hand: {} cards, more than {}",
+                p.hand_size(),
+                game.hand_size
+            )));
+        }
         p.discards = card_counts(&game, &pr.at("discards"), pr.value("discards"))?;
         let keys: Vec<&str> = game.industries.iter().map(|s| s.as_str()).collect();
         let mat = Reader::new(&pr.at("mat"), pr.value("mat"), &keys)?;
@@ -443,6 +450,11 @@ pub fn from_value(v: &Value) -> Result<(Game, State)> {
         if !spec.canal && !spec.rail {
             return Err(invalid(format!(
                 "{path}: {ind_name} level {level} can never be built"
+            )));
+        }
+        if state.era == Era::Rail && level == 1 {
+            return Err(invalid(format!(
+                "{path}: level-1 tiles leave the board at the end of the Canal Era (L-51)"
             )));
         }
         let flipped = tr.bool("flipped")?;
@@ -669,150 +681,201 @@ pub fn from_value(v: &Value) -> Result<(Game, State)> {
     Ok((game, state))
 }
 
-/// Cross-field checks: the decision fits the turn, the action under way and the players' holdings, and
-/// the position has a legal action unless the game is over.
+/// Cross-field checks: the decision fits the turn, the action under way and the players' holdings, tiles
+/// and links are consistent with the mats, and every pending question is a real choice (docs/state-format.md,
+/// "Validation"; the reference engine checks the same).
 fn check_consistency(game: &Game, state: &State) -> Result<()> {
     let n = game.players;
     let d = state.decision;
     let bad = |m: &str| Err(invalid(m.to_string()));
-    let end_of_round = matches!(d, Decision::Remove | Decision::Over);
-    if end_of_round {
-        if state.turn != n || state.actions_left != 0 || state.action.is_some() {
-            return bad("decision: `remove` and `over` need turn = players, actions_left = 0 and action = null");
-        }
-    } else if state.turn >= n || state.actions_left == 0 {
-        return bad("decision: a player's decision needs turn < players and actions_left ≥ 1");
-    }
-    if d == Decision::Over && !(state.era == Era::Rail && state.round == game.rounds_per_era) {
-        return bad("decision: the game can only be over after the last Rail round");
-    }
-    if state.era == Era::Canal && state.round == 1 && state.actions_left > game.first_round_actions
-    {
-        return bad("actions_left: the first Canal round has one action per turn (L-8)");
-    }
-    match (d, state.action) {
-        (Decision::Action | Decision::Remove | Decision::Over, Some(_)) => {
-            return bad("action: must be null at this decision")
-        }
-        (Decision::Action | Decision::Remove | Decision::Over, None) => {}
-        (_, None) => return bad("action: this decision needs the action under way"),
-        (_, Some(u)) => {
-            let kind_ok = match d {
-                Decision::Coal => {
-                    matches!(u.kind, ActionKind::Build | ActionKind::Link) && u.coal > 0
-                }
-                Decision::Iron => {
-                    matches!(u.kind, ActionKind::Build | ActionKind::Develop)
-                        && u.coal == 0
-                        && u.iron > 0
-                }
-                Decision::Link => {
-                    u.kind == ActionKind::Link && u.count == 1 && state.era == Era::Rail
-                }
-                Decision::Develop => u.kind == ActionKind::Develop && u.count == 1,
-                Decision::Sell => u.kind == ActionKind::Sell && u.count >= 1,
-                Decision::Card => u.coal == 0 && u.iron == 0,
-                _ => false,
-            };
-            if !kind_ok {
-                return bad("action: does not fit the decision (kind, coal, iron or count)");
-            }
-            if (u.kind == ActionKind::Build || (u.kind == ActionKind::Link && d == Decision::Coal))
-                && u.target == NONE
-            {
-                return bad("action.target: a build or a rail link awaiting coal needs its target");
-            }
-            if u.kind == ActionKind::Build {
-                let t = state.board[u.target as usize];
-                if t.owner != state.turn_order[state.turn as usize] {
-                    return bad(
-                        "action.target: the space built on must hold the current player's tile",
-                    );
-                }
-            }
-            if u.double
-                && (u.kind != ActionKind::Build || state.actions_left < 2 || u.cards.is_some())
-            {
-                return bad("action.double: only a build with 2 actions left and cards = null can be double");
-            }
-            if !u.double && u.first_card != NONE {
-                return bad("action.first_card: only a double build has a first card");
-            }
-            if u.kind == ActionKind::Build && !u.double && u.cards.is_none() {
-                return bad("action.cards: a single build lists the card kinds that can pay");
-            }
-            if u.kind != ActionKind::Build && u.cards.is_some() {
-                return bad("action.cards: only a single build lists its cards");
-            }
-        }
-    }
-    // Coal mines and iron works are flipped exactly when empty, except the tile of a build whose coal and
-    // iron are still being taken (it gets its cubes at the end, L-27).
+
+    // Tiles: flips and cubes, and the Canal Era's one tile per player and location (L-20, L-25, L-28).
+    let building = state
+        .action
+        .filter(|u| u.kind == ActionKind::Build && matches!(d, Decision::Coal | Decision::Iron));
     for s in 0..game.spaces.len() {
         let t = state.board[s];
         if t.is_empty() {
             continue;
         }
-        let pending_build = state.action.is_some_and(|u| {
-            u.kind == ActionKind::Build
-                && u.target as usize == s
-                && matches!(d, Decision::Coal | Decision::Iron)
-        });
+        let name = &game.spaces[s].name;
         let resource = t.industry == game.coal_mine || t.industry == game.iron_works;
-        if pending_build {
+        if building.is_some_and(|u| u.target as usize == s) {
             if t.flipped || t.cubes != 0 {
-                return Err(invalid(format!(
-                    "board.{}: a tile being built is unflipped and empty",
-                    game.spaces[s].name
-                )));
+                return Err(invalid(format!("board.{name}: a tile being built is unflipped and empty until its coal and iron are taken")));
             }
         } else if resource && t.flipped != (t.cubes == 0) {
             return Err(invalid(format!(
-                "board.{}: a coal mine or iron works is flipped exactly when empty",
-                game.spaces[s].name
+                "board.{name}: a coal mine or iron works is flipped exactly when empty (L-20)"
             )));
         } else if !resource && t.cubes != 0 {
             return Err(invalid(format!(
-                "board.{}: only coal mines and iron works hold cubes",
-                game.spaces[s].name
+                "board.{name}: only coal mines and iron works hold cubes"
             )));
         } else if t.industry == game.shipyard && !t.flipped {
             return Err(invalid(format!(
-                "board.{}: a shipyard is flipped as soon as it is built",
-                game.spaces[s].name
+                "board.{name}: a shipyard is flipped as soon as it is built (L-28)"
             )));
         }
     }
-    if d != Decision::Remove && d != Decision::Over {
-        let p = state.turn_order[state.turn as usize] as usize;
-        let first = state.action.is_some_and(|u| u.first_card != NONE) as u32;
-        let needed = state.actions_left as u32 - first;
-        if state.players[p].hand_size() < needed {
-            return bad("players: the current player holds fewer cards than the actions left need");
-        }
-        if let Some(Underway {
-            cards: Some(mask), ..
-        }) = state.action
-        {
-            if mask & state.players[p].hand_kinds() == 0 {
-                return bad("action.cards: none of those cards is in the player's hand");
+    if state.era == Era::Canal {
+        for loc in &game.locations {
+            for p in 0..n {
+                let own = (loc.first_space..loc.first_space + loc.num_spaces)
+                    .filter(|&s| state.board[s as usize].owner == p)
+                    .count();
+                if own > 1 {
+                    return Err(invalid(format!(
+                        "board: player {p} has {own} tiles in {} in the Canal Era (L-25)",
+                        loc.id
+                    )));
+                }
             }
         }
     }
-    if d == Decision::Remove {
-        let p = state.current_player(game).ok_or_else(|| {
-            invalid("decision: `remove` needs a player with negative money".into())
-        })?;
-        if rules::own_tiles(game, state, p).count_ones() < 2 {
-            return bad("decision: `remove` needs the player in debt to own two or more tiles");
+    for (i, pl) in state.players[..n as usize].iter().enumerate() {
+        if pl.money < 0 && d != Decision::Remove {
+            return Err(invalid(format!(
+                "players[{i}].money: negative money is only possible while paying a shortfall"
+            )));
         }
     }
-    if d != Decision::Over {
-        let mut ids = Vec::new();
-        rules::legal_actions(game, state, &mut ids);
-        if ids.is_empty() {
-            return bad("decision: the current player has no legal action in this position");
+
+    // The action under way.
+    if let Some(u) = state.action {
+        if matches!(d, Decision::Action | Decision::Remove | Decision::Over) {
+            return bad("action: must be null at this decision");
         }
+        let (lo, hi) = match u.kind {
+            ActionKind::Build | ActionKind::Loan | ActionKind::Pass => (0, 0),
+            ActionKind::Link | ActionKind::Develop => (1, 2),
+            ActionKind::Sell => (0, u8::MAX),
+        };
+        if u.count < lo || u.count > hi {
+            return Err(invalid(format!(
+                "action.count: {} is impossible for a {}",
+                u.count,
+                u.kind.name()
+            )));
+        }
+        if u.kind == ActionKind::Link && state.era == Era::Canal && u.count != 1 {
+            return bad("action.count: one canal per action (L-35)");
+        }
+        if u.double && u.kind != ActionKind::Build {
+            return bad("action.double: only a build can be double");
+        }
+        if u.coal > 0 && !matches!(u.kind, ActionKind::Build | ActionKind::Link) {
+            return bad("action.coal: only a build or a rail takes coal");
+        }
+        if u.iron > 0 && !matches!(u.kind, ActionKind::Build | ActionKind::Develop) {
+            return bad("action.iron: only a build or a develop takes iron");
+        }
+        if matches!(u.kind, ActionKind::Build | ActionKind::Link) && u.target == NONE {
+            return bad("action.target: a build or a link names its space or line");
+        }
+        if u.kind == ActionKind::Build && (u.double == u.cards.is_some()) {
+            return bad(
+                "action.cards: a single build lists its cards; every other action has null",
+            );
+        }
+        if u.first_card != NONE && !(u.double && d == Decision::Card) {
+            return bad("action.first_card: set only while a double build's second card is asked");
+        }
+    } else if !matches!(d, Decision::Action | Decision::Remove | Decision::Over) {
+        return bad("action: this decision needs the action under way");
+    }
+
+    // The decision.
+    match d {
+        Decision::Remove | Decision::Over => {
+            if state.turn != n || state.actions_left != 0 {
+                return bad(
+                    "decision: `remove` and `over` need turn = players and actions_left = 0",
+                );
+            }
+            if d == Decision::Over {
+                if !(state.era == Era::Rail && state.round == game.rounds_per_era) {
+                    return bad("decision: the game can only be over after the last Rail round");
+                }
+                return Ok(());
+            }
+            let p = state.current_player(game).ok_or_else(|| {
+                invalid("decision: `remove` needs a player with negative money".into())
+            })?;
+            if rules::own_tiles(game, state, p).count_ones() < 2 {
+                return bad("decision: `remove` needs the player in debt to own two or more tiles");
+            }
+            return Ok(());
+        }
+        _ => {}
+    }
+    if state.turn >= n {
+        return bad("turn: must be below the number of players at a player's decision");
+    }
+    let per_turn = if state.era == Era::Canal && state.round == 1 {
+        game.first_round_actions
+    } else {
+        game.actions_per_turn
+    };
+    if state.actions_left == 0 || state.actions_left > per_turn {
+        return Err(invalid(format!(
+            "actions_left: {} with {per_turn} actions per turn this round",
+            state.actions_left
+        )));
+    }
+    let p = state.turn_order[state.turn as usize];
+    let first = state.action.is_some_and(|u| u.first_card != NONE) as u32;
+    if state.players[p as usize].hand_size() < state.actions_left as u32 - first {
+        return bad(
+            "players: the current player holds fewer cards than the actions left need (L-8)",
+        );
+    }
+    let Some(u) = state.action else { return Ok(()) };
+    if rules::card_choices(state, p) == 0 {
+        return bad(
+            "action: no card in the current player's hand can pay for the action under way",
+        );
+    }
+    if u.double && state.actions_left != 2 {
+        return bad("action.double: a double build uses both actions, so actions_left must be 2");
+    }
+    if u.kind == ActionKind::Build && state.board[u.target as usize].owner != p {
+        return bad("action.target: the space built on must hold the current player's tile");
+    }
+    if u.kind == ActionKind::Link && state.links[u.target as usize] != p {
+        return bad("action.target: the line must hold the link the current player just placed");
+    }
+    let mut ids = Vec::new();
+    rules::legal_actions(game, state, &mut ids);
+    let ok = match d {
+        Decision::Coal => {
+            matches!(u.kind, ActionKind::Build | ActionKind::Link) && u.coal > 0 && ids.len() >= 2
+        }
+        Decision::Iron => {
+            matches!(u.kind, ActionKind::Build | ActionKind::Develop)
+                && u.coal == 0
+                && u.iron > 0
+                && ids.len() >= 2
+        }
+        Decision::Link => {
+            u.kind == ActionKind::Link
+                && state.era == Era::Rail
+                && u.count == 1
+                && u.coal == 0
+                && ids.len() >= 2
+        }
+        Decision::Develop => {
+            u.kind == ActionKind::Develop && u.count == 1 && u.iron == 0 && ids.len() >= 2
+        }
+        Decision::Sell => u.kind == ActionKind::Sell && u.count >= 1 && ids.len() >= 2,
+        Decision::Card => u.coal == 0 && u.iron == 0 && ids.len() >= 2,
+        _ => true,
+    };
+    if !ok {
+        return Err(invalid(format!(
+            "decision: `{}` does not fit the action under way or is not a real choice (the engine asks only when there are two or more options)",
+            d.name()
+        )));
     }
     Ok(())
 }

@@ -11,10 +11,13 @@ pub mod apply;
 pub mod data;
 pub mod error;
 pub mod game;
+pub mod hidden;
 pub mod json;
 pub mod market;
 pub mod network;
+pub mod observation;
 pub mod rng;
+pub mod rollout;
 pub mod rules;
 pub mod state;
 

@@ -5,7 +5,7 @@
 //! would be a bug, becomes a `BrassError` instead of an interpreter-level `PanicException`.
 use brass_core::{apply, json, rules, Error, Game as CoreGame, State as CoreState};
 use numpy::PyArray1;
-use pyo3::exceptions::PyIndexError;
+use pyo3::exceptions::{PyIndexError, PyTypeError};
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyDict, PyString, PyTuple, PyType};
@@ -244,21 +244,28 @@ fn seed_arg(py: Python<'_>, seed: &Bound<'_, PyAny>) -> PyResult<u64> {
     })
 }
 
-/// An action id from a Python object: ints only (not bool).
-fn action_id(py: Python<'_>, action: &Bound<'_, PyAny>) -> PyResult<i64> {
-    if action.is_instance_of::<pyo3::types::PyBool>()
-        || !action.is_instance_of::<pyo3::types::PyInt>()
-    {
-        return Err(to_py(
-            py,
-            Error::IllegalAction(format!(
-                "an action is an int id or a notation str, not {}",
-                type_name(action)
-            )),
-        ));
+/// An integer argument: an int or anything with `__index__` (numpy integers), never a bool or a str.
+/// Returns None for anything else; out-of-range magnitudes become -1 (reported as out of range).
+fn as_index(obj: &Bound<'_, PyAny>) -> Option<i64> {
+    if obj.is_instance_of::<pyo3::types::PyBool>() || obj.is_instance_of::<PyString>() {
+        return None;
     }
-    // Out-of-range magnitudes become -1, which the core reports as out of range.
-    Ok(action.extract::<i64>().unwrap_or(-1))
+    if !obj.is_instance_of::<pyo3::types::PyInt>() && !obj.hasattr("__index__").unwrap_or(false) {
+        return None;
+    }
+    let index = obj.call_method0("__index__").ok()?;
+    Some(index.extract::<i64>().unwrap_or(-1))
+}
+
+/// An action id from a Python object.
+fn action_id(py: Python<'_>, action: &Bound<'_, PyAny>) -> PyResult<i64> {
+    as_index(action).ok_or_else(|| {
+        let msg = format!(
+            "an action is an int id or a notation str, not {}",
+            type_name(action)
+        );
+        to_py(py, Error::IllegalAction(msg))
+    })
 }
 
 #[pyfunction]
@@ -461,9 +468,12 @@ impl State {
     }
     /// A snapshot of one player's holdings.
     fn player(&self, py: Python<'_>, index: &Bound<'_, PyAny>) -> PyResult<PlayerView> {
-        let i: i64 = index
-            .extract()
-            .map_err(|_| PyIndexError::new_err("player index must be an int"))?;
+        let i = as_index(index).ok_or_else(|| {
+            PyTypeError::new_err(format!(
+                "a player index is an int, not {}",
+                type_name(index)
+            ))
+        })?;
         if i < 0 || i >= self.game.players as i64 {
             return Err(PyIndexError::new_err(format!(
                 "player {i} does not exist (players 0..{})",

@@ -1,0 +1,341 @@
+//! Observations for learning agents: a float32 vector per player showing exactly what that player may
+//! know (docs/observation.md). Other players' hands, the draw pile order, the cards under the deck tile
+//! and the DCM pile order are hidden; everything else is public.
+//!
+//! Players are seen **relative to the observer**: slot 0 is the observer, slot 1 the next seat, and so on,
+//! so one policy can play every seat.
+use crate::game::{Game, NONE};
+use crate::state::{ActionKind, Decision, State};
+
+const DECISIONS: [Decision; 9] = [
+    Decision::Action,
+    Decision::Coal,
+    Decision::Iron,
+    Decision::Link,
+    Decision::Develop,
+    Decision::Sell,
+    Decision::Card,
+    Decision::Remove,
+    Decision::Over,
+];
+const KINDS: [ActionKind; 6] = [
+    ActionKind::Build,
+    ActionKind::Link,
+    ActionKind::Develop,
+    ActionKind::Sell,
+    ActionKind::Loan,
+    ActionKind::Pass,
+];
+/// Slots for players (the largest player count).
+const SEATS: usize = 4;
+
+/// One named block of the observation vector.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Field {
+    pub name: String,
+    pub offset: usize,
+    pub len: usize,
+    pub meaning: &'static str,
+}
+
+/// The layout of a configuration's observation vector (the same for every player count of a game).
+pub fn layout(game: &Game) -> Vec<Field> {
+    let cards = game.card_kinds.len();
+    let inds = game.industries.len();
+    let spaces = game.spaces.len();
+    let lines = game.lines.len();
+    let mut fields = Vec::new();
+    let mut at = 0;
+    let mut add = |name: String, len: usize, meaning: &'static str| {
+        fields.push(Field {
+            name,
+            offset: at,
+            len,
+            meaning,
+        });
+        at += len;
+    };
+    add(
+        "era_rail".into(),
+        1,
+        "1 in the Rail Era, 0 in the Canal Era",
+    );
+    add("round".into(), 1, "round / rounds per era");
+    add("actions_left".into(), 1, "actions left in the turn / 2");
+    add(
+        "decision".into(),
+        DECISIONS.len(),
+        "one-hot: action coal iron link develop sell card remove over",
+    );
+    add(
+        "to_act".into(),
+        SEATS,
+        "one-hot seat (relative) of the player who decides now",
+    );
+    add(
+        "players_in_game".into(),
+        SEATS,
+        "1 for each relative seat that is in the game",
+    );
+    add(
+        "turn_position".into(),
+        SEATS * SEATS,
+        "per relative seat, one-hot position in this round's turn order",
+    );
+    for seat in 0..SEATS {
+        let p = format!("seat{seat}.");
+        add(p.clone() + "money", 1, "money / 100");
+        add(p.clone() + "money_spent", 1, "money spent this round / 100");
+        add(p.clone() + "income_level", 1, "income level / 30");
+        add(p.clone() + "income_space", 1, "income track space / 99");
+        add(p.clone() + "vp", 1, "VP / 100");
+        add(p.clone() + "links_left", 1, "link tiles left / 14");
+        add(p.clone() + "hand_size", 1, "cards in hand / 8");
+        add(
+            p.clone() + "mat_left",
+            inds,
+            "per industry, tiles left on the mat / stack size",
+        );
+        add(
+            p.clone() + "next_level",
+            inds,
+            "per industry, level of the lowest tile left / 4 (0 if none)",
+        );
+        add(
+            p + "discards",
+            cards,
+            "per card kind, cards discarded this era / 4",
+        );
+    }
+    add(
+        "hand".into(),
+        cards,
+        "the observer's hand: per card kind, count / 4",
+    );
+    add(
+        "board.owner".into(),
+        spaces * SEATS,
+        "per space, one-hot relative seat of the tile's owner",
+    );
+    add(
+        "board.industry".into(),
+        spaces * inds,
+        "per space, one-hot industry of the tile",
+    );
+    add("board.level".into(), spaces, "per space, tile level / 4");
+    add(
+        "board.flipped".into(),
+        spaces,
+        "per space, 1 if the tile is flipped",
+    );
+    add(
+        "board.cubes".into(),
+        spaces,
+        "per space, cubes on the tile / 6",
+    );
+    add(
+        "links.owner".into(),
+        lines * SEATS,
+        "per line, one-hot relative seat of the link's owner",
+    );
+    add("coal_market".into(), 1, "cubes / 8");
+    add("iron_market".into(), 1, "cubes / 8");
+    add(
+        "dcm.marker".into(),
+        game.dcm_x as usize + 1,
+        "one-hot marker space (last = X)",
+    );
+    add(
+        "dcm.discards".into(),
+        5,
+        "drawn DCM tiles by value 0..4, count / 4",
+    );
+    add("dcm.pile_size".into(), 1, "DCM tiles face down / 12");
+    add("deck_size".into(), 1, "cards in the draw pile / deck size");
+    add(
+        "deck_tile_size".into(),
+        1,
+        "cards under the deck tile / players",
+    );
+    add(
+        "action.kind".into(),
+        KINDS.len(),
+        "one-hot kind of the action under way (all 0 if none)",
+    );
+    add("action.double".into(), 1, "1 for a double build");
+    add(
+        "action.target_space".into(),
+        spaces,
+        "one-hot space of the build under way",
+    );
+    add(
+        "action.target_line".into(),
+        lines,
+        "one-hot line of the link placed last",
+    );
+    add("action.coal".into(), 1, "coal still to take");
+    add("action.iron".into(), 1, "iron still to take");
+    add(
+        "action.count".into(),
+        1,
+        "links placed / tiles developed / sales made, / 2",
+    );
+    add(
+        "action.cards".into(),
+        cards,
+        "card kinds that may pay for the single build under way",
+    );
+    add(
+        "action.first_card".into(),
+        cards,
+        "one-hot first card of a double build",
+    );
+    fields
+}
+
+/// Length of the observation vector.
+pub fn size(game: &Game) -> usize {
+    layout(game).last().map_or(0, |f| f.offset + f.len)
+}
+
+/// Write `player`'s observation into `out` (length [`size`]). Everything not set is 0.
+pub fn write(game: &Game, state: &State, player: u8, out: &mut [f32]) {
+    out.fill(0.0);
+    let n = game.players as usize;
+    let cards = game.card_kinds.len();
+    let inds = game.industries.len();
+    let spaces = game.spaces.len();
+    let lines = game.lines.len();
+    let rel = |p: u8| (p as usize + n - player as usize) % n;
+    let mut at = 0;
+    let mut put = |v: f32| {
+        out[at] = v;
+        at += 1;
+    };
+    put(if state.era == crate::game::Era::Rail {
+        1.0
+    } else {
+        0.0
+    });
+    put(state.round as f32 / game.rounds_per_era as f32);
+    put(state.actions_left as f32 / 2.0);
+    let base = at;
+    at += DECISIONS.len();
+    let d = DECISIONS
+        .iter()
+        .position(|&x| x == state.decision)
+        .unwrap_or(0);
+    out[base + d] = 1.0;
+    let base = at;
+    at += SEATS;
+    if let Some(p) = state.current_player(game) {
+        out[base + rel(p)] = 1.0;
+    }
+    for seat in 0..n {
+        out[at + seat] = 1.0;
+    }
+    at += SEATS;
+    for (pos, &p) in state.turn_order[..n].iter().enumerate() {
+        out[at + rel(p) * SEATS + pos] = 1.0;
+    }
+    at += SEATS * SEATS;
+    let per_seat = 7 + 2 * inds + cards;
+    for seat in 0..SEATS {
+        if seat < n {
+            let p = ((seat + player as usize) % n) as u8;
+            let pl = &state.players[p as usize];
+            let mut i = at + seat * per_seat;
+            let mut set = |v: f32| {
+                out[i] = v;
+                i += 1;
+            };
+            set(pl.money as f32 / 100.0);
+            set(pl.money_spent as f32 / 100.0);
+            set(game.income_level(pl.income_space) as f32 / 30.0);
+            set(pl.income_space as f32 / 99.0);
+            set(pl.vp as f32 / 100.0);
+            set(pl.links_left as f32 / game.links_per_player as f32);
+            set(pl.hand_size() as f32 / game.hand_size as f32);
+            for k in 0..inds {
+                let stack = game.stacks[k].len();
+                set((stack - pl.taken[k] as usize) as f32 / stack as f32);
+            }
+            for k in 0..inds {
+                set(state
+                    .next_tile(game, p, k as u8)
+                    .map_or(0.0, |t| t.level as f32 / 4.0));
+            }
+            for k in 0..cards {
+                set(pl.discards[k] as f32 / 4.0);
+            }
+        }
+    }
+    at += SEATS * per_seat;
+    for k in 0..cards {
+        out[at + k] = state.players[player as usize].hand[k] as f32 / 4.0;
+    }
+    at += cards;
+    let (owner_at, ind_at, level_at, flip_at, cube_at) = (
+        at,
+        at + spaces * SEATS,
+        at + spaces * (SEATS + inds),
+        at + spaces * (SEATS + inds + 1),
+        at + spaces * (SEATS + inds + 2),
+    );
+    for (s, t) in state.board[..spaces].iter().enumerate() {
+        if t.is_empty() {
+            continue;
+        }
+        out[owner_at + s * SEATS + rel(t.owner)] = 1.0;
+        out[ind_at + s * inds + t.industry as usize] = 1.0;
+        out[level_at + s] = t.level as f32 / 4.0;
+        out[flip_at + s] = t.flipped as u8 as f32;
+        out[cube_at + s] = t.cubes as f32 / 6.0;
+    }
+    at = cube_at + spaces;
+    for (l, &owner) in state.links[..lines].iter().enumerate() {
+        if owner != NONE {
+            out[at + l * SEATS + rel(owner)] = 1.0;
+        }
+    }
+    at += lines * SEATS;
+    out[at] = state.coal_market as f32 / game.coal_prices.len() as f32;
+    out[at + 1] = state.iron_market as f32 / game.iron_prices.len() as f32;
+    at += 2;
+    out[at + state.dcm_marker as usize] = 1.0;
+    at += game.dcm_x as usize + 1;
+    for v in 0..5 {
+        out[at + v] = state.dcm_discards[v] as f32 / 4.0;
+    }
+    at += 5;
+    out[at] = state.dcm_pile_len as f32 / 12.0;
+    out[at + 1] = state.deck_size() as f32 / game.deck_size as f32;
+    out[at + 2] = state.deck_tile.iter().map(|&c| c as f32).sum::<f32>() / n as f32;
+    at += 3;
+    if let Some(u) = state.action {
+        out[at + KINDS.iter().position(|&k| k == u.kind).unwrap_or(0)] = 1.0;
+        out[at + KINDS.len()] = u.double as u8 as f32;
+        let t = at + KINDS.len() + 1;
+        if u.target != NONE {
+            if u.kind == ActionKind::Link {
+                out[t + spaces + u.target as usize] = 1.0;
+            } else {
+                out[t + u.target as usize] = 1.0;
+            }
+        }
+        let c = t + spaces + lines;
+        out[c] = u.coal as f32;
+        out[c + 1] = u.iron as f32;
+        out[c + 2] = u.count as f32 / 2.0;
+        if let Some(mask) = u.cards {
+            for k in 0..cards {
+                if mask & (1 << k) != 0 {
+                    out[c + 3 + k] = 1.0;
+                }
+            }
+        }
+        if u.first_card != NONE {
+            out[c + 3 + cards + u.first_card as usize] = 1.0;
+        }
+    }
+}
