@@ -9,7 +9,7 @@
 engine with the same surface, used to check the core.
 """
 
-from brass._brass import Game, PlayerView, State, __version__, replay
+from brass._brass import Game, PlayerView, RolloutResult, State, VecEnv, __version__, replay, rollouts
 from brass._errors import BrassError, ConfigError, IllegalActionError, InvalidStateError, NotationError
 
 __all__ = [
@@ -20,7 +20,10 @@ __all__ = [
     "InvalidStateError",
     "NotationError",
     "PlayerView",
+    "RolloutResult",
     "State",
+    "VecEnv",
     "__version__",
     "replay",
+    "rollouts",
 ]

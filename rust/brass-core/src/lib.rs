@@ -20,6 +20,7 @@ pub mod rng;
 pub mod rollout;
 pub mod rules;
 pub mod state;
+pub mod vecenv;
 
 pub use actions::Action;
 pub use error::{Error, Result};

@@ -1,0 +1,174 @@
+//! Batch stepping of many games for reinforcement learning: parallel, writing into caller buffers.
+use crate::actions::Action;
+use crate::apply::{self, apply_unchecked};
+use crate::error::{Error, Result};
+use crate::game::Game;
+use crate::observation;
+use crate::rng::Rng;
+use crate::rules;
+use crate::state::State;
+use rayon::prelude::*;
+
+/// The deal seed of episode `episode` of environment `env` in a batch seeded with `seed`
+/// (docs/performance.md): every environment's games are reproducible on their own.
+pub fn episode_seed(seed: u64, env: u64, episode: u64) -> u64 {
+    Rng(seed
+        ^ env.wrapping_mul(0x9E37_79B9_7F4A_7C15)
+        ^ episode.wrapping_mul(0xD1B5_4A32_D192_ED03))
+    .next_u64()
+}
+
+/// `n` games stepped together. Finished games start again at once (auto-reset).
+pub struct VecEnv {
+    pub game: Game,
+    pub seed: u64,
+    pub states: Vec<State>,
+    /// Episodes started so far per environment (the first is episode 0).
+    pub episodes: Vec<u64>,
+}
+
+impl VecEnv {
+    pub fn new(game: Game, n: usize, seed: u64) -> VecEnv {
+        let states = (0..n)
+            .map(|i| apply::new_state(&game, episode_seed(seed, i as u64, 0)))
+            .collect();
+        VecEnv {
+            game,
+            seed,
+            states,
+            episodes: vec![0; n],
+        }
+    }
+
+    pub fn len(&self) -> usize {
+        self.states.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.states.is_empty()
+    }
+
+    /// Start a new game in every environment.
+    pub fn reset(&mut self) {
+        let (game, seed) = (&self.game, self.seed);
+        self.states
+            .par_iter_mut()
+            .zip(self.episodes.par_iter_mut())
+            .enumerate()
+            .for_each(|(i, (s, e))| {
+                *e += 1;
+                *s = apply::new_state(game, episode_seed(seed, i as u64, *e));
+            });
+    }
+
+    /// Apply one action per environment. All actions are checked first; if any is illegal nothing
+    /// changes and the error names the environment. `rewards` (`n × players`) receives, for each game
+    /// that ended, 1/k for each of its k winners (0 otherwise, and 0 for games still running); `dones`
+    /// marks the games that ended (and were reset); `scores` (`n × players`) their final VP.
+    pub fn step(
+        &mut self,
+        actions: &[i64],
+        rewards: &mut [f32],
+        dones: &mut [bool],
+        scores: &mut [i32],
+    ) -> Result<()> {
+        let n = self.states.len();
+        let players = self.game.players as usize;
+        if actions.len() != n
+            || rewards.len() != n * players
+            || dones.len() != n
+            || scores.len() != n * players
+        {
+            return Err(Error::IllegalAction(format!(
+                "expected {n} actions, one per environment, got {}",
+                actions.len()
+            )));
+        }
+        let game = &self.game;
+        let decoded: Vec<Result<Action>> = self
+            .states
+            .par_iter()
+            .zip(actions.par_iter())
+            .enumerate()
+            .map(|(i, (s, &id))| {
+                let action = game
+                    .decode(id)
+                    .map_err(|e| Error::IllegalAction(format!("environment {i}: {e}")))?;
+                rules::why_illegal(game, s, action).map_err(|why| {
+                    Error::IllegalAction(format!(
+                        "environment {i}: `{}` is not legal now: {why}",
+                        game.notation(action)
+                    ))
+                })?;
+                Ok(action)
+            })
+            .collect();
+        let mut checked = Vec::with_capacity(n);
+        for d in decoded {
+            checked.push(d?);
+        }
+        let seed = self.seed;
+        self.states
+            .par_iter_mut()
+            .zip(self.episodes.par_iter_mut())
+            .zip(checked.par_iter())
+            .zip(rewards.par_chunks_mut(players))
+            .zip(scores.par_chunks_mut(players))
+            .zip(dones.par_iter_mut())
+            .enumerate()
+            .for_each(|(i, (((((s, e), &action), reward), score), done))| {
+                apply_unchecked(game, s, action);
+                reward.fill(0.0);
+                *done = s.is_terminal();
+                if *done {
+                    let winners = apply::winners(game, s);
+                    for &w in &winners {
+                        reward[w as usize] = 1.0 / winners.len() as f32;
+                    }
+                    for p in 0..players {
+                        score[p] = s.players[p].vp;
+                    }
+                    *e += 1;
+                    *s = apply::new_state(game, episode_seed(seed, i as u64, *e));
+                } else {
+                    score.fill(0);
+                }
+            });
+        Ok(())
+    }
+
+    /// Each environment's observation for its current player, row by row (`n × observation size`).
+    pub fn observations(&self, out: &mut [f32]) {
+        let size = observation::size(&self.game);
+        let game = &self.game;
+        out.par_chunks_mut(size)
+            .zip(self.states.par_iter())
+            .for_each(|(row, s)| {
+                let p = s.current_player(game).unwrap_or(0);
+                observation::write(game, s, p, row);
+            });
+    }
+
+    /// Legal-action masks, row by row (`n × num_actions`).
+    pub fn masks(&self, out: &mut [bool]) {
+        let a = self.game.num_actions();
+        let game = &self.game;
+        out.par_chunks_mut(a)
+            .zip(self.states.par_iter())
+            .for_each_init(Vec::new, |ids, (row, s)| {
+                row.fill(false);
+                ids.clear();
+                rules::legal_actions(game, s, ids);
+                for &id in ids.iter() {
+                    row[id as usize] = true;
+                }
+            });
+    }
+
+    /// The player to decide in each environment.
+    pub fn current_players(&self, out: &mut [i32]) {
+        for (o, s) in out.iter_mut().zip(&self.states) {
+            *o = s.current_player(&self.game).map_or(-1, |p| p as i32);
+        }
+    }
+}

@@ -1,0 +1,287 @@
+//! Work on many games at once, with the GIL released: `brass.rollouts` and `brass.VecEnv`.
+use crate::errors::{detached, to_py};
+use crate::game::{seed_arg, type_name, Game};
+use crate::state::State;
+use brass_core::{observation, rollout, vecenv, Error, Game as CoreGame};
+use numpy::{PyArray1, PyArray2, PyArrayMethods};
+use pyo3::prelude::*;
+use std::sync::Arc;
+use std::time::Instant;
+
+/// Results of `brass.rollouts`: numpy arrays with one row per game, plus timing.
+#[pyclass(module = "brass", frozen)]
+pub(crate) struct RolloutResult {
+    /// Final VP, shape (games, players), int32.
+    #[pyo3(get)]
+    scores: Py<PyAny>,
+    /// True for each winner (shared wins have several), shape (games, players), bool.
+    #[pyo3(get)]
+    winners: Py<PyAny>,
+    /// Decisions taken in each game, shape (games,), int32.
+    #[pyo3(get)]
+    decisions: Py<PyAny>,
+    /// Wall-clock seconds of the playouts (GIL released).
+    #[pyo3(get)]
+    seconds: f64,
+    #[pyo3(get)]
+    threads: usize,
+}
+
+#[pymethods]
+impl RolloutResult {
+    /// Games per second.
+    #[getter]
+    fn games_per_second(&self, py: Python<'_>) -> PyResult<f64> {
+        let games = self.decisions.bind(py).len()?;
+        Ok(games as f64 / self.seconds.max(1e-12))
+    }
+    fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
+        Ok(format!(
+            "RolloutResult(games={}, seconds={:.3}, threads={})",
+            self.decisions.bind(py).len()?,
+            self.seconds,
+            self.threads
+        ))
+    }
+}
+
+/// Play `games` uniformly random games in Rust, in parallel, with the GIL released.
+///
+/// `game_or_state` is a `Game` (each game is dealt from its own seed) or a `State` (each game continues
+/// from a copy of it). Results are the same for a given seed whatever `threads` (0 = all cores).
+#[pyfunction]
+#[pyo3(signature = (game_or_state, games, seed = None, threads = 0))]
+pub(crate) fn rollouts(
+    py: Python<'_>,
+    game_or_state: &Bound<'_, PyAny>,
+    games: usize,
+    seed: Option<&Bound<'_, PyAny>>,
+    threads: usize,
+) -> PyResult<RolloutResult> {
+    let seed = match seed {
+        Some(s) => seed_arg(py, s)?,
+        None => 0,
+    };
+    let (game, start): (Arc<CoreGame>, Option<brass_core::State>) =
+        if let Ok(g) = game_or_state.cast::<Game>() {
+            (g.get().inner.clone(), None)
+        } else if let Ok(s) = game_or_state.cast::<State>() {
+            let s = s.borrow();
+            (s.game.clone(), Some(s.inner))
+        } else {
+            return Err(to_py(
+                py,
+                Error::Config(format!(
+                    "rollouts needs a Game or a State, not {}",
+                    type_name(game_or_state)
+                )),
+            ));
+        };
+    let (result, seconds) = detached(py, || {
+        let t = Instant::now();
+        let r = rollout::rollouts(&game, start.as_ref(), games, seed, threads);
+        Ok((r, t.elapsed().as_secs_f64()))
+    })?;
+    let n = result.players;
+    let scores = PyArray1::from_vec(py, result.scores).reshape([games, n])?;
+    let winners: Vec<bool> = result.winners.iter().map(|&w| w != 0).collect();
+    let winners = PyArray1::from_vec(py, winners).reshape([games, n])?;
+    let decisions: Vec<i32> = result.decisions.iter().map(|&d| d as i32).collect();
+    let threads = if threads == 0 {
+        rayon_threads()
+    } else {
+        threads
+    };
+    Ok(RolloutResult {
+        scores: scores.into_any().unbind(),
+        winners: winners.into_any().unbind(),
+        decisions: PyArray1::from_vec(py, decisions).into_any().unbind(),
+        seconds,
+        threads,
+    })
+}
+
+fn rayon_threads() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
+/// `(rewards, dones)` of `VecEnv.step`.
+type StepResult<'py> = (Bound<'py, PyArray2<f32>>, Bound<'py, PyArray1<bool>>);
+
+/// `n` games stepped together for reinforcement learning, over preallocated numpy buffers.
+///
+/// `step(actions)` applies one action per environment (all are checked first; an illegal one raises
+/// `IllegalActionError` naming the environment and changes nothing). Games that end are scored into
+/// `rewards` / `scores`, flagged in `dones` and restarted at once. Arrays returned are the environment's
+/// own buffers, overwritten by the next call: copy them to keep them.
+#[pyclass(module = "brass")]
+pub(crate) struct VecEnv {
+    env: vecenv::VecEnv,
+    obs: Py<PyArray2<f32>>,
+    masks: Py<PyArray2<bool>>,
+    players: Py<PyArray1<i32>>,
+    rewards: Py<PyArray2<f32>>,
+    dones: Py<PyArray1<bool>>,
+    scores: Py<PyArray2<i32>>,
+}
+
+#[pymethods]
+impl VecEnv {
+    #[new]
+    #[pyo3(signature = (game, n, seed = None))]
+    fn new(
+        py: Python<'_>,
+        game: &Game,
+        n: usize,
+        seed: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<VecEnv> {
+        let seed = match seed {
+            Some(s) => seed_arg(py, s)?,
+            None => 0,
+        };
+        if n == 0 || n > 1 << 20 {
+            return Err(to_py(
+                py,
+                Error::Config(format!("VecEnv needs 1 to 1048576 environments, not {n}")),
+            ));
+        }
+        let core_game = (*game.inner).clone();
+        let players = core_game.players as usize;
+        let obs_size = observation::size(&core_game);
+        let actions = core_game.num_actions();
+        let env = detached(py, move || Ok(vecenv::VecEnv::new(core_game, n, seed)))?;
+        Ok(VecEnv {
+            env,
+            obs: PyArray2::zeros(py, [n, obs_size], false).unbind(),
+            masks: PyArray2::zeros(py, [n, actions], false).unbind(),
+            players: PyArray1::zeros(py, n, false).unbind(),
+            rewards: PyArray2::zeros(py, [n, players], false).unbind(),
+            dones: PyArray1::zeros(py, n, false).unbind(),
+            scores: PyArray2::zeros(py, [n, players], false).unbind(),
+        })
+    }
+
+    /// Number of environments.
+    fn __len__(&self) -> usize {
+        self.env.len()
+    }
+
+    /// Start a new game in every environment; returns `observations()`.
+    fn reset<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyArray2<f32>>> {
+        let env = &mut self.env;
+        detached(py, || {
+            env.reset();
+            Ok(())
+        })?;
+        self.observations(py)
+    }
+
+    /// Apply one action id per environment (a sequence or numpy array of ints); returns
+    /// `(rewards, dones)`.
+    fn step<'py>(
+        &mut self,
+        py: Python<'py>,
+        actions: &Bound<'py, PyAny>,
+    ) -> PyResult<StepResult<'py>> {
+        let ids: Vec<i64> = match actions.extract::<Vec<i64>>() {
+            Ok(v) => v,
+            Err(_) => {
+                let np = py.import("numpy")?;
+                let arr = np.call_method1("asarray", (actions, "int64"))?;
+                arr.call_method0("tolist")?
+                    .extract::<Vec<i64>>()
+                    .map_err(|_| {
+                        to_py(
+                            py,
+                            Error::IllegalAction(
+                                "actions must be a sequence of integer ids".into(),
+                            ),
+                        )
+                    })?
+            }
+        };
+        let rewards = self.rewards.bind(py);
+        let dones = self.dones.bind(py);
+        let scores = self.scores.bind(py);
+        // SAFETY: the buffers are owned by this object, C-contiguous, and not resized; nothing else
+        // writes them while the GIL is released (Python code reading them concurrently sees a torn
+        // update, as with any numpy buffer written by a GIL-releasing call).
+        let (r, d, s) = unsafe {
+            (
+                rewards
+                    .as_slice_mut()
+                    .map_err(|e| pyo3::exceptions::PyRuntimeError::new_err(e.to_string()))?,
+                dones
+                    .as_slice_mut()
+                    .map_err(|e| pyo3::exceptions::PyRuntimeError::new_err(e.to_string()))?,
+                scores
+                    .as_slice_mut()
+                    .map_err(|e| pyo3::exceptions::PyRuntimeError::new_err(e.to_string()))?,
+            )
+        };
+        let env = &mut self.env;
+        detached(py, || env.step(&ids, r, d, s))?;
+        Ok((rewards.clone(), dones.clone()))
+    }
+
+    /// Each environment's observation for its current player, shape (n, observation size), float32.
+    fn observations<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray2<f32>>> {
+        let obs = self.obs.bind(py);
+        // SAFETY: as in `step`.
+        let out = unsafe { obs.as_slice_mut() }
+            .map_err(|e| pyo3::exceptions::PyRuntimeError::new_err(e.to_string()))?;
+        let env = &self.env;
+        detached(py, || {
+            env.observations(out);
+            Ok(())
+        })?;
+        Ok(obs.clone())
+    }
+
+    /// Legal-action masks, shape (n, num_actions), bool.
+    fn legal_action_masks<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray2<bool>>> {
+        let masks = self.masks.bind(py);
+        // SAFETY: as in `step`.
+        let out = unsafe { masks.as_slice_mut() }
+            .map_err(|e| pyo3::exceptions::PyRuntimeError::new_err(e.to_string()))?;
+        let env = &self.env;
+        detached(py, || {
+            env.masks(out);
+            Ok(())
+        })?;
+        Ok(masks.clone())
+    }
+
+    /// The player to decide in each environment, shape (n,), int32.
+    fn current_players<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray1<i32>>> {
+        let players = self.players.bind(py);
+        // SAFETY: as in `step` (written with the GIL held).
+        let out = unsafe { players.as_slice_mut() }
+            .map_err(|e| pyo3::exceptions::PyRuntimeError::new_err(e.to_string()))?;
+        self.env.current_players(out);
+        Ok(players.clone())
+    }
+
+    /// Rewards of the last step, shape (n, players): 1/k for each of the k winners of a game that ended.
+    #[getter]
+    fn rewards<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray2<f32>> {
+        self.rewards.bind(py).clone()
+    }
+    /// Which environments' games ended (and restarted) at the last step, shape (n,).
+    #[getter]
+    fn dones<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<bool>> {
+        self.dones.bind(py).clone()
+    }
+    /// Final VP of the games that ended at the last step (0 elsewhere), shape (n, players).
+    #[getter]
+    fn scores<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray2<i32>> {
+        self.scores.bind(py).clone()
+    }
+    /// A copy of environment `i`'s current state.
+    fn state(&self, i: usize) -> PyResult<State> {
+        let s = self.env.states.get(i).ok_or_else(|| {
+            pyo3::exceptions::PyIndexError::new_err(format!("environment {i} does not exist"))
+        })?;
+        Ok(State::from_core(Arc::new(self.env.game.clone()), *s))
+    }
+}

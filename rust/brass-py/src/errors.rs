@@ -1,0 +1,79 @@
+//! One mapping from core errors to the `brass.BrassError` family, and the boundary guards every entry
+//! point goes through (polars style: errors mapped once, long calls release the GIL in one helper).
+use brass_core::Error;
+use pyo3::prelude::*;
+use pyo3::sync::PyOnceLock;
+use pyo3::types::PyType;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+
+static BRASS_ERROR: PyOnceLock<Py<PyType>> = PyOnceLock::new();
+static CONFIG_ERROR: PyOnceLock<Py<PyType>> = PyOnceLock::new();
+static ILLEGAL_ACTION_ERROR: PyOnceLock<Py<PyType>> = PyOnceLock::new();
+static INVALID_STATE_ERROR: PyOnceLock<Py<PyType>> = PyOnceLock::new();
+static NOTATION_ERROR: PyOnceLock<Py<PyType>> = PyOnceLock::new();
+
+/// Raise one of brass's exception classes (looked up once, lazily: `brass._errors` is pure Python).
+pub(crate) fn raise(
+    py: Python<'_>,
+    cell: &'static PyOnceLock<Py<PyType>>,
+    name: &str,
+    msg: String,
+) -> PyErr {
+    match cell.import(py, "brass._errors", name) {
+        Ok(cls) => PyErr::from_type(cls.clone(), msg),
+        Err(e) => e,
+    }
+}
+
+pub(crate) fn to_py(py: Python<'_>, err: Error) -> PyErr {
+    match err {
+        Error::Config(m) => raise(py, &CONFIG_ERROR, "ConfigError", m),
+        Error::IllegalAction(m) => raise(py, &ILLEGAL_ACTION_ERROR, "IllegalActionError", m),
+        Error::InvalidState(m) => raise(py, &INVALID_STATE_ERROR, "InvalidStateError", m),
+        Error::Notation(m) => raise(py, &NOTATION_ERROR, "NotationError", m),
+    }
+}
+
+/// Run core code at the boundary: map its errors, and turn a panic (a bug) into a BrassError.
+pub(crate) fn guard<T>(py: Python<'_>, f: impl FnOnce() -> brass_core::Result<T>) -> PyResult<T> {
+    match catch_unwind(AssertUnwindSafe(f)) {
+        Ok(Ok(v)) => Ok(v),
+        Ok(Err(e)) => Err(to_py(py, e)),
+        Err(panic) => {
+            let what = panic_message(&*panic);
+            Err(raise(
+                py,
+                &BRASS_ERROR,
+                "BrassError",
+                format!("internal error in the brass engine (please report it): {what}"),
+            ))
+        }
+    }
+}
+
+fn panic_message(panic: &(dyn std::any::Any + Send)) -> String {
+    panic
+        .downcast_ref::<String>()
+        .cloned()
+        .or_else(|| panic.downcast_ref::<&str>().map(|s| s.to_string()))
+        .unwrap_or_default()
+}
+
+/// Run long core work with the GIL released (other Python threads keep running), mapping errors and
+/// panics like [`guard`].
+pub(crate) fn detached<T: Send>(
+    py: Python<'_>,
+    f: impl FnOnce() -> brass_core::Result<T> + Send,
+) -> PyResult<T> {
+    let result = py.detach(|| catch_unwind(AssertUnwindSafe(f)).map_err(|p| panic_message(&*p)));
+    match result {
+        Ok(Ok(v)) => Ok(v),
+        Ok(Err(e)) => Err(to_py(py, e)),
+        Err(what) => Err(raise(
+            py,
+            &BRASS_ERROR,
+            "BrassError",
+            format!("internal error in the brass engine (please report it): {what}"),
+        )),
+    }
+}

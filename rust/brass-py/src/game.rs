@@ -1,0 +1,239 @@
+//! `brass.Game`: a configuration.
+use crate::errors::{guard, to_py};
+use crate::state::State;
+use brass_core::{apply, json, observation, Error, Game as CoreGame};
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyString};
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+fn options_from(
+    py: Python<'_>,
+    options: Option<&Bound<'_, PyDict>>,
+) -> PyResult<BTreeMap<String, serde_json::Value>> {
+    let mut out = BTreeMap::new();
+    if let Some(d) = options {
+        let json_mod = py.import("json")?;
+        for (k, v) in d.iter() {
+            let key: String = k.extract()?;
+            let text: String = json_mod.call_method1("dumps", (v,))?.extract()?;
+            let value = serde_json::from_str(&text)
+                .map_err(|e| to_py(py, Error::Config(format!("option `{key}`: {e}"))))?;
+            out.insert(key, value);
+        }
+    }
+    Ok(out)
+}
+
+/// A game configuration: `brass.Game("lancashire", players=4)`. Immutable and shareable.
+#[pyclass(module = "brass", frozen, eq)]
+pub(crate) struct Game {
+    pub(crate) inner: Arc<CoreGame>,
+}
+
+impl PartialEq for Game {
+    fn eq(&self, other: &Self) -> bool {
+        json::game_json(&self.inner) == json::game_json(&other.inner)
+    }
+}
+
+#[pymethods]
+impl Game {
+    #[new]
+    #[pyo3(signature = (name, players, **options))]
+    fn new(
+        py: Python<'_>,
+        name: &str,
+        players: &Bound<'_, PyAny>,
+        options: Option<&Bound<'_, PyDict>>,
+    ) -> PyResult<Self> {
+        let players = players_arg(py, players)?;
+        let options = options_from(py, options)?;
+        let inner = guard(py, || CoreGame::new(name, players, &options))?;
+        Ok(Game {
+            inner: Arc::new(inner),
+        })
+    }
+
+    /// The game's name, e.g. "lancashire".
+    #[getter]
+    fn name(&self) -> &str {
+        &self.inner.name
+    }
+    #[getter]
+    fn players(&self) -> u8 {
+        self.inner.players
+    }
+    /// The options given when the configuration was built.
+    #[getter]
+    fn options<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let text =
+            serde_json::Value::Object(self.inner.options.clone().into_iter().collect()).to_string();
+        py.import("json")?.call_method1("loads", (text,))
+    }
+    /// Size of the action-id space: ids are `0 .. num_actions`.
+    #[getter]
+    fn num_actions(&self) -> usize {
+        self.inner.num_actions()
+    }
+    /// Board space names in id order (`manchester/1`, ...).
+    #[getter]
+    fn spaces(&self) -> Vec<String> {
+        self.inner.spaces.iter().map(|s| s.name.clone()).collect()
+    }
+    /// Line names in id order (`preston-wigan`, ...).
+    #[getter]
+    fn lines(&self) -> Vec<String> {
+        self.inner.lines.iter().map(|l| l.name.clone()).collect()
+    }
+    #[getter]
+    fn industries(&self) -> Vec<String> {
+        self.inner.industries.clone()
+    }
+    #[getter]
+    fn card_kinds(&self) -> Vec<String> {
+        self.inner.card_names.clone()
+    }
+    /// Length of `State.observation(player)`.
+    #[getter]
+    fn observation_size(&self) -> usize {
+        observation::size(&self.inner)
+    }
+    /// The observation layout: `(name, offset, length, meaning)` per block (docs/observation.md).
+    fn observation_layout(&self) -> Vec<(String, usize, usize, &'static str)> {
+        observation::layout(&self.inner)
+            .into_iter()
+            .map(|f| (f.name, f.offset, f.len, f.meaning))
+            .collect()
+    }
+    /// The notation of an action id.
+    fn action_name(&self, py: Python<'_>, action: &Bound<'_, PyAny>) -> PyResult<String> {
+        let id = action_id(py, action)?;
+        guard(py, || self.inner.action_name(id))
+    }
+    /// The id of a notation; raises NotationError if the text names no action.
+    fn parse_action(&self, py: Python<'_>, text: &Bound<'_, PyAny>) -> PyResult<u16> {
+        let Ok(text) = text.cast::<PyString>() else {
+            return Err(to_py(
+                py,
+                Error::Notation(format!("notation must be a str, not {}", type_name(text))),
+            ));
+        };
+        let text = text.to_str()?;
+        guard(py, || self.inner.parse_action(text))
+    }
+    /// A new game from a seed (an int in [0, 2**64)).
+    #[pyo3(signature = (seed = None))]
+    fn new_state(&self, py: Python<'_>, seed: Option<&Bound<'_, PyAny>>) -> PyResult<State> {
+        let seed = match seed {
+            None => 0,
+            Some(s) => seed_arg(py, s)?,
+        };
+        let game = self.inner.clone();
+        let inner = guard(py, || Ok(apply::new_state(&game, seed)))?;
+        Ok(State {
+            game,
+            inner,
+            history: Vec::new(),
+            seed: Some(seed),
+            start: None,
+        })
+    }
+    fn __repr__(&self) -> String {
+        let opts: Vec<String> = self
+            .inner
+            .options
+            .iter()
+            .map(|(k, v)| format!(", {k}={v}"))
+            .collect();
+        format!(
+            "brass.Game({:?}, players={}{})",
+            self.inner.name,
+            self.inner.players,
+            opts.join("")
+        )
+    }
+    fn __hash__(&self) -> u64 {
+        use std::hash::{Hash, Hasher};
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        json::game_json(&self.inner).to_string().hash(&mut h);
+        h.finish()
+    }
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<(Bound<'py, PyAny>, (String,))> {
+        let f = py.import("brass._brass")?.getattr("_game_from_json")?;
+        Ok((f, (json::game_json(&self.inner).to_string(),)))
+    }
+}
+
+pub(crate) fn type_name(obj: &Bound<'_, PyAny>) -> String {
+    obj.get_type()
+        .name()
+        .map(|n| n.to_string())
+        .unwrap_or_else(|_| "?".into())
+}
+
+fn players_arg(py: Python<'_>, players: &Bound<'_, PyAny>) -> PyResult<i64> {
+    if players.is_instance_of::<pyo3::types::PyBool>()
+        || !players.is_instance_of::<pyo3::types::PyInt>()
+    {
+        return Err(to_py(
+            py,
+            Error::Config(format!(
+                "players must be an int, not {}",
+                type_name(players)
+            )),
+        ));
+    }
+    Ok(players.extract::<i64>().unwrap_or(i64::MAX))
+}
+
+pub(crate) fn seed_arg(py: Python<'_>, seed: &Bound<'_, PyAny>) -> PyResult<u64> {
+    if seed.is_instance_of::<pyo3::types::PyBool>() || !seed.is_instance_of::<pyo3::types::PyInt>()
+    {
+        return Err(to_py(
+            py,
+            Error::Config(format!(
+                "seed must be an int in [0, 2**64), not {}",
+                type_name(seed)
+            )),
+        ));
+    }
+    seed.extract::<u64>().map_err(|_| {
+        to_py(
+            py,
+            Error::Config(format!("seed must be an int in [0, 2**64), not {seed}")),
+        )
+    })
+}
+
+/// An integer argument: an int or anything with `__index__` (numpy integers), never a bool or a str.
+/// Returns None for anything else; out-of-range magnitudes become -1 (reported as out of range).
+pub(crate) fn as_index(obj: &Bound<'_, PyAny>) -> Option<i64> {
+    if obj.is_instance_of::<pyo3::types::PyBool>() || obj.is_instance_of::<PyString>() {
+        return None;
+    }
+    if !obj.is_instance_of::<pyo3::types::PyInt>() && !obj.hasattr("__index__").unwrap_or(false) {
+        return None;
+    }
+    let index = obj.call_method0("__index__").ok()?;
+    Some(index.extract::<i64>().unwrap_or(-1))
+}
+
+/// An action id from a Python object.
+pub(crate) fn action_id(py: Python<'_>, action: &Bound<'_, PyAny>) -> PyResult<i64> {
+    as_index(action).ok_or_else(|| {
+        let msg = format!(
+            "an action is an int id or a notation str, not {}",
+            type_name(action)
+        );
+        to_py(py, Error::IllegalAction(msg))
+    })
+}
+
+#[pyfunction]
+pub(crate) fn _game_from_json(py: Python<'_>, text: &str) -> PyResult<Game> {
+    let inner = guard(py, || json::game_from_value(&json::parse_bounded(text)?))?;
+    Ok(Game {
+        inner: Arc::new(inner),
+    })
+}

@@ -1,0 +1,400 @@
+//! `brass.State`, `brass.PlayerView`, `brass.replay`.
+use crate::errors::{guard, to_py};
+use crate::game::{action_id, as_index, seed_arg, type_name, Game};
+use brass_core::{
+    apply, hidden, json, observation, rules, Error, Game as CoreGame, State as CoreState,
+};
+use numpy::PyArray1;
+use pyo3::exceptions::{PyIndexError, PyTypeError};
+use pyo3::prelude::*;
+use pyo3::types::{PyString, PyTuple};
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+/// One player's holdings, as a snapshot.
+#[pyclass(module = "brass", frozen, get_all)]
+pub(crate) struct PlayerView {
+    money: i32,
+    money_spent: i32,
+    income_level: i32,
+    income_space: u8,
+    vp: i32,
+    hand: Vec<String>,
+    discards: Vec<String>,
+    mat: BTreeMap<String, usize>,
+    links_left: u8,
+}
+
+#[pymethods]
+impl PlayerView {
+    fn __repr__(&self) -> String {
+        format!(
+            "PlayerView(money={}, income_level={}, vp={}, hand={:?}, links_left={})",
+            self.money, self.income_level, self.vp, self.hand, self.links_left
+        )
+    }
+}
+
+fn card_list(game: &CoreGame, counts: &[u8]) -> Vec<String> {
+    let mut v = Vec::new();
+    for (k, &c) in counts[..game.card_kinds.len()].iter().enumerate() {
+        for _ in 0..c {
+            v.push(game.card_names[k].clone());
+        }
+    }
+    v
+}
+
+/// A game position. Mutable: `apply` changes it in place; `clone` copies it.
+#[pyclass(module = "brass")]
+pub(crate) struct State {
+    pub(crate) game: Arc<CoreGame>,
+    pub(crate) inner: CoreState,
+    pub(crate) history: Vec<u16>,
+    pub(crate) seed: Option<u64>,
+    pub(crate) start: Option<Box<CoreState>>,
+}
+
+impl State {
+    /// A state with no history that records itself as the start of its game record.
+    pub(crate) fn from_core(game: Arc<CoreGame>, inner: CoreState) -> State {
+        State {
+            game,
+            inner,
+            history: Vec::new(),
+            seed: None,
+            start: Some(Box::new(inner)),
+        }
+    }
+
+    fn player_index(&self, index: &Bound<'_, PyAny>) -> PyResult<u8> {
+        let i = as_index(index).ok_or_else(|| {
+            PyTypeError::new_err(format!(
+                "a player index is an int, not {}",
+                type_name(index)
+            ))
+        })?;
+        if i < 0 || i >= self.game.players as i64 {
+            return Err(PyIndexError::new_err(format!(
+                "player {i} does not exist (players 0..{})",
+                self.game.players
+            )));
+        }
+        Ok(i as u8)
+    }
+
+    fn legal(&self) -> Vec<u16> {
+        let mut ids = Vec::new();
+        rules::legal_actions(&self.game, &self.inner, &mut ids);
+        ids
+    }
+}
+
+#[pymethods]
+impl State {
+    /// The configuration this state belongs to.
+    #[getter]
+    fn game(&self) -> Game {
+        Game {
+            inner: self.game.clone(),
+        }
+    }
+    /// The player who decides now, or None when the game is over.
+    #[getter]
+    fn current_player(&self) -> Option<u8> {
+        self.inner.current_player(&self.game)
+    }
+    /// Round within the era, from 1.
+    #[getter]
+    fn round(&self) -> u8 {
+        self.inner.round
+    }
+    /// "canal" or "rail".
+    #[getter]
+    fn era(&self) -> &'static str {
+        self.inner.era.name()
+    }
+    /// The kind of decision pending (docs/actions.md): action, coal, iron, link, develop, sell, card, remove, over.
+    #[getter]
+    fn decision(&self) -> &'static str {
+        self.inner.decision.name()
+    }
+    #[getter]
+    fn turn_order(&self) -> Vec<u32> {
+        self.inner.turn_order[..self.game.players as usize]
+            .iter()
+            .map(|&p| p as u32)
+            .collect()
+    }
+    #[getter]
+    fn actions_left(&self) -> u8 {
+        self.inner.actions_left
+    }
+    /// Cards left in the draw pile.
+    #[getter]
+    fn deck_size(&self) -> u8 {
+        self.inner.deck_size()
+    }
+    fn is_terminal(&self) -> bool {
+        self.inner.is_terminal()
+    }
+    /// Legal action ids, ascending, without duplicates; empty when the game is over.
+    fn legal_actions(&self, py: Python<'_>) -> PyResult<Vec<u16>> {
+        guard(py, || Ok(self.legal()))
+    }
+    /// A numpy bool array of length `game.num_actions`, True at the legal ids.
+    fn legal_action_mask<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray1<bool>>> {
+        let ids = guard(py, || Ok(self.legal()))?;
+        let mut mask = vec![false; self.game.num_actions()];
+        for id in ids {
+            mask[id as usize] = true;
+        }
+        Ok(PyArray1::from_vec(py, mask))
+    }
+    /// Apply an action id or notation. Raises IllegalActionError / NotationError and leaves the state
+    /// unchanged when it is not legal.
+    fn apply(&mut self, py: Python<'_>, action: &Bound<'_, PyAny>) -> PyResult<()> {
+        let id = if let Ok(text) = action.cast::<PyString>() {
+            let text = text.to_str()?;
+            guard(py, || self.game.parse_action(text))? as i64
+        } else {
+            action_id(py, action)?
+        };
+        let mut next = self.inner;
+        let game = &self.game;
+        guard(py, || apply::apply(game, &mut next, id))?;
+        self.inner = next;
+        self.history.push(id as u16);
+        Ok(())
+    }
+    /// An independent copy (history included).
+    fn clone(&self) -> State {
+        State {
+            game: self.game.clone(),
+            inner: self.inner,
+            history: self.history.clone(),
+            seed: self.seed,
+            start: self.start.clone(),
+        }
+    }
+    fn __copy__(&self) -> State {
+        self.clone()
+    }
+    fn __deepcopy__(&self, _memo: &Bound<'_, PyAny>) -> State {
+        self.clone()
+    }
+    /// Each player's VP so far (final VP once the game is over).
+    fn scores(&self) -> Vec<i32> {
+        self.inner.players[..self.game.players as usize]
+            .iter()
+            .map(|p| p.vp)
+            .collect()
+    }
+    /// The winners after tie-breaks (L-53); empty until the game is over.
+    fn winners(&self) -> Vec<u32> {
+        apply::winners(&self.game, &self.inner)
+            .into_iter()
+            .map(u32::from)
+            .collect()
+    }
+    /// Canonical JSON (docs/state-format.md).
+    fn to_json(&self, py: Python<'_>) -> PyResult<String> {
+        guard(py, || Ok(json::to_json(&self.game, &self.inner)))
+    }
+    /// Load a state from JSON, validating it; raises InvalidStateError naming the first problem.
+    #[staticmethod]
+    fn from_json(py: Python<'_>, text: &Bound<'_, PyAny>) -> PyResult<State> {
+        let Ok(text) = text.cast::<PyString>() else {
+            return Err(to_py(
+                py,
+                Error::InvalidState(format!("state JSON must be a str, not {}", type_name(text))),
+            ));
+        };
+        let text = text.to_str()?;
+        let (game, inner) = guard(py, || json::from_json(text))?;
+        Ok(State {
+            game: Arc::new(game),
+            inner,
+            history: Vec::new(),
+            seed: None,
+            start: Some(Box::new(inner)),
+        })
+    }
+    /// What `player` may know, as a float32 vector (layout: `game.observation_layout()`,
+    /// docs/observation.md).
+    fn observation<'py>(
+        &self,
+        py: Python<'py>,
+        player: &Bound<'_, PyAny>,
+    ) -> PyResult<Bound<'py, PyArray1<f32>>> {
+        let p = self.player_index(player)?;
+        let mut out = vec![0f32; observation::size(&self.game)];
+        guard(py, || {
+            observation::write(&self.game, &self.inner, p, &mut out);
+            Ok(())
+        })?;
+        Ok(PyArray1::from_vec(py, out))
+    }
+    /// A state consistent with what `player` knows, with everything they cannot see (other hands, the
+    /// draw pile, the deck-tile cards, the DCM pile order, the RNG) redrawn from `seed`.
+    fn resample_hidden(
+        &self,
+        py: Python<'_>,
+        player: &Bound<'_, PyAny>,
+        seed: &Bound<'_, PyAny>,
+    ) -> PyResult<State> {
+        let p = self.player_index(player)?;
+        let seed = seed_arg(py, seed)?;
+        let inner = guard(py, || {
+            Ok(hidden::resample_hidden(&self.game, &self.inner, p, seed))
+        })?;
+        Ok(State::from_core(self.game.clone(), inner))
+    }
+    /// The action ids applied so far.
+    fn history(&self) -> Vec<u16> {
+        self.history.clone()
+    }
+    /// The game record (configuration + seed or start state + actions) as JSON.
+    fn record(&self) -> String {
+        json::record_json(&self.game, self.seed, self.start.as_deref(), &self.history)
+    }
+    /// A snapshot of one player's holdings.
+    fn player(&self, py: Python<'_>, index: &Bound<'_, PyAny>) -> PyResult<PlayerView> {
+        let i = as_index(index).ok_or_else(|| {
+            PyTypeError::new_err(format!(
+                "a player index is an int, not {}",
+                type_name(index)
+            ))
+        })?;
+        if i < 0 || i >= self.game.players as i64 {
+            return Err(PyIndexError::new_err(format!(
+                "player {i} does not exist (players 0..{})",
+                self.game.players
+            )));
+        }
+        let _ = py;
+        let g = &self.game;
+        let p = &self.inner.players[i as usize];
+        Ok(PlayerView {
+            money: p.money,
+            money_spent: p.money_spent,
+            income_level: g.income_level(p.income_space),
+            income_space: p.income_space,
+            vp: p.vp,
+            hand: card_list(g, &p.hand),
+            discards: card_list(g, &p.discards),
+            mat: g
+                .industries
+                .iter()
+                .enumerate()
+                .map(|(k, n)| (n.clone(), g.stacks[k].len() - p.taken[k] as usize))
+                .collect(),
+            links_left: p.links_left,
+        })
+    }
+    fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
+        match other.cast::<State>() {
+            Ok(o) => {
+                let o = o.borrow();
+                json::to_json(&self.game, &self.inner) == json::to_json(&o.game, &o.inner)
+            }
+            Err(_) => false,
+        }
+    }
+    fn __repr__(&self) -> String {
+        match self.inner.current_player(&self.game) {
+            Some(p) => format!(
+                "<brass.State {} {}p, {} era round {}, player {p} to decide ({})>",
+                self.game.name,
+                self.game.players,
+                self.inner.era.name(),
+                self.inner.round,
+                self.inner.decision.name()
+            ),
+            None => format!(
+                "<brass.State {} {}p, game over, scores {:?}>",
+                self.game.name,
+                self.game.players,
+                self.scores()
+            ),
+        }
+    }
+    fn __reduce__<'py>(
+        &self,
+        py: Python<'py>,
+    ) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyTuple>)> {
+        let f = py.import("brass._brass")?.getattr("_state_from_pickle")?;
+        let start = self.start.as_deref().map(|s| json::to_json(&self.game, s));
+        let args = PyTuple::new(
+            py,
+            [
+                json::to_json(&self.game, &self.inner)
+                    .into_pyobject(py)?
+                    .into_any(),
+                self.history.clone().into_pyobject(py)?.into_any(),
+                self.seed.into_pyobject(py)?.into_any(),
+                start.into_pyobject(py)?.into_any(),
+            ],
+        )?;
+        Ok((f, args))
+    }
+}
+
+#[pyfunction]
+pub(crate) fn _state_from_pickle(
+    py: Python<'_>,
+    text: &str,
+    history: Vec<u16>,
+    seed: Option<u64>,
+    start: Option<String>,
+) -> PyResult<State> {
+    let (game, inner) = guard(py, || json::from_json(text))?;
+    let start = match start {
+        Some(s) => Some(Box::new(guard(py, || json::from_json(&s))?.1)),
+        None => None,
+    };
+    Ok(State {
+        game: Arc::new(game),
+        inner,
+        history,
+        seed,
+        start,
+    })
+}
+
+/// Replay a game record, checking every action; returns the final state.
+#[pyfunction]
+pub(crate) fn replay(py: Python<'_>, text: &Bound<'_, PyAny>) -> PyResult<State> {
+    let Ok(text) = text.cast::<PyString>() else {
+        return Err(to_py(
+            py,
+            Error::InvalidState(format!("a record must be a str, not {}", type_name(text))),
+        ));
+    };
+    let text = text.to_str()?;
+    let (game, inner, history, seed, start) = guard(py, || {
+        let rec = json::parse_record(text)?;
+        let mut state = rec.start;
+        let mut history = Vec::with_capacity(rec.actions.len());
+        for (i, &id) in rec.actions.iter().enumerate() {
+            apply::apply(&rec.game, &mut state, id).map_err(|e| match e {
+                Error::IllegalAction(m) => Error::IllegalAction(format!("record action {i}: {m}")),
+                other => other,
+            })?;
+            history.push(id as u16);
+        }
+        let start = if rec.seed.is_some() {
+            None
+        } else {
+            Some(Box::new(rec.start))
+        };
+        Ok((rec.game, state, history, rec.seed, start))
+    })?;
+    Ok(State {
+        game: Arc::new(game),
+        inner,
+        history,
+        seed,
+        start,
+    })
+}

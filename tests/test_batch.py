@@ -1,0 +1,156 @@
+"""Observations, hidden-information resampling, native rollouts and VecEnv (the throughput API)."""
+
+from __future__ import annotations
+
+import json
+import pathlib
+
+import numpy as np
+import pytest
+
+import brass
+
+DOCS = pathlib.Path(__file__).resolve().parent.parent / "docs" / "observation.md"
+
+
+@pytest.fixture(params=[2, 3, 4])
+def game(request: pytest.FixtureRequest) -> brass.Game:
+    return brass.Game("lancashire", players=request.param)
+
+
+def _advance(state: brass.State, steps: int, seed: int = 0) -> brass.State:
+    rng = np.random.default_rng(seed)
+    for _ in range(steps):
+        if state.is_terminal():
+            break
+        state.apply(int(rng.choice(state.legal_actions())))
+    return state
+
+
+def test_observation_layout_is_contiguous_and_documented(game: brass.Game) -> None:
+    layout = game.observation_layout()
+    names = [name for name, *_ in layout]
+    assert len(set(names)) == len(names)
+    offset = 0
+    for _, start, length, meaning in layout:
+        assert start == offset and length > 0 and meaning
+        offset += length
+    assert offset == game.observation_size
+    documented = DOCS.read_text()
+    missing = [n for n in names if f"`{n}`" not in documented]
+    assert not missing, f"docs/observation.md does not describe {missing}"
+
+
+def test_observation_shows_own_hand_and_hides_what_the_player_cannot_see(game: brass.Game) -> None:
+    state = _advance(game.new_state(seed=12), 40)
+    for player in range(game.players):
+        seen = state.observation(player)
+        assert seen.dtype == np.float32 and seen.shape == (game.observation_size,)
+        other = state.resample_hidden(player, seed=5)
+        # Everything the player may know is unchanged, so the observation is identical ...
+        assert np.array_equal(other.observation(player), seen)
+        assert other.player(player).hand == state.player(player).hand
+        doc, odoc = json.loads(state.to_json()), json.loads(other.to_json())
+        assert odoc["board"] == doc["board"] and odoc["dcm"]["discards"] == doc["dcm"]["discards"]
+        assert [p["discards"] for p in odoc["players"]] == [p["discards"] for p in doc["players"]]
+        assert len(odoc["deck"]) == len(doc["deck"])
+    # ... while the hidden parts did change somewhere, and the resampled state plays on.
+    others = [state.resample_hidden(0, seed=s) for s in range(5)]
+    assert any(o.to_json() != state.to_json() for o in others)
+    _advance(others[0], 500)
+
+
+def test_observation_depends_on_own_hand_and_seat() -> None:
+    game = brass.Game("lancashire", players=4)
+    state = game.new_state(seed=2)
+    layout = {name: (start, length) for name, start, length, _ in game.observation_layout()}
+    start, length = layout["hand"]
+    for p in range(4):
+        hand = state.player(p).hand
+        counts = state.observation(p)[start : start + length] * 4
+        assert counts.sum() == pytest.approx(len(hand))
+    to_act = layout["to_act"]
+    current = state.current_player
+    for p in range(4):
+        row = state.observation(p)[to_act[0] : to_act[0] + to_act[1]]
+        assert row[(current - p) % 4] == 1 and row.sum() == 1
+
+
+def test_rollouts_are_deterministic_whatever_the_thread_count(game: brass.Game) -> None:
+    one = brass.rollouts(game, 60, seed=4, threads=1)
+    two = brass.rollouts(game, 60, seed=4, threads=2)
+    every = brass.rollouts(game, 60, seed=4)
+    for r in (two, every):
+        assert np.array_equal(one.scores, r.scores)
+        assert np.array_equal(one.winners, r.winners)
+        assert np.array_equal(one.decisions, r.decisions)
+    assert one.scores.shape == (60, game.players) and one.winners.dtype == np.bool_
+    assert (one.winners.sum(axis=1) >= 1).all() and (one.decisions > 100).all()
+    assert one.seconds > 0 and one.games_per_second > 0
+    assert not np.array_equal(one.scores, brass.rollouts(game, 60, seed=5, threads=1).scores)
+
+
+def test_rollouts_from_a_state_continue_that_game() -> None:
+    game = brass.Game("lancashire", players=3)
+    state = _advance(game.new_state(seed=1), 100)
+    result = brass.rollouts(state, 20, seed=0, threads=1)
+    # Every playout starts from the same position: the VP already scored can only grow.
+    assert (result.scores >= np.array(state.scores())).all()
+    assert (result.decisions < 400).all()
+    with pytest.raises(brass.ConfigError):
+        brass.rollouts("lancashire", 3)
+
+
+def test_vecenv_steps_auto_resets_and_rewards_winners() -> None:
+    game = brass.Game("lancashire", players=2)
+    env = brass.VecEnv(game, 6, seed=9)
+    obs = env.reset()
+    assert obs.shape == (6, game.observation_size) and obs.dtype == np.float32
+    rng = np.random.default_rng(1)
+    finished = 0
+    for _ in range(3000):
+        masks = env.legal_action_masks()
+        assert masks.shape == (6, game.num_actions) and masks.any(axis=1).all()
+        players = env.current_players()
+        for i in range(6):
+            assert np.array_equal(np.flatnonzero(masks[i]), env.state(i).legal_actions())
+            assert players[i] == env.state(i).current_player
+        actions = np.array([rng.choice(np.flatnonzero(row)) for row in masks])
+        rewards, dones = env.step(actions)
+        assert rewards.shape == (6, 2)
+        for i in np.flatnonzero(dones):
+            assert rewards[i].sum() == pytest.approx(1.0)
+            winners = np.flatnonzero(rewards[i] > 0)
+            assert (env.scores[i][winners] == env.scores[i].max()).all()  # L-53: most VP wins
+            assert env.state(i).round == 1 and env.state(i).era == "canal"  # restarted
+        assert (rewards[~dones] == 0).all()
+        finished += int(dones.sum())
+    assert finished >= 6
+
+
+def test_vecenv_illegal_action_names_the_environment_and_changes_nothing() -> None:
+    game = brass.Game("lancashire", players=3)
+    env = brass.VecEnv(game, 4, seed=2)
+    env.reset()
+    before = [env.state(i).to_json() for i in range(4)]
+    masks = env.legal_action_masks()
+    actions = [int(np.flatnonzero(row)[0]) for row in masks]
+    actions[2] = int(np.flatnonzero(~masks[2])[0])
+    with pytest.raises(brass.IllegalActionError, match="environment 2"):
+        env.step(actions)
+    assert [env.state(i).to_json() for i in range(4)] == before
+    with pytest.raises(brass.IllegalActionError):
+        env.step(actions[:3])
+
+
+def test_vecenv_is_reproducible_for_a_seed() -> None:
+    game = brass.Game("lancashire", players=4)
+
+    def run() -> list[str]:
+        env = brass.VecEnv(game, 3, seed=7)
+        env.reset()
+        for _ in range(50):
+            env.step([int(np.flatnonzero(row)[-1]) for row in env.legal_action_masks()])
+        return [env.state(i).to_json() for i in range(3)]
+
+    assert run() == run()
