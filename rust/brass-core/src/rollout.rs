@@ -27,6 +27,9 @@ pub fn random_playout(game: &Game, state: &mut State, rng: &mut Rng, ids: &mut V
     decisions
 }
 
+/// One game's slot in the output arrays: (index, ((scores, winners), decisions)).
+type Row<'a> = (usize, ((&'a mut [i32], &'a mut [u8]), &'a mut u32));
+
 /// Results of a batch of playouts, one row per game.
 #[derive(Clone, Debug, Default)]
 pub struct Rollouts {
@@ -55,22 +58,21 @@ pub fn rollouts(
         winners: vec![0; games * n],
         decisions: vec![0; games],
     };
-    let work =
-        |(i, ((scores, winners), decisions)): (usize, ((&mut [i32], &mut [u8]), &mut u32))| {
-            let (deal, mut rng) = game_seeds(seed, i as u64);
-            let mut state = match start {
-                Some(s) => *s,
-                None => apply::new_state(game, deal),
-            };
-            let mut ids = Vec::with_capacity(256);
-            *decisions = random_playout(game, &mut state, &mut rng, &mut ids);
-            for p in 0..n {
-                scores[p] = state.players[p].vp;
-            }
-            for w in apply::winners(game, &state) {
-                winners[w as usize] = 1;
-            }
+    let work = |(i, ((scores, winners), decisions)): Row<'_>| {
+        let (deal, mut rng) = game_seeds(seed, i as u64);
+        let mut state = match start {
+            Some(s) => *s,
+            None => apply::new_state(game, deal),
         };
+        let mut ids = Vec::with_capacity(256);
+        *decisions = random_playout(game, &mut state, &mut rng, &mut ids);
+        for p in 0..n {
+            scores[p] = state.players[p].vp;
+        }
+        for w in apply::winners(game, &state) {
+            winners[w as usize] = 1;
+        }
+    };
     let run = |out: &mut Rollouts| {
         out.scores
             .par_chunks_mut(n)
