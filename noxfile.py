@@ -36,3 +36,14 @@ def lint(session: nox.Session) -> None:
     session.run("cargo", "clippy", "--workspace", "--all-targets", "-q", "--", "-D", "warnings", external=True)
     session.install("ruff")
     session.run("ruff", "check", "python", "tests", "noxfile.py")
+
+
+@nox.session
+def bench(session: nox.Session) -> None:
+    """Release build, then the core benchmarks (cargo bench) and `brass bench` (figures for
+    docs/performance.md). `nox -s bench -- --json` prints the Python figures as JSON."""
+    session.env.update(_cargo_env())
+    session.env["MATURIN_NO_INSTALL_RUST"] = "1"
+    session.run("cargo", "bench", "--locked", "-q", "-p", "brass-core", external=True)
+    session.install(".")
+    session.run("brass", "bench", *session.posargs)

@@ -224,3 +224,14 @@ def test_numpy_integers_are_accepted_as_ids() -> None:
     assert game.action_name(np.int32(first)) == game.action_name(int(first))
     with pytest.raises(TypeError):
         state.player(True)
+
+
+def test_cli_bench_quick_json_runs(capsys: pytest.CaptureFixture[str]) -> None:
+    """Smoke test of `brass bench` (figures come from running it, not from this test)."""
+    from brass.cli import main
+
+    assert main(["bench", "--quick", "--json", "--players", "2"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    result = report["results"]["2"]
+    assert result["same_results"] == 1.0  # the reference engine reached the native engine's scores
+    assert {"native_1_thread", "native_all_threads", "decisions_per_s", "vecenv_256", "clone_ns"} <= set(result)

@@ -41,6 +41,19 @@ def _selfplay(args: argparse.Namespace) -> int:
     return 0
 
 
+def _bench(args: argparse.Namespace) -> int:
+    import json
+
+    from brass import bench
+
+    report = bench.run(args.players, quick=args.quick)
+    if args.json:
+        print(json.dumps(report, indent=1))
+    else:
+        print(bench.format_table(report))
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="brass", description="Rules engine for the Brass board games.")
     parser.add_argument("--version", action="version", version=f"brass {brass.__version__}")
@@ -50,6 +63,11 @@ def main(argv: list[str] | None = None) -> int:
     sp.add_argument("--games", type=int, default=100)
     sp.add_argument("--seed", type=int, default=1)
     sp.set_defaults(run=_selfplay)
+    bp = sub.add_parser("bench", help="measure throughput on this machine (docs/performance.md)")
+    bp.add_argument("--players", type=int, nargs="+", default=[2, 3, 4], choices=(2, 3, 4))
+    bp.add_argument("--json", action="store_true", help="print the figures as JSON")
+    bp.add_argument("--quick", action="store_true", help="shorter runs (less precise)")
+    bp.set_defaults(run=_bench)
     args = parser.parse_args(argv)
     try:
         return args.run(args)

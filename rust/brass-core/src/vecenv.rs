@@ -165,6 +165,21 @@ impl VecEnv {
             });
     }
 
+    /// A uniformly random legal action per environment, drawn from `seed` (the same seed and states give
+    /// the same actions whatever the thread count).
+    pub fn sample_actions(&self, seed: u64, out: &mut [i64]) {
+        let game = &self.game;
+        out.par_iter_mut()
+            .zip(self.states.par_iter())
+            .enumerate()
+            .for_each_init(Vec::new, |ids, (i, (o, s))| {
+                ids.clear();
+                rules::legal_actions(game, s, ids);
+                let mut rng = Rng(seed ^ (i as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15));
+                *o = ids[rng.below(ids.len() as u64) as usize] as i64;
+            });
+    }
+
     /// The player to decide in each environment.
     pub fn current_players(&self, out: &mut [i32]) {
         for (o, s) in out.iter_mut().zip(&self.states) {

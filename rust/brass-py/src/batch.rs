@@ -262,6 +262,24 @@ impl VecEnv {
         Ok(players.clone())
     }
 
+    /// A uniformly random legal action per environment (int64 array), drawn from `seed`: a native
+    /// random policy for baselines and exploration.
+    fn sample_legal_actions<'py>(
+        &self,
+        py: Python<'py>,
+        seed: &Bound<'_, PyAny>,
+    ) -> PyResult<Bound<'py, PyArray1<i64>>> {
+        let seed = seed_arg(py, seed)?;
+        let mut out = vec![0i64; self.env.len()];
+        let env = &self.env;
+        let buf = &mut out;
+        detached(py, || {
+            env.sample_actions(seed, buf);
+            Ok(())
+        })?;
+        Ok(PyArray1::from_vec(py, out))
+    }
+
     /// Rewards of the last step, shape (n, players): 1/k for each of the k winners of a game that ended.
     #[getter]
     fn rewards<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray2<f32>> {

@@ -1,0 +1,167 @@
+"""`brass bench`: the throughput figures of docs/performance.md, measured on this machine.
+
+Every figure is a measurement of this process, never an estimate. Run a release build for meaningful
+numbers (`pip install .` builds release; `nox -s bench` does it in a fresh environment).
+"""
+
+from __future__ import annotations
+
+import os
+import platform
+import random
+import time
+import timeit
+from typing import Any
+
+import brass
+from brass import reference
+from brass.reference._rng import SplitMix64
+
+MASK64 = (1 << 64) - 1
+
+
+def game_seeds(seed: int, index: int) -> tuple[int, SplitMix64]:
+    """The seeds of game `index` of a `brass.rollouts(…, seed)` batch (rust/brass-core/src/rollout.rs)."""
+    r = SplitMix64(seed ^ ((index * 0xD1B54A32D192ED03) & MASK64))
+    deal = r.next()
+    return deal, SplitMix64(r.next())
+
+
+def _rate(count: float, seconds: float) -> float:
+    return count / seconds if seconds > 0 else float("inf")
+
+
+def native_games(game: brass.Game, games: int, threads: int) -> dict[str, float]:
+    brass.rollouts(game, min(games, 20), seed=99, threads=threads)  # warm up the thread pool
+    result = brass.rollouts(game, games, seed=1, threads=threads)
+    return {
+        "games_per_s": result.games_per_second,
+        "decisions_per_game": float(result.decisions.mean()),
+        "threads": result.threads,
+    }
+
+
+def python_loop(game: brass.Game, seconds: float) -> dict[str, float]:
+    """Decisions per second of a Python loop calling legal_actions() and apply() on the native engine."""
+    chooser = random.Random(0)
+    decisions = 0
+    seed = 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        state = game.new_state(seed=seed)
+        seed += 1
+        while not state.is_terminal():
+            ids = state.legal_actions()
+            state.apply(ids[chooser.randrange(len(ids))])
+            decisions += 1
+    return {"decisions_per_s": _rate(decisions, time.perf_counter() - start)}
+
+
+def vecenv(game: brass.Game, n: int, seconds: float) -> dict[str, float]:
+    """Env-steps per second of VecEnv(n): stepping alone with native random actions, and a full RL loop
+    (observations + masks + step)."""
+    env = brass.VecEnv(game, n, seed=1)
+    env.reset()
+    out: dict[str, float] = {}
+    for label, full in (("steps_per_s", False), ("loop_steps_per_s", True)):
+        steps = 0
+        k = 0
+        start = time.perf_counter()
+        while time.perf_counter() - start < seconds:
+            if full:
+                env.observations()
+                env.legal_action_masks()
+            env.step(env.sample_legal_actions(k))
+            k += 1
+            steps += n
+        out[label] = _rate(steps, time.perf_counter() - start)
+    return out
+
+
+def clone_ns(game: brass.Game) -> dict[str, float]:
+    state = game.new_state(seed=3)
+    chooser = random.Random(1)
+    for _ in range(120):  # a mid-game position with some history
+        state.apply(chooser.choice(state.legal_actions()))
+    number = 20000
+    seconds = min(timeit.repeat(state.clone, number=number, repeat=5))
+    return {"clone_ns": seconds / number * 1e9}
+
+
+def reference_ratio(players: int, games: int) -> dict[str, float]:
+    """Reference engine games/s on the same games as native rollouts (same deals, same choices), the
+    native/reference ratio, and a check that both engines reach the same final scores."""
+    ref_game = reference.Game("lancashire", players=players)
+    scores = []
+    start = time.perf_counter()
+    for i in range(games):
+        deal, rng = game_seeds(1, i)
+        state = ref_game.new_state(seed=deal)
+        while not state.is_terminal():
+            ids = state.legal_actions()
+            state.apply(ids[rng.below(len(ids))])
+        scores.append(state.scores())
+    ref_rate = _rate(games, time.perf_counter() - start)
+    game = brass.Game("lancashire", players=players)
+    native = brass.rollouts(game, max(games * 50, 200), seed=1, threads=1)
+    same = native.scores[:games].tolist() == scores
+    return {"reference_games_per_s": ref_rate, "native_over_reference": native.games_per_second / ref_rate,
+            "same_results": float(same)}
+
+
+def machine() -> dict[str, Any]:
+    cpu = platform.processor() or platform.machine()
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    cpu = line.split(":", 1)[1].strip()
+                    break
+    except OSError:
+        pass
+    return {"cpu": cpu, "cores": os.cpu_count(), "python": platform.python_version(), "brass": brass.__version__,
+            "platform": platform.platform()}
+
+
+def run(players: list[int], quick: bool = False) -> dict[str, Any]:
+    seconds = 0.5 if quick else 2.0
+    games = 200 if quick else 2000
+    report: dict[str, Any] = {"machine": machine(), "results": {}}
+    for n in players:
+        game = brass.Game("lancashire", players=n)
+        r: dict[str, Any] = {}
+        r["native_1_thread"] = native_games(game, games, threads=1)
+        r["native_all_threads"] = native_games(game, games, threads=0)
+        r["native_scaling"] = r["native_all_threads"]["games_per_s"] / r["native_1_thread"]["games_per_s"]
+        r.update(python_loop(game, seconds))
+        r["vecenv_256"] = vecenv(game, 256, seconds)
+        r.update(clone_ns(game))
+        r.update(reference_ratio(n, 2 if quick else 5))
+        report["results"][str(n)] = r
+    return report
+
+
+def format_table(report: dict[str, Any]) -> str:
+    m = report["machine"]
+    lines = [f"brass {m['brass']} on {m['cpu']} ({m['cores']} cores), Python {m['python']}", ""]
+    rows = [
+        ("native random games/s, 1 thread", lambda r: f"{r['native_1_thread']['games_per_s']:,.0f}"),
+        ("native random games/s, all threads", lambda r: f"{r['native_all_threads']['games_per_s']:,.0f}"),
+        ("  scaling (all / 1)", lambda r: f"{r['native_scaling']:.2f}x"),
+        ("decisions per game", lambda r: f"{r['native_1_thread']['decisions_per_game']:.0f}"),
+        ("Python loop decisions/s", lambda r: f"{r['decisions_per_s']:,.0f}"),
+        ("VecEnv(256) env-steps/s, step only", lambda r: f"{r['vecenv_256']['steps_per_s']:,.0f}"),
+        ("VecEnv(256) env-steps/s, obs+mask+step", lambda r: f"{r['vecenv_256']['loop_steps_per_s']:,.0f}"),
+        ("State.clone() from Python, ns", lambda r: f"{r['clone_ns']:.0f}"),
+        ("reference engine games/s", lambda r: f"{r['reference_games_per_s']:.2f}"),
+        ("native / reference (same games)", lambda r: f"{r['native_over_reference']:,.0f}x"),
+        ("  same final scores", lambda r: "yes" if r["same_results"] else "NO"),
+    ]
+    keys = list(report["results"])
+    lines.append(f"{'':42}" + "".join(f"{k + ' players':>14}" for k in keys))
+    for label, fmt in rows:
+        lines.append(f"{label:42}" + "".join(f"{fmt(report['results'][k]):>14}" for k in keys))
+    return "\n".join(lines)
+
+
+__all__ = ["run", "format_table", "game_seeds", "machine"]

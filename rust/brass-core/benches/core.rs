@@ -1,0 +1,91 @@
+//! Core benchmarks (`cargo bench -p brass-core`): legal actions, apply, clone, full random games.
+//! A plain timing harness (no extra dependencies): each figure is the best of several timed batches.
+use brass_core::{apply, rollout, rules, Game, Rng, State};
+use std::collections::BTreeMap;
+use std::hint::black_box;
+use std::time::Instant;
+
+/// Best time per iteration over `rounds` batches of `iters` calls, in nanoseconds.
+fn time_ns(rounds: usize, iters: usize, mut f: impl FnMut()) -> f64 {
+    let mut best = f64::INFINITY;
+    for _ in 0..rounds {
+        let t = Instant::now();
+        for _ in 0..iters {
+            f();
+        }
+        best = best.min(t.elapsed().as_nanos() as f64 / iters as f64);
+    }
+    best
+}
+
+/// Positions met in random play, for per-decision benchmarks.
+fn sample_positions(game: &Game, games: u64) -> Vec<State> {
+    let mut out = Vec::new();
+    let mut ids = Vec::new();
+    for seed in 0..games {
+        let mut s = apply::new_state(game, seed);
+        let mut rng = Rng(seed + 1000);
+        while !s.is_terminal() {
+            out.push(s);
+            ids.clear();
+            rules::legal_actions(game, &s, &mut ids);
+            let id = ids[rng.below(ids.len() as u64) as usize];
+            apply::apply_unchecked(game, &mut s, game.decode(id as i64).unwrap());
+        }
+    }
+    out
+}
+
+fn main() {
+    println!(
+        "{:<8} {:>14} {:>14} {:>12} {:>16} {:>18}",
+        "players", "legal ns", "apply ns", "clone ns", "game us", "games/s 1 thread"
+    );
+    for players in 2..=4 {
+        let game = Game::new("lancashire", players, &BTreeMap::new()).unwrap();
+        let positions = sample_positions(&game, 20);
+        let mut ids = Vec::with_capacity(512);
+        let mut k = 0;
+        let legal = time_ns(5, positions.len(), || {
+            ids.clear();
+            rules::legal_actions(&game, black_box(&positions[k % positions.len()]), &mut ids);
+            k += 1;
+            black_box(&ids);
+        });
+        let moves: Vec<(State, u16)> = positions
+            .iter()
+            .map(|s| {
+                let mut v = Vec::new();
+                rules::legal_actions(&game, s, &mut v);
+                (*s, v[v.len() / 2])
+            })
+            .collect();
+        let mut k = 0;
+        let apply_ns = time_ns(5, moves.len(), || {
+            let (s, id) = &moves[k % moves.len()];
+            let mut s = *s;
+            apply::apply_unchecked(&game, &mut s, game.decode(*id as i64).unwrap());
+            k += 1;
+            black_box(&s);
+        });
+        let mid = positions[positions.len() / 2];
+        let clone = time_ns(5, 100_000, || {
+            black_box(black_box(&mid).clone());
+        });
+        let games = 300;
+        let t = Instant::now();
+        let r = rollout::rollouts(&game, None, games, 7, 1);
+        let secs = t.elapsed().as_secs_f64();
+        black_box(&r);
+        println!(
+            "{:<8} {:>14.0} {:>14.0} {:>12.1} {:>16.0} {:>18.0}",
+            players,
+            legal,
+            apply_ns,
+            clone,
+            secs * 1e6 / games as f64,
+            games as f64 / secs
+        );
+    }
+    println!("state size: {} bytes", std::mem::size_of::<State>());
+}
