@@ -7,6 +7,7 @@
 #![allow(clippy::needless_range_loop)]
 
 pub mod actions;
+pub mod agents;
 pub mod apply;
 pub mod data;
 pub mod error;
