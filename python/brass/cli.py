@@ -1,79 +1,353 @@
 """The `brass` command line.
 
-    brass selfplay [--players 4] [--games 100] [--seed 1]
+    brass selfplay [--players 4] [--agents mcts:200 greedy greedy random] [--games 40] [--seed 1]
+                   [--jobs N] [--out games.jsonl] [--ray [ADDRESS]]
+    brass replay games.jsonl
+    brass play [--players 4] [--seat 0] [--agents greedy ...] [--seed 1]
+    brass bench [--players 2 3 4] [--json] [--quick]
 
-(Agents, progress bars and records grow here; see the issues.)
+User mistakes (a bad option, an unreadable file, an illegal move) print one line and exit non-zero.
 """
 
 from __future__ import annotations
 
 import argparse
-import random
+import json
+import math
+import statistics
 import sys
 import time
+from collections.abc import Callable
+from typing import Any, NoReturn
 
 import brass
+from brass import agents
+
+DEFAULT_AGENTS = {2: ["mcts:200", "greedy"], 3: ["mcts:200", "greedy", "random"],
+                  4: ["mcts:200", "greedy", "greedy", "random"]}
+
+
+class UserError(Exception):
+    """A mistake of the user's, reported as one line."""
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> NoReturn:
+        print(f"brass: {message} (see `brass --help`)", file=sys.stderr)
+        raise SystemExit(2)
+
+
+def parse_agent(spec: str) -> agents.Agent:
+    """`random`, `greedy`, `mcts` (1000 iterations), `mcts:ITERATIONS`, `mcts:ITERATIONS:DEPTH`,
+    `mcts@MILLISECONDS` (a time budget per decision)."""
+    name, _, rest = spec.partition(":")
+    try:
+        if spec == "random":
+            return agents.Random()
+        if spec == "greedy":
+            return agents.Greedy()
+        if name.startswith("mcts@"):
+            return agents.MCTS(time_ms=int(name[5:]))
+        if name == "mcts":
+            parts = [int(x) for x in rest.split(":")] if rest else []
+            return agents.MCTS(*parts[:1], **({"rollout_depth": parts[1]} if len(parts) > 1 else {}))
+    except (ValueError, brass.BrassError):
+        pass
+    raise UserError(f"unknown agent `{spec}`: use random, greedy, mcts, mcts:ITERATIONS[:DEPTH] or mcts@MS")
+
+
+def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
+    """95% Wilson score interval of a win rate."""
+    if n == 0:
+        return (0.0, 0.0)
+    p = wins / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def _result_dict(r: Any) -> dict[str, Any]:
+    return {"index": r.index, "seats": list(r.seats), "scores": list(r.scores), "winners": list(r.winners),
+            "decisions": len(r.actions), "record": json.loads(r.record)}
+
+
+def _play_chunk(game: brass.Game, specs: list[str], seed: int, first: int, games: int, jobs: int) -> list[dict]:
+    seats = [parse_agent(s) for s in specs]
+    return [_result_dict(r) for r in agents.play_games(game, seats, games, seed=seed, first=first, threads=jobs)]
+
+
+def _ray_runner(address: str) -> Callable[..., list[dict]]:
+    try:
+        import ray
+    except ImportError:
+        raise UserError("--ray needs Ray: pip install 'brass[ray]'") from None
+    if not ray.is_initialized():
+        ray.init(address=None if address == "local" else address, ignore_reinit_error=True,
+                 include_dashboard=False, log_to_driver=False)
+
+    @ray.remote
+    def chunk(name: str, players: int, specs: list[str], seed: int, first: int, games: int) -> list[dict]:
+        return _play_chunk(brass.Game(name, players=players), specs, seed, first, games, 1)
+
+    def run(game: brass.Game, specs: list[str], seed: int, starts: list[tuple[int, int]]) -> list[dict]:
+        futures = [chunk.remote(game.name, game.players, specs, seed, a, b) for a, b in starts]
+        out: list[dict] = []
+        for f in futures:
+            out.extend(ray.get(f))
+        return out
+
+    return run
+
+
+def summarise(results: list[dict], specs: list[str], players: int, seconds: float) -> str:
+    names = [parse_agent(s).name for s in specs]
+    lines = [f"{len(results)} games, {players} players, seats rotate every game; {seconds:.1f}s "
+             f"({len(results) / max(seconds, 1e-9):.1f} games/s)", ""]
+    header = f"{'agent':<14}{'games':>7}{'wins':>8}{'win rate':>10}{'95% interval':>17}{'mean VP':>9}{'sd VP':>7}"
+    lines.append(header)
+    for name in dict.fromkeys(names):
+        games = wins = 0.0
+        vps: list[int] = []
+        for r in results:
+            for p, seat in enumerate(r["seats"]):
+                if seat == name:
+                    games += 1
+                    vps.append(r["scores"][p])
+                    if p in r["winners"]:
+                        wins += 1 / len(r["winners"])
+        n = int(games)
+        lo, hi = wilson(wins, n)
+        sd = statistics.pstdev(vps) if len(vps) > 1 else 0.0
+        lines.append(f"{name:<14}{n:>7}{wins:>8.1f}{wins / max(n, 1):>10.1%}{f'{lo:.0%} – {hi:.0%}':>17}"
+                     f"{statistics.mean(vps) if vps else 0:>9.1f}{sd:>7.1f}")
+    lines.append("")
+    seat_rates = []
+    for p in range(players):
+        wins = sum(1 / len(r["winners"]) for r in results if p in r["winners"])
+        seat_rates.append(f"seat {p}: {wins / max(len(results), 1):.0%}")
+    lines.append("win rate by seat (turn order is random): " + ", ".join(seat_rates))
+    lengths = [r["decisions"] for r in results]
+    if lengths:
+        lines.append(f"game length: {statistics.mean(lengths):.0f} decisions (min {min(lengths)}, max {max(lengths)})")
+    return "\n".join(lines)
 
 
 def _selfplay(args: argparse.Namespace) -> int:
-    game = brass.Game("lancashire", players=args.players)
-    wins = [0.0] * args.players
-    scores = [0] * args.players
-    decisions = 0
+    specs = args.agents or DEFAULT_AGENTS[args.players]
+    if len(specs) != args.players:
+        raise UserError(f"{len(specs)} agents for {args.players} players: give one agent per seat")
+    for s in specs:
+        parse_agent(s)
+    game = brass.Game(args.game, players=args.players)
+    if args.games < 1:
+        raise UserError("--games must be at least 1")
+    out = None
+    if args.out:
+        try:
+            out = open(args.out, "w")
+        except OSError as e:
+            raise UserError(f"cannot write {args.out}: {e.strerror}") from None
+    chunk = max(4, 2 * (args.jobs or 2))
+    starts = [(i, min(chunk, args.games - i)) for i in range(0, args.games, chunk)]
+    runner = _ray_runner(args.ray) if args.ray else None
+    results: list[dict] = []
     started = time.perf_counter()
-    for g in range(args.games):
-        chooser = random.Random(args.seed * 1_000_003 + g)
-        state = game.new_state(seed=args.seed + g)
-        while not state.is_terminal():
-            state.apply(chooser.choice(state.legal_actions()))
-            decisions += 1
-        winners = state.winners()
-        for p in winners:
-            wins[p] += 1 / len(winners)
-        for p, vp in enumerate(state.scores()):
-            scores[p] += vp
-    elapsed = time.perf_counter() - started
-    print(f"{args.games} games of {game!r}, random agents, seed {args.seed}")
-    print(f"{'seat':>4} {'wins':>7} {'mean VP':>8}")
-    for p in range(args.players):
-        print(f"{p:>4} {wins[p]:>7.1f} {scores[p] / args.games:>8.1f}")
-    print(f"{decisions / args.games:.0f} decisions per game, {args.games / elapsed:.1f} games/s (Python loop)")
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+    with Progress(TextColumn("selfplay"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
+                  transient=True, disable=args.quiet) as progress:
+        task = progress.add_task("games", total=args.games)
+        if runner is not None:
+            results = runner(game, specs, args.seed, starts)
+            progress.update(task, completed=args.games)
+        else:
+            for first, n in starts:
+                results.extend(_play_chunk(game, specs, args.seed, first, n, args.jobs))
+                progress.update(task, advance=n)
+    seconds = time.perf_counter() - started
+    results.sort(key=lambda r: r["index"])
+    if out is not None:
+        with out:
+            for r in results:
+                out.write(json.dumps(r, separators=(",", ":")) + "\n")
+    print(summarise(results, specs, args.players, seconds))
+    if args.out:
+        print(f"records: {args.out} (check them with `brass replay {args.out}`)")
+    return 0
+
+
+def _replay(args: argparse.Namespace) -> int:
+    try:
+        with open(args.file) as f:
+            lines = [line for line in f if line.strip()]
+    except OSError as e:
+        raise UserError(f"cannot read {args.file}: {e.strerror}") from None
+    games = decisions = 0
+    for n, line in enumerate(lines, 1):
+        try:
+            entry = json.loads(line)
+            record = entry["record"] if isinstance(entry, dict) and "record" in entry else entry
+            state = brass.replay(json.dumps(record))
+        except (ValueError, KeyError, TypeError) as e:
+            raise UserError(f"{args.file}:{n}: {e}") from None
+        if isinstance(entry, dict) and "scores" in entry and state.scores() != entry["scores"]:
+            raise UserError(f"{args.file}:{n}: replayed scores {state.scores()} differ from recorded {entry['scores']}")
+        if isinstance(entry, dict) and "winners" in entry and state.winners() != entry["winners"]:
+            raise UserError(f"{args.file}:{n}: replayed winners differ from the record")
+        games += 1
+        decisions += len(state.history())
+    print(f"{games} games replayed from {args.file}: every action legal, every final score matches "
+          f"({decisions} decisions)")
+    return 0
+
+
+def describe(state: brass.State, seat: int) -> str:
+    """The position as text, from `seat`'s point of view."""
+    doc = json.loads(state.to_json())
+    g = state.game
+    lines = [f"{state.era.capitalize()} Era, round {state.round}; turn order {state.turn_order}; "
+             f"coal market {doc['coal_market']}/8, iron market {doc['iron_market']}/8, "
+             f"distant market marker {doc['dcm']['marker']} (X at 8), draw pile {state.deck_size}"]
+    for p in range(g.players):
+        v = state.player(p)
+        who = "you" if p == seat else f"player {p}"
+        lines.append(f"  {who:<9} £{v.money:<4} income {v.income_level:+d}  VP {v.vp:<4} links left {v.links_left:<3}"
+                     f" hand {len(v.hand)}")
+    tiles = [f"{space}: P{t['owner']} {t['industry']} {t['level']}{' flipped' if t['flipped'] else ''}"
+             f"{' (' + str(t['cubes']) + ' cubes)' if t['cubes'] else ''}" for space, t in doc["board"].items()]
+    if tiles:
+        lines.append("  tiles: " + "; ".join(tiles))
+    if doc["links"]:
+        lines.append("  links: " + ", ".join(f"{line} (P{o})" for line, o in doc["links"].items()))
+    lines.append(f"  your hand: {', '.join(state.player(seat).hand)}")
+    return "\n".join(lines)
+
+
+HELP = """Enter the number or the notation of a move (e.g. `build cotton_mill manchester/1`, `card bolton`).
+Other commands: `help`, `board` (show the position), `undo` (take back your last decision), `quit`."""
+
+
+def _play(args: argparse.Namespace) -> int:
+    game = brass.Game(args.game, players=args.players)
+    if not 0 <= args.seat < args.players:
+        raise UserError(f"--seat must be between 0 and {args.players - 1}")
+    specs = args.agents or ["greedy"] * (args.players - 1)
+    if len(specs) != args.players - 1:
+        raise UserError(f"give {args.players - 1} agents for the other seats")
+    others = iter(parse_agent(s) for s in specs)
+    seats: list[agents.Agent | None] = [None if p == args.seat else next(others) for p in range(args.players)]
+    state = game.new_state(seed=args.seed)
+    undo: list[brass.State] = []
+    decision_seed = args.seed
+    print(HELP)
+    shown = None
+    while not state.is_terminal():
+        p = state.current_player
+        agent = seats[p]
+        if agent is not None:
+            decision_seed += 1
+            choice = agent.choose(state, seed=decision_seed)
+            print(f"player {p} ({agent.name}): {game.action_name(choice)}")
+            state.apply(choice)
+            continue
+        if shown != (state.era, state.round, state.actions_left):
+            print(describe(state, args.seat))
+            shown = (state.era, state.round, state.actions_left)
+        legal = state.legal_actions()
+        print(f"Your decision ({state.decision}):")
+        for i, a in enumerate(legal):
+            print(f"  {i:>3}  {game.action_name(a)}")
+        try:
+            text = input("> ").strip()
+        except EOFError:
+            print()
+            return 0
+        if text in ("quit", "exit"):
+            return 0
+        if text == "help":
+            print(HELP)
+            continue
+        if text == "board":
+            print(describe(state, args.seat))
+            continue
+        if text == "undo":
+            if not undo:
+                print("nothing to undo")
+            else:
+                state = undo.pop()
+                shown = None
+            continue
+        try:
+            choice = legal[int(text)] if text.isdigit() and int(text) < len(legal) else game.parse_action(text)
+            before = state.clone()
+            state.apply(choice)
+            undo.append(before)
+        except brass.BrassError as e:
+            print(f"not possible: {e}")
+    scores = state.scores()
+    print(describe(state, args.seat))
+    print(f"Game over. VP: {scores}; winners: {state.winners()}")
     return 0
 
 
 def _bench(args: argparse.Namespace) -> int:
-    import json
-
     from brass import bench
 
     report = bench.run(args.players, quick=args.quick)
-    if args.json:
-        print(json.dumps(report, indent=1))
-    else:
-        print(bench.format_table(report))
+    print(json.dumps(report, indent=1) if args.json else bench.format_table(report))
     return 0
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="brass", description="Rules engine for the Brass board games.")
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="brass", description="Rules engine for the Brass board games.")
     parser.add_argument("--version", action="version", version=f"brass {brass.__version__}")
-    sub = parser.add_subparsers(dest="command", required=True)
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+
     sp = sub.add_parser("selfplay", help="play games between agents and summarise them")
+    sp.add_argument("--game", default="lancashire")
     sp.add_argument("--players", type=int, default=4, choices=(2, 3, 4))
-    sp.add_argument("--games", type=int, default=100)
+    sp.add_argument("--agents", nargs="+", metavar="AGENT",
+                    help="one per seat: random, greedy, mcts[:ITERATIONS[:DEPTH]], mcts@MS "
+                         "(default for 4 players: mcts:200 greedy greedy random)")
+    sp.add_argument("--games", type=int, default=40)
     sp.add_argument("--seed", type=int, default=1)
+    sp.add_argument("--jobs", type=int, default=0, help="threads (default: all cores)")
+    sp.add_argument("--out", metavar="FILE", help="write one game record per line (JSON Lines)")
+    sp.add_argument("--ray", nargs="?", const="local", metavar="ADDRESS",
+                    help="run on a Ray cluster (a local one without ADDRESS); needs brass[ray]")
+    sp.add_argument("--quiet", action="store_true", help="no progress bar")
     sp.set_defaults(run=_selfplay)
+
+    rp = sub.add_parser("replay", help="replay game records, checking every move and the final scores")
+    rp.add_argument("file")
+    rp.set_defaults(run=_replay)
+
+    pp = sub.add_parser("play", help="play against agents in the terminal")
+    pp.add_argument("--game", default="lancashire")
+    pp.add_argument("--players", type=int, default=4, choices=(2, 3, 4))
+    pp.add_argument("--seat", type=int, default=0)
+    pp.add_argument("--agents", nargs="+", metavar="AGENT", help="agents for the other seats (default greedy)")
+    pp.add_argument("--seed", type=int, default=1)
+    pp.set_defaults(run=_play)
+
     bp = sub.add_parser("bench", help="measure throughput on this machine (docs/performance.md)")
     bp.add_argument("--players", type=int, nargs="+", default=[2, 3, 4], choices=(2, 3, 4))
     bp.add_argument("--json", action="store_true", help="print the figures as JSON")
     bp.add_argument("--quick", action="store_true", help="shorter runs (less precise)")
     bp.set_defaults(run=_bench)
-    args = parser.parse_args(argv)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
     try:
         return args.run(args)
-    except brass.BrassError as e:
+    except (UserError, brass.BrassError) as e:
         print(f"brass: {e}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt:
+        print("brass: interrupted", file=sys.stderr)
+        return 130
 
 
 if __name__ == "__main__":

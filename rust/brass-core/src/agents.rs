@@ -330,6 +330,46 @@ pub fn selfplay_seeds(seed: u64, index: u64) -> (u64, Rng) {
     (deal, Rng(r.next_u64()))
 }
 
+/// Play games `first .. first + games` in parallel (0 threads: all cores). With `rotate`, game `i` seats
+/// agent `(p + i) mod players` as player `p`, so every agent plays every seat equally often.
+pub fn play_games(
+    game: &Game,
+    agents: &[&dyn Agent],
+    seed: u64,
+    first: u64,
+    games: u64,
+    rotate: bool,
+    threads: usize,
+) -> Vec<GameResult> {
+    use rayon::prelude::*;
+    let n = game.players as usize;
+    let run = || {
+        (first..first + games)
+            .into_par_iter()
+            .map(|i| {
+                let seats: Vec<&dyn Agent> = (0..n)
+                    .map(|p| {
+                        if rotate {
+                            agents[(p + i as usize) % n]
+                        } else {
+                            agents[p]
+                        }
+                    })
+                    .collect();
+                play_game(game, &seats, seed, i)
+            })
+            .collect()
+    };
+    if threads == 0 {
+        run()
+    } else {
+        match rayon::ThreadPoolBuilder::new().num_threads(threads).build() {
+            Ok(pool) => pool.install(run),
+            Err(_) => run(),
+        }
+    }
+}
+
 /// Play one game with `seats[p]` choosing for player `p`. Each decision's agent RNG is drawn from the
 /// game's RNG, so the game is reproducible from (seed, index).
 pub fn play_game(game: &Game, seats: &[&dyn Agent], seed: u64, index: u64) -> GameResult {

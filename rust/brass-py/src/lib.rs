@@ -3,6 +3,7 @@
 //! Every entry point goes through [`guard`]: core errors become the `brass.BrassError` subclasses of
 //! `brass._errors` (the same classes the pure-Python reference engine raises), and a Rust panic, which
 //! would be a bug, becomes a `BrassError` instead of an interpreter-level `PanicException`.
+mod agents;
 mod batch;
 mod errors;
 mod game;
@@ -26,5 +27,14 @@ fn _brass(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(replay, m)?)?;
     m.add_function(wrap_pyfunction!(_game_from_json, m)?)?;
     m.add_function(wrap_pyfunction!(_state_from_pickle, m)?)?;
+    let agents_mod = PyModule::new(m.py(), "agents")?;
+    agents_mod.add_class::<agents::Agent>()?;
+    agents_mod.add_class::<agents::Random>()?;
+    agents_mod.add_class::<agents::Greedy>()?;
+    agents_mod.add_class::<agents::MCTS>()?;
+    agents_mod.add_class::<agents::GameResult>()?;
+    agents_mod.add_function(wrap_pyfunction!(agents::play_games, &agents_mod)?)?;
+    agents_mod.add_function(wrap_pyfunction!(agents::evaluate, &agents_mod)?)?;
+    m.add_submodule(&agents_mod)?;
     Ok(())
 }

@@ -1,0 +1,76 @@
+"""Native agents and the self-play drivers."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+import brass
+from brass import agents
+
+
+@pytest.fixture
+def game() -> brass.Game:
+    return brass.Game("lancashire", players=3)
+
+
+@pytest.mark.parametrize("make", [agents.Random, agents.Greedy, lambda: agents.MCTS(30)])
+def test_agents_choose_legal_actions_deterministically(game: brass.Game, make) -> None:
+    agent = make()
+    state = game.new_state(seed=4)
+    for step in range(60):
+        choice = agent.choose(state, seed=step)
+        assert choice in state.legal_actions()
+        assert agent.choose(state, seed=step) == choice
+        state.apply(choice)
+    assert isinstance(agent, agents.Agent) and agent.name
+
+
+def test_agent_refuses_a_finished_game(game: brass.Game) -> None:
+    state = brass.replay(agents.play_games(game, [agents.Random()] * 3, 1, seed=2)[0].record)
+    with pytest.raises(brass.IllegalActionError, match="over"):
+        agents.Greedy().choose(state)
+
+
+def test_mcts_time_budget_and_bad_parameters(game: brass.Game) -> None:
+    state = game.new_state(seed=1)
+    assert agents.MCTS(time_ms=20).choose(state) in state.legal_actions()
+    assert agents.MCTS(time_ms=20).name == "mcts(20ms)"
+    with pytest.raises(brass.ConfigError):
+        agents.MCTS(iterations=0)
+
+
+def test_native_and_python_drivers_play_the_same_games(game: brass.Game) -> None:
+    seats = [agents.Greedy(), agents.Random(), agents.MCTS(20)]
+    native = agents.play_games(game, seats, 3, seed=11, first=5, threads=1)
+    assert [r.index for r in native] == [5, 6, 7]
+    for r in native:
+        py = agents.play_game(game, seats, seed=11, index=r.index)
+        assert (py.actions, py.scores, py.winners, py.seats) == (list(r.actions), list(r.scores), list(r.winners),
+                                                                 list(r.seats))
+        replayed = brass.replay(r.record)
+        assert replayed.scores() == list(r.scores) and replayed.winners() == list(r.winners)
+    # The same games whatever the split over threads.
+    again = agents.play_games(game, seats, 3, seed=11, first=5, threads=2)
+    assert [list(r.actions) for r in again] == [list(r.actions) for r in native]
+
+
+def test_python_callables_take_seats(game: brass.Game) -> None:
+    def first_legal(state: brass.State) -> int:
+        return state.legal_actions()[0]
+
+    def last_legal(state: brass.State) -> str:
+        return game.action_name(state.legal_actions()[-1])  # a notation works too
+
+    result = agents.play_game(game, [first_legal, agents.Random(), last_legal], rotate=False)
+    assert result.seats == ["first_legal", "random", "last_legal"]
+    assert json.loads(result.record)["actions"] == result.actions
+
+
+def test_greedy_beats_random_and_evaluation_is_sane(game: brass.Game) -> None:
+    results = agents.play_games(game, [agents.Greedy(), agents.Random(), agents.Random()], 9, seed=3)
+    greedy_wins = sum(1 for r in results for p in r.winners if r.seats[p] == "greedy")
+    assert greedy_wins >= 7
+    state = game.new_state(seed=1)
+    assert agents.evaluate(state, 0) == pytest.approx(30 / 8 + 0.0)  # £30 and nothing else yet
