@@ -100,7 +100,17 @@ pub fn apply(game: &Game, state: &mut State, id: i64) -> Result<()> {
             game.notation(action)
         )));
     }
+    // Debug and test builds check that every checked decision keeps a valid state valid (hand-built
+    // test positions need not be valid to begin with).
+    #[cfg(debug_assertions)]
+    let was_valid = crate::invariants::validate(game, state).is_ok();
     apply_unchecked(game, state, action);
+    #[cfg(debug_assertions)]
+    if was_valid {
+        if let Err(e) = crate::invariants::validate(game, state) {
+            panic!("invariant broken after `{}`: {e}", game.notation(action));
+        }
+    }
     Ok(())
 }
 

@@ -13,6 +13,7 @@ pub mod data;
 pub mod error;
 pub mod game;
 pub mod hidden;
+pub mod invariants;
 pub mod json;
 pub mod market;
 pub mod network;

@@ -250,6 +250,11 @@ impl State {
         })?;
         Ok(State::from_core(self.game.clone(), inner))
     }
+    /// Check every invariant of the position (docs/state-format.md, "Validation"); raises
+    /// InvalidStateError naming the first one broken.
+    fn validate(&self, py: Python<'_>) -> PyResult<()> {
+        guard(py, || invariants::validate(&self.game, &self.inner))
+    }
     /// The action ids applied so far.
     fn history(&self) -> Vec<u16> {
         self.history.clone()

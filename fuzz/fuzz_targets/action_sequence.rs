@@ -1,0 +1,37 @@
+//! Sequences of decisions driven by the input: mostly legal actions chosen by index (so games go deep),
+//! sometimes arbitrary ids. Illegal ids are refused without change; legal ones keep every invariant.
+#![no_main]
+use brass_core::{apply, invariants, rules, Game};
+use libfuzzer_sys::fuzz_target;
+use std::collections::BTreeMap;
+
+fuzz_target!(|data: &[u8]| {
+    if data.len() < 9 {
+        return;
+    }
+    let players = 2 + (data[0] % 3) as i64;
+    let seed = u64::from_le_bytes(data[1..9].try_into().expect("8 bytes"));
+    let game = Game::new("lancashire", players, &BTreeMap::new()).expect("lancashire");
+    let mut state = apply::new_state(&game, seed);
+    let mut ids = Vec::new();
+    let mut bytes = data[9..].iter().copied();
+    while let Some(b) = bytes.next() {
+        if state.is_terminal() {
+            break;
+        }
+        let id = if b < 240 {
+            ids.clear();
+            rules::legal_actions(&game, &state, &mut ids);
+            ids[b as usize % ids.len()] as i64
+        } else {
+            // An arbitrary id, possibly out of range.
+            let lo = bytes.next().unwrap_or(0) as i64;
+            (((b as i64 - 240) << 8) | lo) - 8
+        };
+        let before = state;
+        match apply::apply(&game, &mut state, id) {
+            Ok(()) => invariants::validate(&game, &state).expect("legal actions keep the state valid"),
+            Err(_) => assert_eq!(state, before, "a refused action changes nothing"),
+        }
+    }
+});
