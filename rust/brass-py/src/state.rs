@@ -2,7 +2,8 @@
 use crate::errors::{guard, to_py};
 use crate::game::{action_id, as_index, seed_arg, type_name, Game};
 use brass_core::{
-    apply, hidden, json, observation, rules, Error, Game as CoreGame, State as CoreState,
+    apply, hidden, invariants, json, observation, rules, Error, Game as CoreGame,
+    State as CoreState,
 };
 use numpy::PyArray1;
 use pyo3::exceptions::{PyIndexError, PyTypeError};
