@@ -1,0 +1,27 @@
+"""`brass selfplay --ray`: the same games on a local Ray instance as on local threads."""
+
+from __future__ import annotations
+
+import pathlib
+
+import pytest
+import ray
+
+from brass.cli import main
+
+
+@pytest.fixture(scope="module")
+def local_ray():
+    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, ignore_reinit_error=True)
+    yield
+    ray.shutdown()
+
+
+def test_ray_path_writes_the_same_records_as_the_local_path(local_ray, tmp_path: pathlib.Path) -> None:
+    args = ["selfplay", "--players", "3", "--agents", "greedy", "random", "mcts:20", "--games", "10", "--seed", "8",
+            "--quiet"]
+    local, distributed = tmp_path / "local.jsonl", tmp_path / "ray.jsonl"
+    assert main([*args, "--out", str(local)]) == 0
+    assert main([*args, "--out", str(distributed), "--ray"]) == 0
+    assert distributed.read_text() == local.read_text()
+    assert len(local.read_text().splitlines()) == 10
