@@ -235,3 +235,11 @@ def test_cli_bench_quick_json_runs(capsys: pytest.CaptureFixture[str]) -> None:
     result = report["results"]["2"]
     assert result["same_results"] == 1.0  # the reference engine reached the native engine's scores
     assert {"native_1_thread", "native_all_threads", "decisions_per_s", "vecenv_256", "clone_ns"} <= set(result)
+
+
+def test_games_catalog_and_decision_bound() -> None:
+    from brass import reference
+
+    assert brass.games() == reference.games() == {"lancashire": [2, 3, 4]}
+    for n in (2, 3, 4):
+        assert brass.Game("lancashire", players=n).max_decisions == reference.Game("lancashire", players=n).max_decisions

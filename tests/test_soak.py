@@ -34,6 +34,7 @@ def _play(game: brass.Game, seed: int, check_every: int = 0) -> brass.State:
         if era == "canal" and state.era == "rail":
             # Every card held at the last Canal decision was played (hands end empty, L-12).
             canal_played = [len(v.discards) + len(v.hand) for v in before]
+    assert step <= game.max_decisions
     assert canal_played == [1 + 2 * (ROUNDS[n] - 1)] * n
     assert [len(state.player(p).discards) for p in range(n)] == [2 * ROUNDS[n]] * n
     return state

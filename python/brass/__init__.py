@@ -9,7 +9,7 @@
 engine with the same surface, used to check the core.
 """
 
-from brass._brass import Game, PlayerView, RolloutResult, State, VecEnv, __version__, replay, rollouts
+from brass._brass import Game, PlayerView, RolloutResult, State, VecEnv, __version__, games, replay, rollouts
 from brass._errors import BrassError, ConfigError, IllegalActionError, InvalidStateError, NotationError
 
 __all__ = [
@@ -24,6 +24,7 @@ __all__ = [
     "State",
     "VecEnv",
     "__version__",
+    "games",
     "replay",
     "rollouts",
 ]

@@ -4,17 +4,12 @@ and a text rendering. No rules logic: everything about the game comes from `bras
 from __future__ import annotations
 
 import functools
-import re
 from collections.abc import Callable, Mapping, Sequence
-from importlib import resources
 from typing import Any
 
 import numpy as np
 
 import brass
-
-#: Player counts probed when discovering which configurations the engine supports.
-_PROBE_PLAYERS = range(1, 9)
 
 #: Bounds declared for the observation vector. The engine scales every value to roughly [0, 1]
 #: (docs/observation.md): money and income levels can be negative (at worst -£10 and level -10, i.e.
@@ -30,39 +25,11 @@ Policy = Callable[[brass.State], int | str]
 # --- configurations ------------------------------------------------------------------------------------------
 
 
-def _candidate_names() -> list[str]:
-    """Game names the engine may know: those its own error message lists, plus every game data file."""
-    names: list[str] = []
-    try:
-        brass.Game("\x00no such game", players=2)
-    except brass.ConfigError as e:
-        _, _, available = str(e).partition("available:")
-        names += re.findall(r"[\"`']([A-Za-z0-9_.-]+)[\"`']", available)
-    try:
-        data = resources.files("brass") / "data"
-        names += sorted(p.name[: -len(".json")] for p in data.iterdir() if p.name.endswith(".json"))
-    except (OSError, ModuleNotFoundError):  # pragma: no cover - data always ships with the package
-        pass
-    return list(dict.fromkeys(names))
-
-
 @functools.cache
 def configurations() -> dict[str, tuple[int, ...]]:
-    """`{game name: supported player counts}`, discovered from the engine (a name is kept when
-    `brass.Game(name, players=n)` accepts some n), so a game added to the engine appears in every adapter
-    without a change here. Lancashire: `{"lancashire": (2, 3, 4)}`."""
-    found: dict[str, tuple[int, ...]] = {}
-    for name in _candidate_names():
-        counts = []
-        for n in _PROBE_PLAYERS:
-            try:
-                brass.Game(name, players=n)
-            except brass.ConfigError:
-                continue
-            counts.append(n)
-        if counts:
-            found[name] = tuple(counts)
-    return found
+    """`{game name: supported player counts}` from the engine (`brass.games()`), so a game added to the
+    engine appears in every adapter without a change here. Lancashire: `{"lancashire": (2, 3, 4)}`."""
+    return {name: tuple(counts) for name, counts in brass.games().items()}
 
 
 def check_config(game: str, players: int) -> brass.Game:

@@ -48,11 +48,6 @@ __all__ = ["BrassGame", "BrassState", "RolloutEvaluator", "game_names", "registe
 #: The default number of deals (chance outcomes at the root).
 DEFAULT_DEALS = 1 << 16
 
-#: An upper bound on the decisions in one game (OpenSpiel's max_game_length). Lancashire: at most
-#: 124 actions (4 players × (2 × 16 rounds − 1)), each at most 7 decisions (action, one coal and one iron
-#: choice per tile, two follow-ups, two cards) — 868 — plus one decision per successful sale and per
-#: removed tile, each bounded by the tiles built (≤ 124 each): under 1,200. Random games take 150–250.
-MAX_GAME_LENGTH = 2000
 
 
 def game_names() -> dict[str, str]:
@@ -103,7 +98,7 @@ class BrassGame(pyspiel.Game):
             min_utility=low,
             max_utility=high,
             utility_sum=0.0,
-            max_game_length=MAX_GAME_LENGTH,
+            max_game_length=brass_game.max_decisions,
         )
         super().__init__(_game_type(name, counts), info, {"players": players, "deals": deals})
         self.brass_game: brass.Game = brass_game

@@ -7,7 +7,7 @@ Same public surface as `brass`: `Game`, `State`, `replay` and the exception fami
 
 from brass._errors import BrassError, ConfigError, IllegalActionError, InvalidStateError, NotationError
 
-from ._game import Game
+from ._game import Game, games
 from ._state import PlayerView, State, replay
 
 __all__ = [
@@ -19,5 +19,6 @@ __all__ = [
     "NotationError",
     "PlayerView",
     "State",
+    "games",
     "replay",
 ]

@@ -62,6 +62,17 @@ class Game:
     def num_actions(self) -> int:
         return len(self._acts)
 
+    @property
+    def max_decisions(self) -> int:
+        """An upper bound on the decisions in one game (docs/actions.md): at most 7 per card played (the
+        action, a coal and an iron choice per tile or link, a follow-up question, the card), plus one per
+        successful sale (at most a player's cotton mills) and one per tile removed for a shortfall (at most
+        a player's tiles), for every player."""
+        data, rounds = self._data, self._data.rounds_per_era(self._players)
+        cards = data.first_round_actions + 2 * data.actions_per_turn * rounds - data.actions_per_turn
+        tiles = sum(data.stack_size(industry) for industry in data.industries)
+        return self._players * (7 * cards + data.stack_size("cotton_mill") + tiles)
+
     def action_name(self, action_id: int) -> str:
         """The notation of an id (docs/actions.md)."""
         action_id = as_index(action_id, IllegalActionError, "an action id is an int")
@@ -100,3 +111,8 @@ class Game:
 
 def _make_game(name: str, players: int, options: dict) -> Game:
     return Game(name, players=players, **options)
+
+
+def games() -> dict[str, list[int]]:
+    """The games this engine plays: `{name: [player counts]}`."""
+    return {name: list(load().player_counts()) for name, load in SUPPORTED.items()}

@@ -143,6 +143,9 @@ pub struct Layout {
     pub iron_index: Vec<u8>,
 }
 
+/// The games this engine plays and their player counts (`brass.games()`).
+pub const CATALOG: &[(&str, &[u8])] = &[("lancashire", &[2, 3, 4])];
+
 /// The rules family a configuration plays.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Ruleset {
@@ -421,6 +424,19 @@ impl Game {
             actions_per_turn: data.setup.actions_per_turn,
             layout,
         })
+    }
+
+    /// An upper bound on the decisions in one game (docs/actions.md): per card played at most 7 (the
+    /// action, one coal and one iron choice per tile or link, one follow-up question, the card), plus one
+    /// per successful sale (each flips a cotton mill: at most a player's cotton tiles) and one per tile
+    /// removed for a shortfall (at most a player's tiles).
+    pub fn max_decisions(&self) -> u32 {
+        let r = self.rounds_per_era as u32;
+        let per_turn = self.actions_per_turn as u32;
+        let cards = self.first_round_actions as u32 + per_turn * (r - 1) + per_turn * r;
+        let tiles: u32 = self.stacks.iter().map(|s| s.len() as u32).sum();
+        let mills = self.stacks[self.cotton_mill as usize].len() as u32;
+        self.players as u32 * (7 * cards + mills + tiles)
     }
 
     /// Number of action ids of this configuration.

@@ -94,6 +94,11 @@ impl Game {
     fn card_kinds(&self) -> Vec<String> {
         self.inner.card_names.clone()
     }
+    /// An upper bound on the number of decisions in one game (docs/actions.md).
+    #[getter]
+    fn max_decisions(&self) -> u32 {
+        self.inner.max_decisions()
+    }
     /// Length of `State.observation(player)`.
     #[getter]
     fn observation_size(&self) -> usize {
@@ -236,4 +241,13 @@ pub(crate) fn _game_from_json(py: Python<'_>, text: &str) -> PyResult<Game> {
     Ok(Game {
         inner: Arc::new(inner),
     })
+}
+
+/// The games this engine plays: `{name: [player counts]}`.
+#[pyfunction]
+pub(crate) fn games() -> std::collections::BTreeMap<&'static str, Vec<u32>> {
+    brass_core::game::CATALOG
+        .iter()
+        .map(|(n, p)| (*n, p.iter().map(|&x| u32::from(x)).collect()))
+        .collect()
 }

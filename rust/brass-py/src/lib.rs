@@ -12,7 +12,7 @@ mod state;
 use pyo3::prelude::*;
 
 use batch::{rollouts, RolloutResult, VecEnv};
-use game::{_game_from_json, Game};
+use game::{_game_from_json, games, Game};
 use state::{_state_from_pickle, replay, PlayerView, State};
 
 #[pymodule]
@@ -24,6 +24,7 @@ fn _brass(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<RolloutResult>()?;
     m.add_class::<VecEnv>()?;
     m.add_function(wrap_pyfunction!(rollouts, m)?)?;
+    m.add_function(wrap_pyfunction!(games, m)?)?;
     m.add_function(wrap_pyfunction!(replay, m)?)?;
     m.add_function(wrap_pyfunction!(_game_from_json, m)?)?;
     m.add_function(wrap_pyfunction!(_state_from_pickle, m)?)?;
