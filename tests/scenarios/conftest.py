@@ -135,7 +135,31 @@ class Position:
         if obj["decision"] == "action" and not self._explicit_actions:
             player = obj["turn_order"][obj["turn"]]
             obj["actions_left"] = min(obj["actions_left"], sum(obj["players"][player]["hand"].values()))
+        fill_hands(obj, self.players)
         return self.engine.State.from_json(json.dumps(obj))
+
+
+def fill_hands(obj: dict, players: int) -> None:
+    """Give the other players the cards the rest of the round needs (one per action, L-8), taken from the
+    discard piles, as in a real game: a player holding no card would take no action (L-8), which would
+    change the turn flow the scenarios expect."""
+    if obj["decision"] == "over":
+        return
+    this_round = 1 if (obj["era"] == "canal" and obj["round"] == 1) else 2
+    last_round = obj["round"] == ROUNDS[players]
+    for position, p in enumerate(obj["turn_order"]):
+        if position == obj["turn"]:
+            continue  # the player under test: their hand is the scenario's
+        needed = (0 if last_round else 2) if position < obj["turn"] else this_round
+        hand = obj["players"][p]["hand"]
+        while sum(hand.values()) < needed:
+            donor = next(q for q in range(players) if obj["players"][q]["discards"])
+            pile = obj["players"][donor]["discards"]
+            kind = sorted(pile)[0]
+            pile[kind] -= 1
+            if not pile[kind]:
+                del pile[kind]
+            hand[kind] = hand.get(kind, 0) + 1
 
 
 def counts(cards) -> dict:

@@ -11,6 +11,7 @@ STOP, CARD, REMOVE. An action is described by a tuple whose first item is its ki
 from __future__ import annotations
 
 import operator
+import re
 
 from brass._errors import NotationError
 
@@ -27,6 +28,14 @@ def as_index(value, error: type[Exception], what: str) -> int:
         raise error(f"{what}, not {type(value).__name__}") from None
 
 LOAN_AMOUNTS = (10, 20, 30)
+
+
+# Notation input limits shared with the Rust parser (found by the differential tests, docs/verification.md):
+# white space is Unicode's White_Space property, as Rust's `str::split_whitespace` reads it (Python's
+# `str.split()` would also split at the ASCII separators U+001C..U+001F, which are not white space), and a
+# notation longer than 200 bytes of UTF-8 is rejected before it is read.
+WHITE_SPACE = re.compile("[\t\n\x0b\x0c\r \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+")
+MAX_NOTATION_BYTES = 200
 
 
 class ActionSpace:
@@ -89,7 +98,10 @@ class ActionSpace:
         """Lower-case, collapse white space, then look the notation up; anything else is a NotationError."""
         if not isinstance(text, str):
             raise NotationError(f"an action notation must be a string, not {type(text).__name__}")
-        norm = " ".join(text.lower().split())
+        if len(text.encode("utf-8", "surrogatepass")) > MAX_NOTATION_BYTES:
+            raise NotationError(f"notation too long ({len(text.encode('utf-8', 'surrogatepass'))} bytes; "
+                                f"at most {MAX_NOTATION_BYTES})")
+        norm = " ".join(w for w in WHITE_SPACE.split(text.lower()) if w)
         try:
             return self.by_name[norm]
         except KeyError:

@@ -371,7 +371,7 @@ def end_action(data: GameData, pos: dict, player: int) -> None:
     pos["actions_left"] -= 2 if pos["action"]["double"] else 1
     pos["action"] = None
     pos["decision"] = "action"
-    if pos["actions_left"] <= 0:
+    if pos["actions_left"] <= 0 or not any(pos["players"][player]["hand"].values()):
         end_turn(data, pos, player)
 
 
@@ -388,6 +388,15 @@ def end_turn(data: GameData, pos: dict, player: int) -> None:
         end_round(data, pos)
     else:
         pos["actions_left"] = actions_per_turn(data, pos)
+        begin_turn(data, pos)
+
+
+def begin_turn(data: GameData, pos: dict) -> None:
+    """L-8: every action discards a card, so a player who holds no card takes no action and their turn ends at
+    once. (Never the case in a game dealt by the rules; it keeps hand-built positions playable.)"""
+    player = pos["turn_order"][pos["turn"]]
+    if not any(pos["players"][player]["hand"].values()):
+        end_turn(data, pos, player)
 
 
 # --- end of round (L-11) ---------------------------------------------------------------------------
@@ -444,6 +453,7 @@ def finish_round(data: GameData, pos: dict) -> None:
     pos["turn"] = 0
     pos["decision"] = "action"
     pos["actions_left"] = actions_per_turn(data, pos)
+    begin_turn(data, pos)
 
 
 # --- end of era (L-49 … L-52) ----------------------------------------------------------------------

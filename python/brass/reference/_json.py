@@ -31,6 +31,10 @@ TOP_KEYS = {
     "format", "game", "rng", "era", "round", "turn_order", "turn", "actions_left", "decision", "action",
     "players", "board", "links", "coal_market", "iron_market", "dcm", "deck", "deck_tile",
 }
+# Sanity bounds on the unbounded counters, the same as the Rust loader's (found by a differential fuzz of
+# from_json, docs/verification.md): no game comes near them, and a state outside them is rejected by both engines.
+MONEY_MIN = -1000
+COUNTER_MAX = 100_000
 PLAYER_KEYS = {"money", "money_spent", "income_space", "vp", "hand", "discards", "mat", "links_left"}
 TILE_KEYS = {"owner", "industry", "level", "flipped", "cubes"}
 ACTION_KEYS = {"kind", "double", "target", "coal", "iron", "count", "cards", "first_card"}
@@ -213,10 +217,10 @@ def from_obj(data: GameData, players: int, obj: dict) -> dict:
         if sum(hand.values()) > data.hand_size:
             fail(f"{path}.hand holds {sum(hand.values())} cards, more than {data.hand_size}")
         pos_players.append({
-            "money": check_int(p["money"], f"{path}.money"),
-            "money_spent": check_int(p["money_spent"], f"{path}.money_spent", 0),
+            "money": check_int(p["money"], f"{path}.money", MONEY_MIN, COUNTER_MAX),
+            "money_spent": check_int(p["money_spent"], f"{path}.money_spent", 0, COUNTER_MAX),
             "income_space": check_int(p["income_space"], f"{path}.income_space", 0, len(data.levels) - 1),
-            "vp": check_int(p["vp"], f"{path}.vp", 0),
+            "vp": check_int(p["vp"], f"{path}.vp", 0, COUNTER_MAX),
             "hand": hand,
             "discards": check_counts(p["discards"], f"{path}.discards", data.card_kinds),
             "mat": {ind: mat[ind] for ind in data.industries},
@@ -425,10 +429,9 @@ def check_decision(data: GameData, players: int, pos: dict) -> None:
     if not 1 <= left <= actions_per_turn(data, pos):
         fail(f"actions_left is {left}; this round has {actions_per_turn(data, pos)} actions per turn")
     player = current_player(data, pos)
-    owed = left - (1 if action is not None and action["first_card"] is not None else 0)
-    if sum(pos["players"][player]["hand"].values()) < owed:
-        fail(f"player {player} holds fewer cards than the {left} action(s) left need (L-8: one card per action)")
     if decision == "action":
+        if not any(pos["players"][player]["hand"].values()):
+            fail(f"player {player} holds no card, so cannot take an action (L-8: one card per action)")
         return
     kind = action["kind"]
     if not card_choices(data, pos, player):

@@ -448,20 +448,34 @@ fn card_stage(game: &Game, state: &mut State) {
 fn finish_action(game: &Game, state: &mut State) {
     let u = state.action.take().expect("action");
     state.actions_left -= if u.double { 2 } else { 1 };
-    if state.actions_left > 0 {
+    let p = state.turn_order[state.turn as usize] as usize;
+    if state.actions_left > 0 && state.players[p].hand_size() > 0 {
         state.decision = Decision::Action;
         return;
     }
-    // L-9: refill, then the next player.
-    let p = state.turn_order[state.turn as usize] as usize;
+    end_turn(game, state, p);
+}
+
+/// L-9: refill, then the next player.
+fn end_turn(game: &Game, state: &mut State, p: usize) {
     let need = (game.hand_size as u32).saturating_sub(state.players[p].hand_size());
     draw(state, p, need);
     state.turn += 1;
     if state.turn < game.players {
         state.actions_left = actions_per_turn(game, state);
         state.decision = Decision::Action;
+        begin_turn(game, state);
     } else {
         end_round(game, state);
+    }
+}
+
+/// L-8: every action discards a card, so a player holding none takes no action and the turn ends at once.
+/// (Never the case in a game dealt by the rules; it keeps hand-built positions playable.)
+fn begin_turn(game: &Game, state: &mut State) {
+    let p = state.turn_order[state.turn as usize] as usize;
+    if state.players[p].hand_size() == 0 {
+        end_turn(game, state, p);
     }
 }
 
@@ -528,6 +542,7 @@ fn shortfall(game: &Game, state: &mut State) {
         state.turn = 0;
         state.actions_left = actions_per_turn(game, state);
         state.decision = Decision::Action;
+        begin_turn(game, state);
     }
 }
 

@@ -9,8 +9,8 @@ fn broken(what: &str) -> Error {
     Error::InvalidState(format!("corrupt state: {what}"))
 }
 
-/// Check the in-memory layout that the JSON form cannot show, then every rule invariant through the same
-/// checks as the JSON loader (money and VP not negative outside a shortfall, tiles per player within the
+/// Check the in-memory layout that the JSON form cannot show, then every rule invariant with the same
+/// checks as the JSON loader (`json::check_state`) (money and VP not negative outside a shortfall, tiles per player within the
 /// mat's stacks, one link per line and 14 link tiles each, markets within their spaces, cards conserved
 /// against the deck, a permutation as turn order, income space on the track, a decision that fits the
 /// action under way and has a legal action...).
@@ -89,10 +89,5 @@ pub fn validate(game: &Game, state: &State) -> Result<()> {
             return Err(broken("action first card"));
         }
     }
-    let value = json::state_value(game, state);
-    let (_, back) = json::from_value(&value)?;
-    if json::state_value(game, &back) != value {
-        return Err(broken("the state does not survive its own JSON form"));
-    }
-    Ok(())
+    json::check_state(game, state)
 }

@@ -318,10 +318,18 @@ pub fn from_value(v: &Value) -> Result<(Game, State)> {
     let game = game_from_value(r.value("game"))?;
     let n = game.players as usize;
     let mut state = crate::apply::new_state(&game, 0);
-    state.rng = Rng(r
-        .str("rng")?
+    let rng_text = r.str("rng")?;
+    let rng = rng_text
         .parse::<u64>()
-        .map_err(|_| invalid("rng: expected a decimal u64 string".into()))?);
+        .ok()
+        .filter(|v| v.to_string() == rng_text)
+        .ok_or_else(|| {
+            invalid(
+                "rng: expected a u64 in canonical decimal (digits, no sign, no leading zero)"
+                    .into(),
+            )
+        })?;
+    state.rng = Rng(rng);
     state.era = match r.str("era")? {
         "canal" => Era::Canal,
         "rail" => Era::Rail,
@@ -384,13 +392,6 @@ pub fn from_value(v: &Value) -> Result<(Game, State)> {
         p.income_space = pr.int("income_space", 0, game.last_track_space() as i64)? as u8;
         p.vp = pr.int("vp", 0, 100_000)? as i32;
         p.hand = card_counts(&game, &pr.at("hand"), pr.value("hand"))?;
-        if p.hand_size() > game.hand_size as u32 {
-            return Err(invalid(format!(
-                "{path}.hand: {} cards, more than {}",
-                p.hand_size(),
-                game.hand_size
-            )));
-        }
         p.discards = card_counts(&game, &pr.at("discards"), pr.value("discards"))?;
         let keys: Vec<&str> = game.industries.iter().map(|s| s.as_str()).collect();
         let mat = Reader::new(&pr.at("mat"), pr.value("mat"), &keys)?;
@@ -412,17 +413,6 @@ pub fn from_value(v: &Value) -> Result<(Game, State)> {
         .value("board")
         .as_object()
         .ok_or_else(|| invalid("board: expected an object".into()))?;
-    let mut on_board = vec![
-        [
-            Vec::<u8>::new(),
-            Vec::new(),
-            Vec::new(),
-            Vec::new(),
-            Vec::new(),
-            Vec::new()
-        ];
-        n
-    ];
     for (name, tv) in board {
         let s = game
             .space_by_name(name)
@@ -438,27 +428,9 @@ pub fn from_value(v: &Value) -> Result<(Game, State)> {
         let industry = game
             .industry_by_name(ind_name)
             .ok_or_else(|| invalid(format!("{path}.industry: unknown `{ind_name}`")))?;
-        if game.spaces[s as usize].icons & (1 << industry) == 0 {
-            return Err(invalid(format!(
-                "{path}: the space does not show {ind_name}"
-            )));
-        }
         let level = tr.int("level", 0, 9)? as u8;
-        let spec = game
-            .tile_spec(industry, level)
-            .ok_or_else(|| invalid(format!("{path}.level: {ind_name} has no level {level}")))?;
-        if !spec.canal && !spec.rail {
-            return Err(invalid(format!(
-                "{path}: {ind_name} level {level} can never be built"
-            )));
-        }
-        if state.era == Era::Rail && level == 1 {
-            return Err(invalid(format!(
-                "{path}: level-1 tiles leave the board at the end of the Canal Era (L-51)"
-            )));
-        }
         let flipped = tr.bool("flipped")?;
-        let cubes = tr.int("cubes", 0, spec.cubes as i64)? as u8;
+        let cubes = tr.int("cubes", 0, 99)? as u8;
         state.board[s as usize] = Tile {
             owner,
             industry,
@@ -466,30 +438,12 @@ pub fn from_value(v: &Value) -> Result<(Game, State)> {
             flipped,
             cubes,
         };
-        on_board[owner as usize][industry as usize].push(level);
     }
-    for (p, per_industry) in on_board.iter().enumerate() {
-        for (ind, levels) in per_industry.iter().enumerate().take(game.industries.len()) {
-            let taken = &game.stacks[ind][..state.players[p].taken[ind] as usize];
-            for level in 1..=9u8 {
-                let built = levels.iter().filter(|&&l| l == level).count();
-                let available = taken.iter().filter(|t| t.level == level).count();
-                if built > available {
-                    return Err(invalid(format!(
-                        "board: player {p} has {built} {} tiles of level {level} on the board but only {available} have left the mat",
-                        game.industries[ind]
-                    )));
-                }
-            }
-        }
-    }
-
     // Links.
     let links = r
         .value("links")
         .as_object()
         .ok_or_else(|| invalid("links: expected an object".into()))?;
-    let mut links_on_board = [0u8; MAX_PLAYERS];
     for (name, ov) in links {
         let l = game
             .line_by_name(name)
@@ -500,27 +454,9 @@ pub fn from_value(v: &Value) -> Result<(Game, State)> {
                 game.lines[l as usize].name
             )));
         }
-        if !game.lines[l as usize].allowed_in(state.era) {
-            return Err(invalid(format!(
-                "links.{name}: that line takes no link in the {} era",
-                state.era.name()
-            )));
-        }
         let owner = int_in(&format!("links.{name}"), ov, 0, n as i64 - 1)? as u8;
         state.links[l as usize] = owner;
-        links_on_board[owner as usize] += 1;
     }
-    for p in 0..n {
-        if links_on_board[p] as u32 + state.players[p].links_left as u32
-            != game.links_per_player as u32
-        {
-            return Err(invalid(format!(
-                "players[{p}].links_left: {} on the board plus {} left is not {}",
-                links_on_board[p], state.players[p].links_left, game.links_per_player
-            )));
-        }
-    }
-
     state.coal_market = r.int("coal_market", 0, game.coal_prices.len() as i64)? as u8;
     state.iron_market = r.int("iron_market", 0, game.iron_prices.len() as i64)? as u8;
 
@@ -535,14 +471,12 @@ pub fn from_value(v: &Value) -> Result<(Game, State)> {
         .value("discards")
         .as_array()
         .ok_or_else(|| invalid("dcm.discards: expected a list".into()))?;
-    let mut all = Vec::new();
     if pile.len() > crate::game::MAX_DCM_TILES {
         return Err(invalid("dcm.pile: too many tiles".into()));
     }
     for (i, t) in pile.iter().enumerate() {
         let t = int_in(&format!("dcm.pile[{i}]"), t, 0, 7)? as u8;
         state.dcm_pile[i] = t;
-        all.push(t);
     }
     state.dcm_pile_len = pile.len() as u8;
     state.dcm_discards = [0; 8];
@@ -554,14 +488,6 @@ pub fn from_value(v: &Value) -> Result<(Game, State)> {
         }
         last = t;
         state.dcm_discards[t as usize] += 1;
-        all.push(t);
-    }
-    all.sort_unstable();
-    if all != game.dcm_tiles {
-        return Err(invalid(format!(
-            "dcm: pile and discards hold {all:?}, but the DCM tiles of this game are {:?}",
-            game.dcm_tiles
-        )));
     }
 
     // Deck and card conservation.
@@ -572,7 +498,6 @@ pub fn from_value(v: &Value) -> Result<(Game, State)> {
     if deck.len() > crate::game::MAX_DECK {
         return Err(invalid("deck: too many cards".into()));
     }
-    let mut cards = [0u32; 32];
     for (i, c) in deck.iter().enumerate() {
         let name = c
             .as_str()
@@ -581,29 +506,10 @@ pub fn from_value(v: &Value) -> Result<(Game, State)> {
             .card_by_name(name)
             .ok_or_else(|| invalid(format!("deck[{i}]: unknown card `{name}`")))?;
         state.deck[i] = k;
-        cards[k as usize] += 1;
     }
     state.deck_pos = 0;
     state.deck_len = deck.len() as u8;
     state.deck_tile = card_counts(&game, "deck_tile", r.value("deck_tile"))?;
-    if state.era == Era::Rail && state.deck_tile.iter().any(|&c| c > 0) {
-        return Err(invalid(
-            "deck_tile: no card is under the deck tile in the Rail Era".into(),
-        ));
-    }
-    for k in 0..game.card_kinds.len() {
-        cards[k] += state.deck_tile[k] as u32;
-        for p in 0..n {
-            cards[k] += state.players[p].hand[k] as u32 + state.players[p].discards[k] as u32;
-        }
-        if cards[k] != game.deck[k] as u32 {
-            return Err(invalid(format!(
-                "cards: {} `{}` cards in hands, discards, deck and deck tile, but the deck has {}",
-                cards[k], game.card_names[k], game.deck[k]
-            )));
-        }
-    }
-
     // The action under way.
     let av = r.value("action");
     state.action = if av.is_null() {
@@ -655,6 +561,7 @@ pub fn from_value(v: &Value) -> Result<(Game, State)> {
                 .as_array()
                 .ok_or_else(|| invalid("action.cards: expected a list or null".into()))?;
             let mut mask = 0u32;
+            let mut last: i32 = -1;
             for (i, c) in list.iter().enumerate() {
                 let name = c
                     .as_str()
@@ -662,6 +569,12 @@ pub fn from_value(v: &Value) -> Result<(Game, State)> {
                 let k = game
                     .card_by_name(name)
                     .ok_or_else(|| invalid(format!("action.cards[{i}]: unknown card `{name}`")))?;
+                if k as i32 <= last {
+                    return Err(invalid(
+                        "action.cards: distinct card kinds in card-kind order".into(),
+                    ));
+                }
+                last = k as i32;
                 mask |= 1 << k;
             }
             u.cards = Some(mask);
@@ -677,8 +590,146 @@ pub fn from_value(v: &Value) -> Result<(Game, State)> {
         }
         Some(u)
     };
-    check_consistency(&game, &state)?;
+    check_state(&game, &state)?;
     Ok((game, state))
+}
+
+/// Every rule invariant of an in-memory state: the checks `from_json` makes after reading the fields, and
+/// `invariants::validate` makes on any state.
+pub fn check_state(game: &Game, state: &State) -> Result<()> {
+    let n = game.players as usize;
+    for (p, pl) in state.players[..n].iter().enumerate() {
+        if pl.hand_size() > game.hand_size as u32 {
+            return Err(invalid(format!(
+                "players[{p}].hand: {} cards, more than {}",
+                pl.hand_size(),
+                game.hand_size
+            )));
+        }
+    }
+    // Tiles: on a space showing their industry, a buildable level, cubes within the printed number, and
+    // no more per player, industry and level than have left that player's mat.
+    let mut built = [[[0u8; 10]; crate::game::MAX_INDUSTRIES]; MAX_PLAYERS];
+    for (s, t) in state.board[..game.spaces.len()].iter().enumerate() {
+        if t.is_empty() {
+            continue;
+        }
+        let path = format!("board.{}", game.spaces[s].name);
+        let ind_name = &game.industries[t.industry as usize];
+        if game.spaces[s].icons & (1 << t.industry) == 0 {
+            return Err(invalid(format!(
+                "{path}: the space does not show {ind_name}"
+            )));
+        }
+        let spec = game
+            .tile_spec(t.industry, t.level)
+            .ok_or_else(|| invalid(format!("{path}.level: {ind_name} has no level {}", t.level)))?;
+        if !spec.canal && !spec.rail {
+            return Err(invalid(format!(
+                "{path}: {ind_name} level {} can never be built",
+                t.level
+            )));
+        }
+        if state.era == Era::Rail && t.level == 1 {
+            return Err(invalid(format!(
+                "{path}: level-1 tiles leave the board at the end of the Canal Era (L-51)"
+            )));
+        }
+        if t.cubes > spec.cubes {
+            return Err(invalid(format!(
+                "{path}.cubes: more than the tile's {}",
+                spec.cubes
+            )));
+        }
+        built[t.owner as usize][t.industry as usize][t.level as usize] += 1;
+    }
+    for p in 0..n {
+        for ind in 0..game.industries.len() {
+            let taken = &game.stacks[ind][..state.players[p].taken[ind] as usize];
+            for level in 0..10u8 {
+                let on_board = built[p][ind][level as usize] as usize;
+                let available = taken.iter().filter(|t| t.level == level).count();
+                if on_board > available {
+                    return Err(invalid(format!(
+                        "board: player {p} has {on_board} {} tiles of level {level} on the board but only {available} have left the mat",
+                        game.industries[ind]
+                    )));
+                }
+            }
+        }
+    }
+    // Links: of the era's kind; with the tiles left, each player's 14.
+    let mut links_on_board = [0u32; MAX_PLAYERS];
+    for (l, &owner) in state.links[..game.lines.len()].iter().enumerate() {
+        if owner == NONE {
+            continue;
+        }
+        if !game.lines[l].allowed_in(state.era) {
+            return Err(invalid(format!(
+                "links.{}: that line takes no link in the {} era",
+                game.lines[l].name,
+                state.era.name()
+            )));
+        }
+        links_on_board[owner as usize] += 1;
+    }
+    for p in 0..n {
+        if links_on_board[p] + state.players[p].links_left as u32 != game.links_per_player as u32 {
+            return Err(invalid(format!(
+                "players[{p}].links_left: {} on the board plus {} left is not {}",
+                links_on_board[p], state.players[p].links_left, game.links_per_player
+            )));
+        }
+    }
+    // The DCM tiles: pile and discards hold exactly this game's tiles.
+    let mut all: Vec<u8> = state.dcm_pile().to_vec();
+    for (v, &c) in state.dcm_discards.iter().enumerate() {
+        all.extend(std::iter::repeat_n(v as u8, c as usize));
+    }
+    all.sort_unstable();
+    if all != game.dcm_tiles {
+        return Err(invalid(format!(
+            "dcm: pile and discards hold {all:?}, but the DCM tiles of this game are {:?}",
+            game.dcm_tiles
+        )));
+    }
+    // Cards: hands, discards, draw pile and deck tile hold exactly the deck (L-2, L-3, L-51).
+    let under: u32 = state.deck_tile.iter().map(|&c| c as u32).sum();
+    match state.era {
+        Era::Rail if under > 0 => {
+            return Err(invalid(
+                "deck_tile: no card is under the deck tile in the Rail Era".into(),
+            ))
+        }
+        Era::Canal if under != n as u32 => {
+            return Err(invalid(format!(
+                "deck_tile: must hold {n} cards in the Canal Era (L-3), not {under}"
+            )))
+        }
+        _ => {}
+    }
+    let mut cards = [0u32; 32];
+    for &c in &state.deck[state.deck_pos as usize..state.deck_len as usize] {
+        cards[c as usize] += 1;
+    }
+    for k in 0..game.card_kinds.len() {
+        cards[k] += state.deck_tile[k] as u32;
+        for p in 0..n {
+            cards[k] += state.players[p].hand[k] as u32 + state.players[p].discards[k] as u32;
+        }
+        if cards[k] != game.deck[k] as u32 {
+            return Err(invalid(format!(
+                "cards: {} `{}` cards in hands, discards, deck and deck tile, but the deck has {}",
+                cards[k], game.card_names[k], game.deck[k]
+            )));
+        }
+    }
+    if let Some(crate::state::Underway { cards: Some(0), .. }) = state.action {
+        return Err(invalid(
+            "action.cards: a single build lists one or more card kinds".into(),
+        ));
+    }
+    check_consistency(game, state)
 }
 
 /// Cross-field checks: the decision fits the turn, the action under way and the players' holdings, tiles
@@ -824,13 +875,14 @@ fn check_consistency(game: &Game, state: &State) -> Result<()> {
         )));
     }
     let p = state.turn_order[state.turn as usize];
-    let first = state.action.is_some_and(|u| u.first_card != NONE) as u32;
-    if state.players[p as usize].hand_size() < state.actions_left as u32 - first {
-        return bad(
-            "players: the current player holds fewer cards than the actions left need (L-8)",
-        );
-    }
-    let Some(u) = state.action else { return Ok(()) };
+    let Some(u) = state.action else {
+        if state.players[p as usize].hand_size() == 0 {
+            return bad(
+                "players: the current player holds no card, so cannot take an action (L-8)",
+            );
+        }
+        return Ok(());
+    };
     if rules::card_choices(state, p) == 0 {
         return bad(
             "action: no card in the current player's hand can pay for the action under way",

@@ -18,7 +18,7 @@ fn l39_develop_one_or_two_tiles_each_with_iron_even_of_one_industry() {
 #[test]
 fn l39_develop_stop_after_one() {
     let mut p = Pos::new(4);
-    p.hand(0, &["wigan"]);
+    p.hand(0, &["wigan", "wigan"]);
     p.play("develop coal_mine").play("stop");
     assert_eq!(p.s.players[0].taken[p.ind("coal_mine") as usize], 1);
     assert_eq!(p.s.actions_left, 1);

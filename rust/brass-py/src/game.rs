@@ -124,7 +124,7 @@ impl Game {
                 Error::Notation(format!("notation must be a str, not {}", type_name(text))),
             ));
         };
-        let text = text.to_str()?;
+        let text = unicode(py, text, Error::Notation)?;
         guard(py, || self.inner.parse_action(text))
     }
     /// A new game from a seed (an int in [0, 2**64)).
@@ -250,4 +250,18 @@ pub(crate) fn games() -> std::collections::BTreeMap<&'static str, Vec<u32>> {
         .iter()
         .map(|(n, p)| (*n, p.iter().map(|&x| u32::from(x)).collect()))
         .collect()
+}
+
+/// The UTF-8 text of a Python str; a str that has none (a lone surrogate) is bad input of the given kind.
+pub(crate) fn unicode<'a>(
+    py: Python<'_>,
+    text: &'a Bound<'_, PyString>,
+    kind: fn(String) -> Error,
+) -> PyResult<&'a str> {
+    text.to_str().map_err(|_| {
+        to_py(
+            py,
+            kind("the text is not valid Unicode (it contains a lone surrogate)".into()),
+        )
+    })
 }

@@ -1,6 +1,6 @@
 //! `brass.State`, `brass.PlayerView`, `brass.replay`.
 use crate::errors::{guard, to_py};
-use crate::game::{action_id, as_index, seed_arg, type_name, Game};
+use crate::game::{action_id, as_index, seed_arg, type_name, unicode, Game};
 use brass_core::{
     apply, hidden, invariants, json, observation, rules, Error, Game as CoreGame,
     State as CoreState,
@@ -156,7 +156,7 @@ impl State {
     /// unchanged when it is not legal.
     fn apply(&mut self, py: Python<'_>, action: &Bound<'_, PyAny>) -> PyResult<()> {
         let id = if let Ok(text) = action.cast::<PyString>() {
-            let text = text.to_str()?;
+            let text = unicode(py, text, Error::Notation)?;
             guard(py, || self.game.parse_action(text))? as i64
         } else {
             action_id(py, action)?
@@ -211,7 +211,7 @@ impl State {
                 Error::InvalidState(format!("state JSON must be a str, not {}", type_name(text))),
             ));
         };
-        let text = text.to_str()?;
+        let text = unicode(py, text, Error::InvalidState)?;
         let (game, inner) = guard(py, || json::from_json(text))?;
         Ok(State {
             game: Arc::new(game),
@@ -377,7 +377,7 @@ pub(crate) fn replay(py: Python<'_>, text: &Bound<'_, PyAny>) -> PyResult<State>
             Error::InvalidState(format!("a record must be a str, not {}", type_name(text))),
         ));
     };
-    let text = text.to_str()?;
+    let text = unicode(py, text, Error::InvalidState)?;
     let (game, inner, history, seed, start) = guard(py, || {
         let rec = json::parse_record(text)?;
         let mut state = rec.start;

@@ -12,14 +12,14 @@ pub struct Pos {
 
 impl Pos {
     /// A quiet position: seat order 0, 1, …; player 0 to act with 2 actions in round 2 of the Canal Era;
-    /// empty hands (tests give cards); board, links and markets as at setup.
+    /// player 0's hand empty (tests give cards), the others as dealt; board, links and markets as at setup.
     pub fn new(players: i64) -> Pos {
         let g = Game::new("lancashire", players, &BTreeMap::new()).unwrap();
         let mut s = apply::new_state(&g, 1);
         for p in 0..players as u8 {
             s.turn_order[p as usize] = p;
-            s.players[p as usize].hand = [0; 32];
         }
+        s.players[0].hand = [0; 32];
         s.round = 2;
         s.turn = 0;
         s.actions_left = 2;
