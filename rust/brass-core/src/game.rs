@@ -105,6 +105,16 @@ impl Line {
     }
 }
 
+/// Spaces of one location showing an industry with the same set of icons: interchangeable for a build.
+#[derive(Clone, Copy, Debug)]
+pub struct SpaceGroup {
+    pub location: u8,
+    /// The spaces show only this industry (they must be used first, L-24).
+    pub single: bool,
+    /// The spaces, as a bitmask.
+    pub spaces: u64,
+}
+
 /// What a card lets its holder build with (L-21).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum CardKind {
@@ -174,10 +184,17 @@ pub struct Game {
     pub lines: Vec<Line>,
     /// Per location, the lines touching it.
     pub lines_at: Vec<Vec<u8>>,
+    /// Per location, the bitmask of the lines touching it.
+    pub lines_mask_at: Vec<u64>,
+    /// Per industry, the groups of identical spaces showing it, location by location in data order,
+    /// a location's single-icon group first.
+    pub space_groups: Vec<Vec<SpaceGroup>>,
     /// Per industry, a player's stack from the top (lowest level first), one entry per tile.
     pub stacks: Vec<Vec<TileSpec>>,
     pub card_kinds: Vec<CardKind>,
     pub card_names: Vec<String>,
+    /// Per industry, its industry card kind, or NONE.
+    pub industry_cards: Vec<u8>,
     /// Cards of each kind in this configuration's deck.
     pub deck: Vec<u8>,
     pub deck_size: u8,
@@ -298,6 +315,37 @@ impl Game {
                 name: format!("{}-{}", l.ends[0], l.ends[1]),
             });
         }
+        let lines_mask_at = lines_at
+            .iter()
+            .map(|ls| ls.iter().fold(0u64, |m, &l| m | 1 << l))
+            .collect();
+        let mut space_groups = vec![Vec::new(); industries.len()];
+        for (li, loc) in locations.iter().enumerate() {
+            for (i, groups) in space_groups.iter_mut().enumerate() {
+                let only = 1u8 << i;
+                let mut mine: Vec<SpaceGroup> = Vec::new();
+                let mut icons_of: Vec<u8> = Vec::new();
+                for s in loc.first_space..loc.first_space + loc.num_spaces {
+                    let icons = spaces[s as usize].icons;
+                    if icons & only == 0 {
+                        continue;
+                    }
+                    match icons_of.iter().position(|&x| x == icons) {
+                        Some(k) => mine[k].spaces |= 1 << s,
+                        None => {
+                            icons_of.push(icons);
+                            mine.push(SpaceGroup {
+                                location: li as u8,
+                                single: icons == only,
+                                spaces: 1 << s,
+                            });
+                        }
+                    }
+                }
+                mine.sort_by_key(|g| !g.single);
+                groups.extend(mine);
+            }
+        }
         if locations.len() > MAX_LOCATIONS || spaces.len() > MAX_SPACES || lines.len() > MAX_LINES {
             return Err(bad("map too large".into()));
         }
@@ -368,6 +416,14 @@ impl Game {
             .get(&key)
             .ok_or_else(|| bad(format!("no round count for {players} players")))?;
 
+        let industry_cards = (0..industries.len() as u8)
+            .map(|i| {
+                card_kinds
+                    .iter()
+                    .position(|k| *k == CardKind::Industry(i))
+                    .map_or(NONE, |k| k as u8)
+            })
+            .collect();
         let cotton_mill = ind("cotton_mill")?;
         let coal_mine = ind("coal_mine")?;
         let iron_works = ind("iron_works")?;
@@ -400,9 +456,12 @@ impl Game {
             spaces,
             lines,
             lines_at,
+            lines_mask_at,
+            space_groups,
             stacks,
             card_names: data.card_kinds.clone(),
             card_kinds,
+            industry_cards,
             deck,
             deck_size: deck_size as u8,
             dcm_tiles,
@@ -558,6 +617,11 @@ impl Layout {
         let (port_spaces, port_index) = showing(port);
         let (coal_spaces, coal_index) = showing(coal_mine);
         let (iron_spaces, iron_index) = showing(iron_works);
+        // Legal-action generation keeps build pairs in a u128 bitmask.
+        assert!(
+            build_pairs.len() <= 128,
+            "more than 128 (space, industry) pairs"
+        );
         let builds = build_pairs.len() as u16;
         let build = 0u16;
         let build_double = build + builds;

@@ -1,6 +1,6 @@
 //! Which actions are legal (docs/actions.md, "When each action id is legal"), with the reason when not.
 use crate::actions::Action;
-use crate::game::{Era, Game, MAX_LOCATIONS, NONE};
+use crate::game::{Era, Game, MAX_INDUSTRIES, MAX_LOCATIONS, NONE};
 use crate::market;
 use crate::network::{self, adjacency, closest_coal, reachable};
 use crate::state::{ActionKind, Decision, State};
@@ -11,40 +11,110 @@ pub type Why = &'static str;
 /// Facts about the position that every check of one decision shares.
 pub struct Ctx {
     pub player: u8,
-    pub adj: [u64; MAX_LOCATIONS],
     pub network: u64,
     /// The player has a tile or a link on the board (L-22, R-2).
     pub presence: bool,
-    /// Locations with a market trade icon (L-15).
-    pub trade: u64,
     /// Iron cubes on all unflipped iron works (L-18).
     pub iron_on_board: u32,
     pub coal_on_board: u32,
+    /// Connected component of each location (L-14): locations are connected exactly when they share one.
+    pub component: [u8; MAX_LOCATIONS],
+    /// Per component: coal on its mines (L-16) and whether it holds a market trade icon (L-15).
+    pub component_coal: [u32; MAX_LOCATIONS],
+    pub component_trade: [bool; MAX_LOCATIONS],
+    /// Locations holding one of the player's industry tiles (L-25).
+    pub own_tile_locations: u64,
+    /// Per industry, the undeveloped spaces a build may use (L-24), when computed for a build decision.
+    pub canonical: Option<[u64; MAX_INDUSTRIES]>,
 }
 
 impl Ctx {
     pub fn new(game: &Game, state: &State, player: u8) -> Ctx {
         let mut iron_on_board = 0;
         let mut coal_on_board = 0;
-        for tile in &state.board[..game.spaces.len()] {
+        let mut coal_at = [0u32; MAX_LOCATIONS];
+        let mut network = 0u64;
+        let mut own_tile_locations = 0u64;
+        let mut presence = false;
+        let mut trade = game.printed_trade_locations();
+        for (s, tile) in state.board[..game.spaces.len()].iter().enumerate() {
             if tile.is_empty() {
                 continue;
+            }
+            let loc = game.spaces[s].location;
+            if tile.owner == player {
+                own_tile_locations |= 1 << loc;
+                presence = true;
             }
             if tile.industry == game.iron_works {
                 iron_on_board += tile.cubes as u32;
             } else if tile.industry == game.coal_mine {
                 coal_on_board += tile.cubes as u32;
+                coal_at[loc as usize] += tile.cubes as u32;
+            } else if tile.industry == game.port {
+                trade |= 1 << loc;
             }
+        }
+        network |= own_tile_locations;
+        // Components by union-find over the placed links (any owner).
+        let mut parent = [0u8; MAX_LOCATIONS];
+        for (l, p) in parent.iter_mut().enumerate().take(game.locations.len()) {
+            *p = l as u8;
+        }
+        fn root(parent: &mut [u8; MAX_LOCATIONS], mut x: u8) -> u8 {
+            while parent[x as usize] != x {
+                parent[x as usize] = parent[parent[x as usize] as usize];
+                x = parent[x as usize];
+            }
+            x
+        }
+        for (i, line) in game.lines.iter().enumerate() {
+            let owner = state.links[i];
+            if owner == NONE {
+                continue;
+            }
+            if owner == player {
+                network |= line.ends();
+                presence = true;
+            }
+            let (a, b) = (root(&mut parent, line.a), root(&mut parent, line.b));
+            if a != b {
+                parent[a as usize] = b;
+            }
+        }
+        let mut component = [NONE; MAX_LOCATIONS];
+        let mut component_coal = [0u32; MAX_LOCATIONS];
+        let mut component_trade = [false; MAX_LOCATIONS];
+        for l in 0..game.locations.len() {
+            let c = root(&mut parent, l as u8);
+            component[l] = c;
+            component_coal[c as usize] += coal_at[l];
+            component_trade[c as usize] |= trade & (1 << l) != 0;
         }
         Ctx {
             player,
-            adj: adjacency(game, state),
-            network: network::network(game, state, player),
-            presence: network::has_presence(game, state, player),
-            trade: network::trade_locations(game, state, NONE),
+            network,
+            presence,
             iron_on_board,
             coal_on_board,
+            component,
+            component_coal,
+            component_trade,
+            own_tile_locations,
+            canonical: None,
         }
+    }
+
+    /// The same, with the spaces builds may use computed (for a decision with many build checks).
+    pub fn for_builds(game: &Game, state: &State, player: u8) -> Ctx {
+        let mut ctx = Ctx::new(game, state, player);
+        ctx.canonical = Some(canonical_spaces(game, state));
+        ctx
+    }
+
+    /// Are two locations connected (L-14)?
+    pub fn connected(&self, a: u8, b: u8) -> bool {
+        self.component[a as usize] == self.component[b as usize]
     }
 }
 
@@ -59,6 +129,42 @@ pub struct BuildPlan {
 /// The undeveloped space a build of `industry` in `space`'s location must use, among those with the same
 /// icons (L-24, R-1): single-icon spaces first; of identical spaces only the first is offered.
 pub fn is_canonical_space(game: &Game, state: &State, space: u8, industry: u8) -> bool {
+    canonical_spaces(game, state)[industry as usize] & (1 << space) != 0
+}
+
+/// Per industry, the bitmask of undeveloped spaces a build of it may use (see [`is_canonical_space`]):
+/// per location, the first free space of the single-icon group if it has one, otherwise the first free
+/// space of each group of identical spaces (`Game::space_groups`).
+pub fn canonical_spaces(game: &Game, state: &State) -> [u64; MAX_INDUSTRIES] {
+    let mut free = 0u64;
+    for (s, t) in state.board[..game.spaces.len()].iter().enumerate() {
+        if t.is_empty() {
+            free |= 1 << s;
+        }
+    }
+    let mut out = [0u64; MAX_INDUSTRIES];
+    for (industry, groups) in game.space_groups.iter().enumerate() {
+        let mut skip_location = NONE;
+        for g in groups {
+            if g.location == skip_location {
+                continue;
+            }
+            let open = g.spaces & free;
+            if open != 0 {
+                out[industry] |= open & open.wrapping_neg();
+                if g.single {
+                    // Single-icon spaces must be used first: the location's other groups wait.
+                    skip_location = g.location;
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The original single-space form of the rule, kept as the specification `canonical_spaces` follows.
+#[cfg(test)]
+fn is_canonical_space_slow(game: &Game, state: &State, space: u8, industry: u8) -> bool {
     let loc = &game.locations[game.spaces[space as usize].location as usize];
     let range = loc.first_space..loc.first_space + loc.num_spaces;
     let only = 1u8 << industry;
@@ -86,23 +192,57 @@ pub fn check_build(
     industry: u8,
     double: bool,
 ) -> Result<BuildPlan, Why> {
+    let player = &state.players[ctx.player as usize];
+    if double {
+        if state.actions_left < 2 {
+            return Err("a double build needs both actions of the turn (L-21)");
+        }
+        if player.hand_size() < 2 {
+            return Err("a double build needs two cards (L-21)");
+        }
+    }
+    let overbuild = check_build_site(game, state, ctx, space, industry)?;
+    if double {
+        return Ok(BuildPlan {
+            cards: 0,
+            overbuild,
+        });
+    }
+    let loc = game.spaces[space as usize].location;
+    let cards = build_cards(game, ctx, player, loc, industry, overbuild);
+    if cards == 0 {
+        return Err("no card in hand allows it: it needs the location's card, or the industry's card with the location in your network (L-21, L-22)");
+    }
+    Ok(BuildPlan { cards, overbuild })
+}
+
+/// Everything a build needs except the cards (shared by single and double builds): the tile (L-23), the
+/// space (L-24, L-29, L-30), the Canal Era limit (L-25, L-31), coal, iron and money (L-16 … L-19, L-33).
+/// Returns whether the build overbuilds a tile.
+pub fn check_build_site(
+    game: &Game,
+    state: &State,
+    ctx: &Ctx,
+    space: u8,
+    industry: u8,
+) -> Result<bool, Why> {
     let p = ctx.player;
     let player = &state.players[p as usize];
     let spec = state
         .next_tile(game, p, industry)
         .ok_or("you have no tile of that industry left")?;
     if !spec.buildable_in(state.era) {
-        return Err(match (spec.level, state.era) {
-            (_, _) if !spec.canal && !spec.rail => {
-                "your lowest tile of that industry can never be built; develop it first (L-23)"
-            }
-            (_, Era::Rail) => {
-                "your lowest tile of that industry is a Canal Era tile; develop it first (L-23)"
-            }
-            (_, Era::Canal) => {
-                "your lowest tile of that industry can only be built in the Rail Era (L-23)"
-            }
+        return Err(if !spec.canal && !spec.rail {
+            "your lowest tile of that industry can never be built; develop it first (L-23)"
+        } else if state.era == Era::Rail {
+            "your lowest tile of that industry is a Canal Era tile; develop it first (L-23)"
+        } else {
+            "your lowest tile of that industry can only be built in the Rail Era (L-23)"
         });
+    }
+    // Cheapest test first: the tile's own cost (market purchases only add to it).
+    if player.money < spec.cost as i32 {
+        return Err("not enough money for the tile and its coal and iron (L-19)");
     }
     let loc = game.spaces[space as usize].location;
     let on_space = state.board[space as usize];
@@ -128,39 +268,16 @@ pub fn check_build(
                 return Err("an opponent's mine or works can be overbuilt only when no such cube is left on the board or in its market (L-30)");
             }
         }
-    } else if !is_canonical_space(game, state, space, industry) {
+    } else if !match ctx.canonical {
+        Some(c) => c[industry as usize] & (1 << space) != 0,
+        None => is_canonical_space(game, state, space, industry),
+    } {
         return Err("another space of that location must be used first (L-24)");
     }
     if state.era == Era::Canal {
-        let location = &game.locations[loc as usize];
-        let mine_here = (location.first_space..location.first_space + location.num_spaces)
-            .any(|s| state.board[s as usize].owner == p);
+        let mine_here = ctx.own_tile_locations & (1 << loc) != 0;
         if mine_here && !(overbuild && on_space.owner == p) {
             return Err("in the Canal Era you may have only one tile per location (L-25, L-31)");
-        }
-    }
-    let mut cards = 0u32;
-    if double {
-        if state.actions_left < 2 {
-            return Err("a double build needs both actions of the turn (L-21)");
-        }
-        if player.hand_size() < 2 {
-            return Err("a double build needs two cards (L-21)");
-        }
-    } else {
-        let loc_card = game.locations[loc as usize].card;
-        if loc_card != NONE && player.hand[loc_card as usize] > 0 {
-            cards |= 1 << loc_card;
-        }
-        let ind_card = game.card_by_industry(industry);
-        if ind_card != NONE
-            && player.hand[ind_card as usize] > 0
-            && (ctx.network & (1 << loc) != 0 || (!ctx.presence && !overbuild))
-        {
-            cards |= 1 << ind_card;
-        }
-        if cards == 0 {
-            return Err("no card in hand allows it: it needs the location's card, or the industry's card with the location in your network (L-21, L-22)");
         }
     }
     let cost = build_resource_cost(
@@ -169,7 +286,32 @@ pub fn check_build(
     if player.money < (spec.cost as u32 + cost) as i32 {
         return Err("not enough money for the tile and its coal and iron (L-19)");
     }
-    Ok(BuildPlan { cards, overbuild })
+    Ok(overbuild)
+}
+
+/// The card kinds in hand that can pay for a single build at `loc` (L-21, L-22): the location's card, or
+/// the industry's card with the location in the network (anywhere for a first build).
+pub fn build_cards(
+    game: &Game,
+    ctx: &Ctx,
+    player: &crate::state::Player,
+    loc: u8,
+    industry: u8,
+    overbuild: bool,
+) -> u32 {
+    let mut cards = 0u32;
+    let loc_card = game.locations[loc as usize].card;
+    if loc_card != NONE && player.hand[loc_card as usize] > 0 {
+        cards |= 1 << loc_card;
+    }
+    let ind_card = game.industry_cards[industry as usize];
+    if ind_card != NONE
+        && player.hand[ind_card as usize] > 0
+        && (ctx.network & (1 << loc) != 0 || (!ctx.presence && !overbuild))
+    {
+        cards |= 1 << ind_card;
+    }
+    cards
 }
 
 /// Money the market part of a build's coal and iron costs (L-16 … L-18), or why it cannot be had.
@@ -186,20 +328,31 @@ fn build_resource_cost(
 ) -> Result<u32, Why> {
     let mut cost = 0;
     let loc = game.spaces[space as usize].location;
-    let exclude = if overbuild { space } else { NONE };
     if coal > 0 {
-        let (_, on_mines) = closest_coal(game, state, &ctx.adj, 1 << loc, exclude);
+        let c = ctx.component[loc as usize] as usize;
+        // An overbuilt tile leaves first, so it is neither a coal source nor a trade icon.
+        let adj = if overbuild {
+            adjacency(game, state)
+        } else {
+            [0; MAX_LOCATIONS]
+        };
+        let on_mines = if overbuild {
+            closest_coal(game, state, &adj, 1 << loc, space).1
+        } else {
+            ctx.component_coal[c]
+        };
         let from_market = (coal as u32).saturating_sub(on_mines);
         if from_market > 0 {
-            let mut trade = if overbuild {
-                network::trade_locations(game, state, space)
+            let has_trade = if overbuild {
+                let mut trade = network::trade_locations(game, state, space);
+                if industry == game.port {
+                    trade |= 1 << loc;
+                }
+                reachable(&adj, 1 << loc) & trade != 0
             } else {
-                ctx.trade
+                ctx.component_trade[c] || industry == game.port
             };
-            if industry == game.port {
-                trade |= 1 << loc;
-            }
-            if reachable(&ctx.adj, 1 << loc) & trade == 0 {
+            if !has_trade {
                 return Err("no coal: no connected coal mine has coal and there is no connection to a market trade icon (L-16, L-17)");
             }
             cost += market::buy_cost(
@@ -259,13 +412,22 @@ pub fn check_link(
             }
         }
         Era::Rail => {
-            let mut adj = ctx.adj;
-            adj[l.a as usize] |= 1 << l.b;
-            adj[l.b as usize] |= 1 << l.a;
-            let (_, on_mines) = closest_coal(game, state, &adj, l.ends(), NONE);
+            // Placing the link joins the components of its two ends.
+            let (a, b) = (
+                ctx.component[l.a as usize] as usize,
+                ctx.component[l.b as usize] as usize,
+            );
+            let (on_mines, trade) = if a == b {
+                (ctx.component_coal[a], ctx.component_trade[a])
+            } else {
+                (
+                    ctx.component_coal[a] + ctx.component_coal[b],
+                    ctx.component_trade[a] || ctx.component_trade[b],
+                )
+            };
             let mut cost = if second { 10 } else { 5 };
             if on_mines == 0 {
-                if reachable(&adj, l.ends()) & ctx.trade == 0 {
+                if !trade {
                     return Err("no coal for the rail: no connected coal mine has coal and there is no connection to a market trade icon (L-36, L-17)");
                 }
                 cost += market::buy_cost(
@@ -312,7 +474,7 @@ pub fn check_sell(game: &Game, state: &State, ctx: &Ctx, mill: u8, port: u8) -> 
     if tile.flipped {
         return Err("that cotton mill has already sold (L-40)");
     }
-    let from = 1u64 << game.spaces[mill as usize].location;
+    let mill_loc = game.spaces[mill as usize].location;
     if port == NONE {
         if state.dcm_marker >= game.dcm_x {
             return Err("the Distant Cotton Market marker is on X (L-42)");
@@ -320,7 +482,7 @@ pub fn check_sell(game: &Game, state: &State, ctx: &Ctx, mill: u8, port: u8) -> 
         if state.dcm_pile_len == 0 && state.dcm_discards.iter().all(|&c| c == 0) {
             return Err("no Distant Cotton Market tile is left (R-3)");
         }
-        if reachable(&ctx.adj, from) & ctx.trade == 0 {
+        if !ctx.component_trade[ctx.component[mill_loc as usize] as usize] {
             return Err("the mill is not connected to a market trade icon (L-42, L-15)");
         }
     } else {
@@ -331,7 +493,7 @@ pub fn check_sell(game: &Game, state: &State, ctx: &Ctx, mill: u8, port: u8) -> 
         if target.flipped {
             return Err("that port has already been used (L-41)");
         }
-        if reachable(&ctx.adj, from) & (1 << game.spaces[port as usize].location) == 0 {
+        if !ctx.connected(mill_loc, game.spaces[port as usize].location) {
             return Err("the port is not connected to the mill (L-41)");
         }
     }
@@ -444,16 +606,59 @@ pub fn legal_actions(game: &Game, state: &State, out: &mut Vec<u16>) {
     match state.decision {
         Decision::Over => {}
         Decision::Action => {
-            let ctx = Ctx::new(game, state, p);
-            for double in [false, true] {
-                if double && (state.actions_left < 2 || state.players[p as usize].hand_size() < 2) {
+            let ctx = Ctx::for_builds(game, state, p);
+            let player = &state.players[p as usize];
+            let doubles_possible = state.actions_left >= 2 && player.hand_size() >= 2;
+            // Industries whose next tile cannot be built now or cannot be afforded are skipped early
+            // (check_build_site refuses them too).
+            let mut industry_ok = [false; MAX_INDUSTRIES];
+            for (i, ok) in industry_ok
+                .iter_mut()
+                .enumerate()
+                .take(game.industries.len())
+            {
+                *ok = state
+                    .next_tile(game, p, i as u8)
+                    .is_some_and(|t| t.buildable_in(state.era) && player.money >= t.cost as i32);
+            }
+            // One site check per candidate (space, industry) serves the single and the double build.
+            // Candidates: per industry, the undeveloped spaces a build may use and the spaces holding a
+            // tile of that industry (overbuilds); every other pair is refused by check_build_site anyway.
+            let mut occupied_by = [0u64; MAX_INDUSTRIES];
+            for (s, t) in state.board[..game.spaces.len()].iter().enumerate() {
+                if !t.is_empty() {
+                    occupied_by[t.industry as usize] |= 1 << s;
+                }
+            }
+            let canonical = ctx.canonical.expect("computed for builds");
+            let (mut singles, mut doubles) = (0u128, 0u128);
+            for industry in 0..game.industries.len() {
+                if !industry_ok[industry] {
                     continue;
                 }
-                let base = if double { l.build_double } else { l.build };
-                for (i, &(space, industry)) in l.build_pairs.iter().enumerate() {
-                    if check_build(game, state, &ctx, space, industry, double).is_ok() {
-                        out.push(base + i as u16);
+                let mut candidates = canonical[industry] | occupied_by[industry];
+                while candidates != 0 {
+                    let space = candidates.trailing_zeros() as u8;
+                    candidates &= candidates - 1;
+                    let Ok(overbuild) = check_build_site(game, state, &ctx, space, industry as u8)
+                    else {
+                        continue;
+                    };
+                    let pair = l.build_index[space as usize][industry] as u32;
+                    let loc = game.spaces[space as usize].location;
+                    if build_cards(game, &ctx, player, loc, industry as u8, overbuild) != 0 {
+                        singles |= 1 << pair;
                     }
+                    if doubles_possible {
+                        doubles |= 1 << pair;
+                    }
+                }
+            }
+            for (base, mut bits) in [(l.build, singles), (l.build_double, doubles)] {
+                while bits != 0 {
+                    let i = bits.trailing_zeros() as u16;
+                    bits &= bits - 1;
+                    out.push(base + i);
                 }
             }
             push_links(game, state, &ctx, false, out);
@@ -509,7 +714,17 @@ fn push_spaces(mut mask: u64, id: impl Fn(u8) -> u16, out: &mut Vec<u16>) {
 }
 
 fn push_links(game: &Game, state: &State, ctx: &Ctx, second: bool, out: &mut Vec<u16>) {
-    for line in 0..game.lines.len() as u8 {
+    // Only lines touching the network can be legal (L-34).
+    let mut candidates = 0u64;
+    let mut net = ctx.network;
+    while net != 0 {
+        let l = net.trailing_zeros() as usize;
+        net &= net - 1;
+        candidates |= game.lines_mask_at[l];
+    }
+    while candidates != 0 {
+        let line = candidates.trailing_zeros() as u8;
+        candidates &= candidates - 1;
         if check_link(game, state, ctx, line, second).is_ok() {
             out.push(game.layout.link + line as u16);
         }
@@ -612,12 +827,40 @@ pub fn why_illegal(game: &Game, state: &State, action: Action) -> Result<(), Why
     }
 }
 
-impl Game {
-    /// The industry card of an industry, or NONE.
-    pub fn card_by_industry(&self, industry: u8) -> u8 {
-        self.card_kinds
-            .iter()
-            .position(|k| *k == crate::game::CardKind::Industry(industry))
-            .map_or(NONE, |k| k as u8)
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::apply;
+    use crate::rng::Rng;
+    use std::collections::BTreeMap;
+
+    #[test]
+    fn l24_canonical_spaces_agree_with_the_single_space_rule() {
+        let game = Game::new("lancashire", 4, &BTreeMap::new()).unwrap();
+        let mut rng = Rng(5);
+        for seed in 0..20 {
+            let mut state = apply::new_state(&game, seed);
+            let mut ids = Vec::new();
+            while !state.is_terminal() {
+                let c = canonical_spaces(&game, &state);
+                for s in 0..game.spaces.len() as u8 {
+                    for i in 0..game.industries.len() as u8 {
+                        // The rule is about undeveloped spaces (occupied ones are overbuilds).
+                        if game.spaces[s as usize].icons & (1 << i) != 0
+                            && state.board[s as usize].is_empty()
+                        {
+                            assert_eq!(
+                                c[i as usize] & (1 << s) != 0,
+                                is_canonical_space_slow(&game, &state, s, i)
+                            );
+                        }
+                    }
+                }
+                ids.clear();
+                legal_actions(&game, &state, &mut ids);
+                let id = ids[rng.below(ids.len() as u64) as usize];
+                apply::apply_unchecked(&game, &mut state, game.decode(id as i64).unwrap());
+            }
+        }
     }
 }
