@@ -70,7 +70,7 @@ fn main() {
         });
         let mid = positions[positions.len() / 2];
         let clone = time_ns(5, 100_000, || {
-            black_box(black_box(&mid).clone());
+            black_box(*black_box(&mid));
         });
         let games = 300;
         let t = Instant::now();

@@ -86,11 +86,11 @@ impl Greedy {
 ///
 /// `iterations` per decision, or a `time_ms` wall-clock budget (then results depend on the machine);
 /// `rollout_depth` random decisions before scoring a position (0: play to the end).
-#[pyclass(module = "brass.agents", extends = Agent, frozen)]
-pub(crate) struct MCTS;
+#[pyclass(module = "brass.agents", extends = Agent, frozen, name = "MCTS")]
+pub(crate) struct Mcts;
 
 #[pymethods]
-impl MCTS {
+impl Mcts {
     #[new]
     #[pyo3(signature = (iterations = 1000, time_ms = None, exploration = 0.7, rollout_depth = 40))]
     fn new(
@@ -99,7 +99,7 @@ impl MCTS {
         time_ms: Option<u64>,
         exploration: f64,
         rollout_depth: u32,
-    ) -> PyResult<PyClassInitializer<MCTS>> {
+    ) -> PyResult<PyClassInitializer<Mcts>> {
         if iterations == 0 || !(exploration.is_finite() && exploration >= 0.0) {
             return Err(to_py(
                 py,
@@ -119,7 +119,7 @@ impl MCTS {
         Ok(PyClassInitializer::from(Agent {
             inner: Arc::new(MctsAgent::new(config)),
         })
-        .add_subclass(MCTS))
+        .add_subclass(Mcts))
     }
 }
 

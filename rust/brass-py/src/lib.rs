@@ -32,7 +32,7 @@ fn _brass(m: &Bound<'_, PyModule>) -> PyResult<()> {
     agents_mod.add_class::<agents::Agent>()?;
     agents_mod.add_class::<agents::Random>()?;
     agents_mod.add_class::<agents::Greedy>()?;
-    agents_mod.add_class::<agents::MCTS>()?;
+    agents_mod.add_class::<agents::Mcts>()?;
     agents_mod.add_class::<agents::GameResult>()?;
     agents_mod.add_function(wrap_pyfunction!(agents::play_games, &agents_mod)?)?;
     agents_mod.add_function(wrap_pyfunction!(agents::evaluate, &agents_mod)?)?;
