@@ -97,7 +97,7 @@ def test_rollouts_from_a_state_continue_that_game() -> None:
     # Every playout starts from the same position: the VP already scored can only grow.
     assert (result.scores >= np.array(state.scores())).all()
     assert (result.decisions < 400).all()
-    with pytest.raises(brass.ConfigError):
+    with pytest.raises(brass.ArgumentTypeError, match="brass.Game or a brass.State"):
         brass.rollouts("lancashire", 3)
 
 

@@ -10,15 +10,25 @@ engine with the same surface, used to check the core.
 """
 
 from brass._brass import Game, PlayerView, RolloutResult, State, VecEnv, __version__, games, replay, rollouts
-from brass._errors import BrassError, ConfigError, IllegalActionError, InvalidStateError, NotationError
+from brass._errors import (
+    ArgumentTypeError,
+    BrassError,
+    ConfigError,
+    IllegalActionError,
+    InvalidStateError,
+    NotationError,
+    PlayerIndexError,
+)
 
 __all__ = [
+    "ArgumentTypeError",
     "BrassError",
     "ConfigError",
     "Game",
     "IllegalActionError",
     "InvalidStateError",
     "NotationError",
+    "PlayerIndexError",
     "PlayerView",
     "RolloutResult",
     "State",

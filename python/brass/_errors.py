@@ -6,7 +6,8 @@ The Rust extension raises these very classes, so the two engines are interchange
 
 from __future__ import annotations
 
-__all__ = ["BrassError", "ConfigError", "IllegalActionError", "InvalidStateError", "NotationError"]
+__all__ = ["ArgumentTypeError", "BrassError", "ConfigError", "IllegalActionError", "InvalidStateError", "NotationError",
+           "PlayerIndexError"]
 
 
 class BrassError(ValueError):
@@ -27,3 +28,11 @@ class InvalidStateError(BrassError):
 
 class NotationError(BrassError):
     """Text that is not the notation of any action in this configuration."""
+
+
+class ArgumentTypeError(BrassError, TypeError):
+    """An argument of the wrong type (an int expected, got a float, ...). Also a `TypeError`."""
+
+
+class PlayerIndexError(BrassError, IndexError):
+    """A player index outside `range(players)`. Also an `IndexError`."""

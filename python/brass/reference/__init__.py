@@ -5,18 +5,28 @@ Written from the rules (shared/rules/lancashire.md, rulings.md) and the project'
 Same public surface as `brass`: `Game`, `State`, `replay` and the exception family.
 """
 
-from brass._errors import BrassError, ConfigError, IllegalActionError, InvalidStateError, NotationError
+from brass._errors import (
+    ArgumentTypeError,
+    BrassError,
+    ConfigError,
+    IllegalActionError,
+    InvalidStateError,
+    NotationError,
+    PlayerIndexError,
+)
 
 from ._game import Game, games
 from ._state import PlayerView, State, replay
 
 __all__ = [
+    "ArgumentTypeError",
     "BrassError",
     "ConfigError",
     "Game",
     "IllegalActionError",
     "InvalidStateError",
     "NotationError",
+    "PlayerIndexError",
     "PlayerView",
     "State",
     "games",

@@ -6,7 +6,7 @@ import json
 
 import numpy as np
 
-from brass._errors import IllegalActionError, InvalidStateError
+from brass._errors import ArgumentTypeError, IllegalActionError, InvalidStateError, PlayerIndexError
 
 from ._flow import apply_decision, winners
 from ._actions import as_index
@@ -127,9 +127,9 @@ class State:
         return self._pos["decision"] == "over"
 
     def player(self, i: int) -> PlayerView:
-        i = as_index(i, TypeError, "a player index is an int")
+        i = as_index(i, ArgumentTypeError, "a player index is an int")
         if not 0 <= i < self._game.players:
-            raise IndexError(f"player {i} does not exist; players are 0..{self._game.players - 1}")
+            raise PlayerIndexError(f"player {i} does not exist; players are 0..{self._game.players - 1}")
         return PlayerView(self._game._data, self._pos, i)
 
     def scores(self) -> list[int]:

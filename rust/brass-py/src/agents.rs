@@ -1,7 +1,7 @@
 //! `brass.agents`: native agents (random, greedy, MCTS) and native self-play, GIL released.
-use crate::errors::{detached, to_py};
-use crate::game::{seed_arg, Game};
-use crate::state::State;
+use crate::args::{bool_arg, float_arg, game_arg, int_arg, state_arg};
+use crate::errors::{detached, player_index_error, to_py, type_error};
+use crate::game::{as_index, seed_arg, type_name};
 use brass_core::agents::{
     self, Agent as CoreAgent, GreedyAgent, MctsAgent, MctsConfig, RandomAgent,
 };
@@ -23,20 +23,22 @@ impl Agent {
     fn choose(
         &self,
         py: Python<'_>,
-        state: &State,
+        state: &Bound<'_, PyAny>,
         seed: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<u16> {
         let seed = match seed {
             Some(s) => seed_arg(py, s)?,
             None => 0,
         };
-        if state.inner.is_terminal() {
+        // A snapshot: the search runs without the GIL and without holding the state.
+        let (game, s) = state_arg(py, state, "state")?;
+        if s.is_terminal() {
             return Err(to_py(
                 py,
                 Error::IllegalAction("the game is over: there is nothing to choose".into()),
             ));
         }
-        let (agent, game, s) = (self.inner.clone(), state.game.clone(), state.inner);
+        let agent = self.inner.clone();
         detached(py, move || Ok(agent.choose(&game, &s, &mut Rng(seed))))
     }
     /// A short name: "random", "greedy", "mcts(1000)".
@@ -44,7 +46,7 @@ impl Agent {
     fn name(&self) -> String {
         self.inner.name()
     }
-    fn __call__(&self, py: Python<'_>, state: &State) -> PyResult<u16> {
+    fn __call__(&self, py: Python<'_>, state: &Bound<'_, PyAny>) -> PyResult<u16> {
         self.choose(py, state, None)
     }
     fn __repr__(&self) -> String {
@@ -92,20 +94,36 @@ pub(crate) struct Mcts;
 #[pymethods]
 impl Mcts {
     #[new]
-    #[pyo3(signature = (iterations = 1000, time_ms = None, exploration = 0.7, rollout_depth = 40))]
+    #[pyo3(signature = (iterations = None, time_ms = None, exploration = None, rollout_depth = None))]
     fn new(
         py: Python<'_>,
-        iterations: u32,
-        time_ms: Option<u64>,
-        exploration: f64,
-        rollout_depth: u32,
+        iterations: Option<&Bound<'_, PyAny>>,
+        time_ms: Option<&Bound<'_, PyAny>>,
+        exploration: Option<&Bound<'_, PyAny>>,
+        rollout_depth: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<PyClassInitializer<Mcts>> {
-        if iterations == 0 || !(exploration.is_finite() && exploration >= 0.0) {
-            return Err(to_py(
-                py,
-                Error::Config("MCTS needs iterations ≥ 1 and a finite exploration ≥ 0".into()),
-            ));
+        let defaults = MctsConfig::default();
+        let iterations = match iterations {
+            Some(i) => int_arg(py, i, "iterations", 1, u32::MAX as i64, Error::Config)? as u32,
+            None => defaults.iterations,
+        };
+        let time_ms = match time_ms {
+            Some(t) if !t.is_none() => {
+                Some(int_arg(py, t, "time_ms", 1, 86_400_000, Error::Config)? as u64)
+            }
+            _ => None,
+        };
+        let exploration = match exploration {
+            Some(e) => float_arg(py, e, "exploration")?,
+            None => defaults.exploration,
+        };
+        if exploration < 0.0 {
+            return Err(to_py(py, Error::Config("exploration must be ≥ 0".into())));
         }
+        let rollout_depth = match rollout_depth {
+            Some(d) => int_arg(py, d, "rollout_depth", 0, 100_000, Error::Config)? as u32,
+            None => defaults.rollout_depth,
+        };
         let config = MctsConfig {
             iterations: if time_ms.is_some() {
                 u32::MAX
@@ -154,23 +172,45 @@ impl GameResult {
 /// indices (threads, processes, machines) gives the same games. With `rotate`, game `i` seats agent
 /// `(p + i) mod players` as player `p`.
 #[pyfunction]
-#[pyo3(signature = (game, agents, games, seed = None, first = 0, rotate = true, threads = 0))]
+#[pyo3(signature = (game, agents, games, seed = None, first = None, rotate = None, threads = None))]
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn play_games(
     py: Python<'_>,
-    game: &Game,
-    agents: Vec<PyRef<'_, Agent>>,
-    games: u64,
+    game: &Bound<'_, PyAny>,
+    agents: &Bound<'_, PyAny>,
+    games: &Bound<'_, PyAny>,
     seed: Option<&Bound<'_, PyAny>>,
-    first: u64,
-    rotate: bool,
-    threads: usize,
+    first: Option<&Bound<'_, PyAny>>,
+    rotate: Option<&Bound<'_, PyAny>>,
+    threads: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Vec<GameResult>> {
     let seed = match seed {
         Some(s) => seed_arg(py, s)?,
         None => 0,
     };
-    let g = game.inner.clone();
+    let g = game_arg(py, game, "game")?;
+    let agents: Vec<PyRef<'_, Agent>> = agents.extract().map_err(|_| {
+        type_error(
+            py,
+            format!(
+                "agents must be a list of brass.agents agents, not {}",
+                type_name(agents)
+            ),
+        )
+    })?;
+    let games = int_arg(py, games, "games", 0, 1 << 40, Error::Config)? as u64;
+    let first = match first {
+        Some(f) => int_arg(py, f, "first", 0, i64::MAX >> 1, Error::Config)? as u64,
+        None => 0,
+    };
+    let rotate = match rotate {
+        Some(r) => bool_arg(py, r, "rotate")?,
+        None => true,
+    };
+    let threads = match threads {
+        Some(t) => int_arg(py, t, "threads", 0, 4096, Error::Config)? as usize,
+        None => 0,
+    };
     if agents.len() != g.players as usize {
         return Err(to_py(
             py,
@@ -208,11 +248,23 @@ pub(crate) fn play_games(
 
 /// The evaluation the greedy agent maximises, for one player (docs/agents.md).
 #[pyfunction]
-pub(crate) fn evaluate(state: &State, player: u8) -> PyResult<f64> {
-    if player >= state.game.players {
-        return Err(pyo3::exceptions::PyIndexError::new_err(format!(
-            "player {player} does not exist"
-        )));
+pub(crate) fn evaluate(
+    py: Python<'_>,
+    state: &Bound<'_, PyAny>,
+    player: &Bound<'_, PyAny>,
+) -> PyResult<f64> {
+    let (game, s) = state_arg(py, state, "state")?;
+    let p = as_index(player).ok_or_else(|| {
+        type_error(
+            py,
+            format!("a player index is an int, not {}", type_name(player)),
+        )
+    })?;
+    if p < 0 || p >= game.players as i64 {
+        return Err(player_index_error(
+            py,
+            format!("player {p} does not exist (players 0..{})", game.players),
+        ));
     }
-    Ok(agents::evaluate(&state.game, &state.inner, player))
+    Ok(agents::evaluate(&game, &s, p as u8))
 }

@@ -1,5 +1,6 @@
 //! Work on many games at once, with the GIL released: `brass.rollouts` and `brass.VecEnv`.
-use crate::errors::{detached, to_py};
+use crate::args::{game_arg, int_arg, state_arg};
+use crate::errors::{detached, to_py, type_error};
 use crate::game::{seed_arg, type_name, Game};
 use crate::state::State;
 use brass_core::{observation, rollout, vecenv, Error, Game as CoreGame};
@@ -50,31 +51,36 @@ impl RolloutResult {
 /// `game_or_state` is a `Game` (each game is dealt from its own seed) or a `State` (each game continues
 /// from a copy of it). Results are the same for a given seed whatever `threads` (0 = all cores).
 #[pyfunction]
-#[pyo3(signature = (game_or_state, games, seed = None, threads = 0))]
+#[pyo3(signature = (game_or_state, games, seed = None, threads = None))]
 pub(crate) fn rollouts(
     py: Python<'_>,
     game_or_state: &Bound<'_, PyAny>,
-    games: usize,
+    games: &Bound<'_, PyAny>,
     seed: Option<&Bound<'_, PyAny>>,
-    threads: usize,
+    threads: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<RolloutResult> {
     let seed = match seed {
         Some(s) => seed_arg(py, s)?,
         None => 0,
     };
+    let games = int_arg(py, games, "games", 0, 1 << 32, Error::Config)? as usize;
+    let threads = match threads {
+        Some(t) => int_arg(py, t, "threads", 0, 4096, Error::Config)? as usize,
+        None => 0,
+    };
     let (game, start): (Arc<CoreGame>, Option<brass_core::State>) =
         if let Ok(g) = game_or_state.cast::<Game>() {
             (g.get().inner.clone(), None)
-        } else if let Ok(s) = game_or_state.cast::<State>() {
-            let s = s.borrow();
-            (s.game.clone(), Some(s.inner))
+        } else if game_or_state.cast::<State>().is_ok() {
+            let (g, s) = state_arg(py, game_or_state, "the state")?;
+            (g, Some(s))
         } else {
-            return Err(to_py(
+            return Err(type_error(
                 py,
-                Error::Config(format!(
-                    "rollouts needs a Game or a State, not {}",
+                format!(
+                    "rollouts needs a brass.Game or a brass.State, not {}",
                     type_name(game_or_state)
-                )),
+                ),
             ));
         };
     let (result, seconds) = detached(py, || {
@@ -105,6 +111,19 @@ fn rayon_threads() -> usize {
     std::thread::available_parallelism().map_or(1, |n| n.get())
 }
 
+/// The contents of a buffer owned by a VecEnv.
+///
+/// Callers hold the VecEnv's lock, so no other Rust code touches the buffer; the arrays are C-contiguous
+/// and never resized. Python code reading an array while a GIL-releasing call writes it sees a torn
+/// update, as with any numpy buffer written by a GIL-releasing call.
+fn buffer<'a, T: numpy::Element, D: numpy::ndarray::Dimension>(
+    arr: &'a Bound<'_, numpy::PyArray<T, D>>,
+) -> PyResult<&'a mut [T]> {
+    // SAFETY: see above; the slice does not outlive the borrowed array handle.
+    unsafe { arr.as_slice_mut() }
+        .map_err(|e| pyo3::exceptions::PyRuntimeError::new_err(e.to_string()))
+}
+
 /// `(rewards, dones)` of `VecEnv.step`.
 type StepResult<'py> = (Bound<'py, PyArray2<f32>>, Bound<'py, PyArray1<bool>>);
 
@@ -114,9 +133,10 @@ type StepResult<'py> = (Bound<'py, PyArray2<f32>>, Bound<'py, PyArray1<bool>>);
 /// `IllegalActionError` naming the environment and changes nothing). Games that end are scored into
 /// `rewards` / `scores`, flagged in `dones` and restarted at once. Arrays returned are the environment's
 /// own buffers, overwritten by the next call: copy them to keep them.
-#[pyclass(module = "brass")]
+#[pyclass(module = "brass", frozen)]
 pub(crate) struct VecEnv {
-    env: vecenv::VecEnv,
+    /// Locked by each call; a call while another thread's call runs gets a clear error instead of waiting.
+    env: std::sync::Mutex<vecenv::VecEnv>,
     obs: Py<PyArray2<f32>>,
     masks: Py<PyArray2<bool>>,
     players: Py<PyArray1<i32>>,
@@ -125,33 +145,50 @@ pub(crate) struct VecEnv {
     scores: Py<PyArray2<i32>>,
 }
 
+impl VecEnv {
+    fn lock(&self, py: Python<'_>) -> PyResult<std::sync::MutexGuard<'_, vecenv::VecEnv>> {
+        match self.env.try_lock() {
+            Ok(guard) => Ok(guard),
+            Err(std::sync::TryLockError::Poisoned(p)) => Ok(p.into_inner()),
+            Err(std::sync::TryLockError::WouldBlock) => Err(to_py(
+                py,
+                Error::InvalidState(
+                    "this VecEnv is in use by another thread; use one VecEnv per thread".into(),
+                ),
+            )),
+        }
+    }
+}
+
 #[pymethods]
 impl VecEnv {
     #[new]
     #[pyo3(signature = (game, n, seed = None))]
     fn new(
         py: Python<'_>,
-        game: &Game,
-        n: usize,
+        game: &Bound<'_, PyAny>,
+        n: &Bound<'_, PyAny>,
         seed: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<VecEnv> {
         let seed = match seed {
             Some(s) => seed_arg(py, s)?,
             None => 0,
         };
-        if n == 0 || n > 1 << 20 {
-            return Err(to_py(
-                py,
-                Error::Config(format!("VecEnv needs 1 to 1048576 environments, not {n}")),
-            ));
-        }
-        let core_game = (*game.inner).clone();
+        let n = int_arg(
+            py,
+            n,
+            "the number of environments",
+            1,
+            1 << 20,
+            Error::Config,
+        )? as usize;
+        let core_game = (*game_arg(py, game, "game")?).clone();
         let players = core_game.players as usize;
         let obs_size = observation::size(&core_game);
         let actions = core_game.num_actions();
         let env = detached(py, move || Ok(vecenv::VecEnv::new(core_game, n, seed)))?;
         Ok(VecEnv {
-            env,
+            env: std::sync::Mutex::new(env),
             obs: PyArray2::zeros(py, [n, obs_size], false).unbind(),
             masks: PyArray2::zeros(py, [n, actions], false).unbind(),
             players: PyArray1::zeros(py, n, false).unbind(),
@@ -162,75 +199,62 @@ impl VecEnv {
     }
 
     /// Number of environments.
-    fn __len__(&self) -> usize {
-        self.env.len()
+    fn __len__(&self, py: Python<'_>) -> PyResult<usize> {
+        Ok(self.lock(py)?.len())
     }
 
     /// Start a new game in every environment; returns `observations()`.
-    fn reset<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyArray2<f32>>> {
-        let env = &mut self.env;
-        detached(py, || {
-            env.reset();
-            Ok(())
-        })?;
+    fn reset<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray2<f32>>> {
+        {
+            let mut env = self.lock(py)?;
+            let env = &mut *env;
+            detached(py, || {
+                env.reset();
+                Ok(())
+            })?;
+        }
         self.observations(py)
     }
 
     /// Apply one action id per environment (a sequence or numpy array of ints); returns
     /// `(rewards, dones)`.
-    fn step<'py>(
-        &mut self,
-        py: Python<'py>,
-        actions: &Bound<'py, PyAny>,
-    ) -> PyResult<StepResult<'py>> {
+    fn step<'py>(&self, py: Python<'py>, actions: &Bound<'py, PyAny>) -> PyResult<StepResult<'py>> {
         let ids: Vec<i64> = match actions.extract::<Vec<i64>>() {
             Ok(v) => v,
             Err(_) => {
                 let np = py.import("numpy")?;
-                let arr = np.call_method1("asarray", (actions, "int64"))?;
-                arr.call_method0("tolist")?
-                    .extract::<Vec<i64>>()
+                np.call_method1("asarray", (actions, "int64"))
+                    .and_then(|a| a.call_method0("tolist"))
+                    .and_then(|l| l.extract::<Vec<i64>>())
                     .map_err(|_| {
-                        to_py(
+                        type_error(
                             py,
-                            Error::IllegalAction(
-                                "actions must be a sequence of integer ids".into(),
+                            format!(
+                                "actions must be a sequence of integer ids, not {}",
+                                type_name(actions)
                             ),
                         )
                     })?
             }
         };
-        let rewards = self.rewards.bind(py);
-        let dones = self.dones.bind(py);
-        let scores = self.scores.bind(py);
-        // SAFETY: the buffers are owned by this object, C-contiguous, and not resized; nothing else
-        // writes them while the GIL is released (Python code reading them concurrently sees a torn
-        // update, as with any numpy buffer written by a GIL-releasing call).
-        let (r, d, s) = unsafe {
-            (
-                rewards
-                    .as_slice_mut()
-                    .map_err(|e| pyo3::exceptions::PyRuntimeError::new_err(e.to_string()))?,
-                dones
-                    .as_slice_mut()
-                    .map_err(|e| pyo3::exceptions::PyRuntimeError::new_err(e.to_string()))?,
-                scores
-                    .as_slice_mut()
-                    .map_err(|e| pyo3::exceptions::PyRuntimeError::new_err(e.to_string()))?,
-            )
-        };
-        let env = &mut self.env;
+        let mut env = self.lock(py)?;
+        let (rewards, dones, scores) = (
+            self.rewards.bind(py),
+            self.dones.bind(py),
+            self.scores.bind(py),
+        );
+        let (r, d, s) = (buffer(rewards)?, buffer(dones)?, buffer(scores)?);
+        let env = &mut *env;
         detached(py, || env.step(&ids, r, d, s))?;
         Ok((rewards.clone(), dones.clone()))
     }
 
     /// Each environment's observation for its current player, shape (n, observation size), float32.
     fn observations<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray2<f32>>> {
+        let env = self.lock(py)?;
         let obs = self.obs.bind(py);
-        // SAFETY: as in `step`.
-        let out = unsafe { obs.as_slice_mut() }
-            .map_err(|e| pyo3::exceptions::PyRuntimeError::new_err(e.to_string()))?;
-        let env = &self.env;
+        let out = buffer(obs)?;
+        let env = &*env;
         detached(py, || {
             env.observations(out);
             Ok(())
@@ -240,11 +264,10 @@ impl VecEnv {
 
     /// Legal-action masks, shape (n, num_actions), bool.
     fn legal_action_masks<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray2<bool>>> {
+        let env = self.lock(py)?;
         let masks = self.masks.bind(py);
-        // SAFETY: as in `step`.
-        let out = unsafe { masks.as_slice_mut() }
-            .map_err(|e| pyo3::exceptions::PyRuntimeError::new_err(e.to_string()))?;
-        let env = &self.env;
+        let out = buffer(masks)?;
+        let env = &*env;
         detached(py, || {
             env.masks(out);
             Ok(())
@@ -254,11 +277,9 @@ impl VecEnv {
 
     /// The player to decide in each environment, shape (n,), int32.
     fn current_players<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray1<i32>>> {
+        let env = self.lock(py)?;
         let players = self.players.bind(py);
-        // SAFETY: as in `step` (written with the GIL held).
-        let out = unsafe { players.as_slice_mut() }
-            .map_err(|e| pyo3::exceptions::PyRuntimeError::new_err(e.to_string()))?;
-        self.env.current_players(out);
+        env.current_players(buffer(players)?);
         Ok(players.clone())
     }
 
@@ -270,9 +291,9 @@ impl VecEnv {
         seed: &Bound<'_, PyAny>,
     ) -> PyResult<Bound<'py, PyArray1<i64>>> {
         let seed = seed_arg(py, seed)?;
-        let mut out = vec![0i64; self.env.len()];
-        let env = &self.env;
-        let buf = &mut out;
+        let env = self.lock(py)?;
+        let mut out = vec![0i64; env.len()];
+        let (env, buf) = (&*env, &mut out);
         detached(py, || {
             env.sample_actions(seed, buf);
             Ok(())
@@ -296,10 +317,16 @@ impl VecEnv {
         self.scores.bind(py).clone()
     }
     /// A copy of environment `i`'s current state.
-    fn state(&self, i: usize) -> PyResult<State> {
-        let s = self.env.states.get(i).ok_or_else(|| {
-            pyo3::exceptions::PyIndexError::new_err(format!("environment {i} does not exist"))
-        })?;
-        Ok(State::from_core(Arc::new(self.env.game.clone()), *s))
+    fn state(&self, py: Python<'_>, i: &Bound<'_, PyAny>) -> PyResult<State> {
+        let env = self.lock(py)?;
+        let i = int_arg(
+            py,
+            i,
+            "the environment index",
+            0,
+            env.len() as i64 - 1,
+            Error::Config,
+        )? as usize;
+        Ok(State::from_core(Arc::new(env.game.clone()), env.states[i]))
     }
 }

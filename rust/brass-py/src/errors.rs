@@ -11,6 +11,18 @@ static CONFIG_ERROR: PyOnceLock<Py<PyType>> = PyOnceLock::new();
 static ILLEGAL_ACTION_ERROR: PyOnceLock<Py<PyType>> = PyOnceLock::new();
 static INVALID_STATE_ERROR: PyOnceLock<Py<PyType>> = PyOnceLock::new();
 static NOTATION_ERROR: PyOnceLock<Py<PyType>> = PyOnceLock::new();
+static ARGUMENT_TYPE_ERROR: PyOnceLock<Py<PyType>> = PyOnceLock::new();
+static PLAYER_INDEX_ERROR: PyOnceLock<Py<PyType>> = PyOnceLock::new();
+
+/// `brass.ArgumentTypeError` (also a TypeError): an argument of the wrong type.
+pub(crate) fn type_error(py: Python<'_>, msg: String) -> PyErr {
+    raise(py, &ARGUMENT_TYPE_ERROR, "ArgumentTypeError", msg)
+}
+
+/// `brass.PlayerIndexError` (also an IndexError): no such player.
+pub(crate) fn player_index_error(py: Python<'_>, msg: String) -> PyErr {
+    raise(py, &PLAYER_INDEX_ERROR, "PlayerIndexError", msg)
+}
 
 /// Raise one of brass's exception classes (looked up once, lazily: `brass._errors` is pure Python).
 pub(crate) fn raise(

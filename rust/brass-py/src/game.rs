@@ -16,9 +16,13 @@ fn options_from(
         let json_mod = py.import("json")?;
         for (k, v) in d.iter() {
             let key: String = k.extract()?;
-            let text: String = json_mod.call_method1("dumps", (v,))?.extract()?;
-            let value = serde_json::from_str(&text)
-                .map_err(|e| to_py(py, Error::Config(format!("option `{key}`: {e}"))))?;
+            // Options are JSON values (they are recorded in states and records).
+            let bad = |why: String| to_py(py, Error::Config(format!("option `{key}`: {why}")));
+            let text: String = json_mod
+                .call_method1("dumps", (&v,))
+                .and_then(|t| t.extract())
+                .map_err(|_| bad(format!("{} is not a JSON value", type_name(&v))))?;
+            let value = serde_json::from_str(&text).map_err(|e| bad(e.to_string()))?;
             out.insert(key, value);
         }
     }
@@ -43,10 +47,17 @@ impl Game {
     #[pyo3(signature = (name, players, **options))]
     fn new(
         py: Python<'_>,
-        name: &str,
+        name: &Bound<'_, PyAny>,
         players: &Bound<'_, PyAny>,
         options: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<Self> {
+        let name: String = name.extract().map_err(|_| {
+            crate::errors::type_error(
+                py,
+                format!("the game name must be a str, not {}", type_name(name)),
+            )
+        })?;
+        let name = name.as_str();
         let players = players_arg(py, players)?;
         let options = options_from(py, options)?;
         let inner = guard(py, || CoreGame::new(name, players, &options))?;

@@ -4,6 +4,7 @@
 //! `brass._errors` (the same classes the pure-Python reference engine raises), and a Rust panic, which
 //! would be a bug, becomes a `BrassError` instead of an interpreter-level `PanicException`.
 mod agents;
+mod args;
 mod batch;
 mod errors;
 mod game;

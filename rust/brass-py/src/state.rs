@@ -1,12 +1,11 @@
 //! `brass.State`, `brass.PlayerView`, `brass.replay`.
-use crate::errors::{guard, to_py};
+use crate::errors::{guard, player_index_error, to_py, type_error};
 use crate::game::{action_id, as_index, seed_arg, type_name, unicode, Game};
 use brass_core::{
     apply, hidden, invariants, json, observation, rules, Error, Game as CoreGame,
     State as CoreState,
 };
 use numpy::PyArray1;
-use pyo3::exceptions::{PyIndexError, PyTypeError};
 use pyo3::prelude::*;
 use pyo3::types::{PyString, PyTuple};
 use std::collections::BTreeMap;
@@ -68,18 +67,21 @@ impl State {
         }
     }
 
-    fn player_index(&self, index: &Bound<'_, PyAny>) -> PyResult<u8> {
+    fn player_index(&self, py: Python<'_>, index: &Bound<'_, PyAny>) -> PyResult<u8> {
         let i = as_index(index).ok_or_else(|| {
-            PyTypeError::new_err(format!(
-                "a player index is an int, not {}",
-                type_name(index)
-            ))
+            type_error(
+                py,
+                format!("a player index is an int, not {}", type_name(index)),
+            )
         })?;
         if i < 0 || i >= self.game.players as i64 {
-            return Err(PyIndexError::new_err(format!(
-                "player {i} does not exist (players 0..{})",
-                self.game.players
-            )));
+            return Err(player_index_error(
+                py,
+                format!(
+                    "player {i} does not exist (players 0..{})",
+                    self.game.players
+                ),
+            ));
         }
         Ok(i as u8)
     }
@@ -228,7 +230,7 @@ impl State {
         py: Python<'py>,
         player: &Bound<'_, PyAny>,
     ) -> PyResult<Bound<'py, PyArray1<f32>>> {
-        let p = self.player_index(player)?;
+        let p = self.player_index(py, player)?;
         let mut out = vec![0f32; observation::size(&self.game)];
         guard(py, || {
             observation::write(&self.game, &self.inner, p, &mut out);
@@ -244,7 +246,7 @@ impl State {
         player: &Bound<'_, PyAny>,
         seed: &Bound<'_, PyAny>,
     ) -> PyResult<State> {
-        let p = self.player_index(player)?;
+        let p = self.player_index(py, player)?;
         let seed = seed_arg(py, seed)?;
         let inner = guard(py, || {
             Ok(hidden::resample_hidden(&self.game, &self.inner, p, seed))
@@ -266,19 +268,7 @@ impl State {
     }
     /// A snapshot of one player's holdings.
     fn player(&self, py: Python<'_>, index: &Bound<'_, PyAny>) -> PyResult<PlayerView> {
-        let i = as_index(index).ok_or_else(|| {
-            PyTypeError::new_err(format!(
-                "a player index is an int, not {}",
-                type_name(index)
-            ))
-        })?;
-        if i < 0 || i >= self.game.players as i64 {
-            return Err(PyIndexError::new_err(format!(
-                "player {i} does not exist (players 0..{})",
-                self.game.players
-            )));
-        }
-        let _ = py;
+        let i = self.player_index(py, index)?;
         let g = &self.game;
         let p = &self.inner.players[i as usize];
         Ok(PlayerView {
