@@ -65,8 +65,12 @@ def test_state_methods_agree_and_change_nothing(value, data) -> None:
         for a in s.legal_actions()[:1]:
             s.apply(a)
     before = [s.to_json() for s in states]
-    assert outcome(states[0].apply, value) == outcome(states[1].apply, value)
-    assert [s.to_json() for s in states] == before
+    result = outcome(states[0].apply, value)
+    assert outcome(states[1].apply, value) == result
+    if result == "ok":  # junk that happened to be a legal move: both engines made it
+        assert states[0].to_json() == states[1].to_json()
+    else:
+        assert [s.to_json() for s in states] == before
     for s in states:
         try:
             s.player(value)

@@ -25,6 +25,10 @@ pub struct VecEnv {
     pub states: Vec<State>,
     /// Episodes started so far per environment (the first is episode 0).
     pub episodes: Vec<u64>,
+    /// Each environment's legal actions, computed once per position and shared by the masks, sampling
+    /// and the legality check of the next step.
+    legal: Vec<Vec<u16>>,
+    legal_fresh: bool,
 }
 
 impl VecEnv {
@@ -37,6 +41,8 @@ impl VecEnv {
             seed,
             states,
             episodes: vec![0; n],
+            legal: vec![Vec::new(); n],
+            legal_fresh: false,
         }
     }
 
@@ -48,8 +54,24 @@ impl VecEnv {
         self.states.is_empty()
     }
 
+    fn ensure_legal(&mut self) {
+        if self.legal_fresh {
+            return;
+        }
+        let game = &self.game;
+        self.legal
+            .par_iter_mut()
+            .zip(self.states.par_iter())
+            .for_each(|(ids, s)| {
+                ids.clear();
+                rules::legal_actions(game, s, ids);
+            });
+        self.legal_fresh = true;
+    }
+
     /// Start a new game in every environment.
     pub fn reset(&mut self) {
+        self.legal_fresh = false;
         let (game, seed) = (&self.game, self.seed);
         self.states
             .par_iter_mut()
@@ -84,22 +106,28 @@ impl VecEnv {
                 actions.len()
             )));
         }
+        self.ensure_legal();
         let game = &self.game;
         let decoded: Vec<Result<Action>> = self
             .states
             .par_iter()
+            .zip(self.legal.par_iter())
             .zip(actions.par_iter())
             .enumerate()
-            .map(|(i, (s, &id))| {
+            .map(|(i, ((s, legal), &id))| {
                 let action = game
                     .decode(id)
                     .map_err(|e| Error::IllegalAction(format!("environment {i}: {e}")))?;
-                rules::why_illegal(game, s, action).map_err(|why| {
-                    Error::IllegalAction(format!(
+                if legal.binary_search(&(id as u16)).is_err() {
+                    // legal_actions and why_illegal share their checks, so this names the reason.
+                    let why = rules::why_illegal(game, s, action)
+                        .err()
+                        .unwrap_or("not a legal action");
+                    return Err(Error::IllegalAction(format!(
                         "environment {i}: `{}` is not legal now: {why}",
                         game.notation(action)
-                    ))
-                })?;
+                    )));
+                }
                 Ok(action)
             })
             .collect();
@@ -108,6 +136,7 @@ impl VecEnv {
             checked.push(d?);
         }
         let seed = self.seed;
+        self.legal_fresh = false;
         self.states
             .par_iter_mut()
             .zip(self.episodes.par_iter_mut())
@@ -150,16 +179,14 @@ impl VecEnv {
     }
 
     /// Legal-action masks, row by row (`n × num_actions`).
-    pub fn masks(&self, out: &mut [bool]) {
+    pub fn masks(&mut self, out: &mut [bool]) {
+        self.ensure_legal();
         let a = self.game.num_actions();
-        let game = &self.game;
         out.par_chunks_mut(a)
-            .zip(self.states.par_iter())
-            .for_each_init(Vec::new, |ids, (row, s)| {
+            .zip(self.legal.par_iter())
+            .for_each(|(row, ids)| {
                 row.fill(false);
-                ids.clear();
-                rules::legal_actions(game, s, ids);
-                for &id in ids.iter() {
+                for &id in ids {
                     row[id as usize] = true;
                 }
             });
@@ -167,14 +194,12 @@ impl VecEnv {
 
     /// A uniformly random legal action per environment, drawn from `seed` (the same seed and states give
     /// the same actions whatever the thread count).
-    pub fn sample_actions(&self, seed: u64, out: &mut [i64]) {
-        let game = &self.game;
+    pub fn sample_actions(&mut self, seed: u64, out: &mut [i64]) {
+        self.ensure_legal();
         out.par_iter_mut()
-            .zip(self.states.par_iter())
+            .zip(self.legal.par_iter())
             .enumerate()
-            .for_each_init(Vec::new, |ids, (i, (o, s))| {
-                ids.clear();
-                rules::legal_actions(game, s, ids);
+            .for_each(|(i, (o, ids))| {
                 let mut rng = Rng(seed ^ (i as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15));
                 *o = ids[rng.below(ids.len() as u64) as usize] as i64;
             });

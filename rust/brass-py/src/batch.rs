@@ -264,10 +264,10 @@ impl VecEnv {
 
     /// Legal-action masks, shape (n, num_actions), bool.
     fn legal_action_masks<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray2<bool>>> {
-        let env = self.lock(py)?;
+        let mut env = self.lock(py)?;
         let masks = self.masks.bind(py);
         let out = buffer(masks)?;
-        let env = &*env;
+        let env = &mut *env;
         detached(py, || {
             env.masks(out);
             Ok(())
@@ -291,9 +291,9 @@ impl VecEnv {
         seed: &Bound<'_, PyAny>,
     ) -> PyResult<Bound<'py, PyArray1<i64>>> {
         let seed = seed_arg(py, seed)?;
-        let env = self.lock(py)?;
+        let mut env = self.lock(py)?;
         let mut out = vec![0i64; env.len()];
-        let (env, buf) = (&*env, &mut out);
+        let (env, buf) = (&mut *env, &mut out);
         detached(py, || {
             env.sample_actions(seed, buf);
             Ok(())
