@@ -24,7 +24,7 @@ def tests(session: nox.Session) -> None:
     session.env.update(_cargo_env())
     session.env.update(DEV_BUILD)
     session.run("cargo", "test", "--locked", "-q", external=True)
-    session.install("-e", ".[test]")
+    session.install("-e", ".[test,env,ray]")
     session.run("pytest", "-q", *session.posargs)
 
 
@@ -47,3 +47,16 @@ def bench(session: nox.Session) -> None:
     session.run("cargo", "bench", "--locked", "-q", "-p", "brass-core", external=True)
     session.install(".")
     session.run("brass", "bench", *session.posargs)
+
+
+@nox.session
+def differential(session: nox.Session) -> None:
+    """Deep differential run (docs/verification.md): the Rust engine and brass.reference compared decision by
+    decision over thousands of complete games, then the golden vectors. Hypothesis profile `brass-long` unless
+    HYPOTHESIS_PROFILE says otherwise (e.g. `HYPOTHESIS_PROFILE=brass-ci nox -s differential`); posargs go to
+    pytest (`nox -s differential -- -x`)."""
+    session.env.update(_cargo_env())
+    session.env.update(DEV_BUILD)
+    session.env["HYPOTHESIS_PROFILE"] = os.environ.get("HYPOTHESIS_PROFILE", "brass-long")
+    session.install("-e", ".[test]")
+    session.run("pytest", "-q", "-p", "no:randomly", "tests/differential", "tests/test_vectors.py", *session.posargs)

@@ -1,0 +1,514 @@
+"""The same game in both engines, compared decision by decision (docs/verification.md).
+
+`Pair` holds one state of the Rust-backed engine (`brass`) and one of the pure-Python reference
+(`brass.reference`). Every comparison goes through the public API only:
+
+- `Pair.check()`: canonical state JSON, sorted legal actions, current player, decision, terminal flag;
+  at the end also scores and winners.
+- `Pair.apply(x)`: the same decision in both; both must accept it, or both reject it with the same exception class.
+- `Pair.reject(x)`: an illegal id / bad notation / wrong type: both must raise the same `BrassError` subclass
+  and neither state (JSON, history) may change.
+
+A disagreement raises `Divergence` (an AssertionError) whose message names the first differing JSON paths,
+the legal actions only one engine allows (in notation) and the game record that reproduces it. The record is
+also written to `target/divergences/` (or `$BRASS_DIVERGENCE_DIR`) so that `tests/vectors/make_vectors.py
+record …` can turn it into a regression vector once the faulty engine is fixed.
+
+`STATS` counts what was compared in this pytest session; tests/differential/conftest.py prints it.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from collections import Counter
+from pathlib import Path
+
+import brass
+from brass import reference
+from hypothesis import strategies as st
+
+ENGINES = {"rust": brass, "reference": reference}
+ROOT = Path(__file__).resolve().parents[2]
+RECORD_FORMAT = "brass-record/1"
+
+# Complete games the main differential test must compare per player count in one run of a profile
+# (max_examples is 80 / 800 there; test_zz_enough_complete_games_were_compared checks it).
+MIN_GAMES_PER_PLAYER_COUNT = {"brass-ci": 70, "brass-long": 700}
+
+# Ids are the same for every player count of a configuration (docs/actions.md).
+_GAME = brass.Game("lancashire", players=2)
+NUM_ACTIONS = _GAME.num_actions
+NAMES = [_GAME.action_name(i) for i in range(NUM_ACTIONS)]
+KIND = [name.split()[0] for name in NAMES]  # build, link, develop, sell, loan, pass, coal, iron, stop, card, remove
+PASSIVE = frozenset(i for i, k in enumerate(KIND) if k in ("pass", "loan"))
+
+
+class Stats:
+    """What the differential tests compared in this session (printed by the session-finish hook)."""
+
+    def __init__(self) -> None:
+        self.games = Counter()  # complete games (played to `over`, every decision compared), by player count
+        self.decisions = 0  # decisions compared
+        self.rejections = 0  # illegal inputs both engines rejected identically
+        self.cross_loads = 0  # states exported by one engine and continued in the other
+        self.decision_kinds = Counter()  # state.decision at each compared decision
+        self.action_kinds = Counter()  # first word of each applied action's notation
+        self.events = Counter()  # rarer rule paths taken (Pair.note_events): evidence of what was compared
+        self.tests = Counter()  # complete games per test function
+        self.started = Counter()  # games started per test function
+
+    def game_started(self, test: str) -> None:
+        self.started[test] += 1
+
+    def game_done(self, test: str, players: int) -> None:
+        self.games[players] += 1
+        self.tests[test] += 1
+
+    def summary(self) -> list[str]:
+        total = sum(self.games.values())
+        if not total and not self.decisions:
+            return []
+        per = ", ".join(f"{p}p: {self.games[p]}" for p in sorted(self.games))
+        lines = [
+            (f"differential: {total} complete games compared decision by decision ({per}); "
+             f"{self.decisions} decisions, {self.rejections} illegal inputs rejected alike, "
+             f"{self.cross_loads} cross-engine loads"),
+            "differential: decisions seen: " + ", ".join(f"{k} {v}" for k, v in sorted(self.decision_kinds.items())),
+            "differential: actions applied: " + ", ".join(f"{k} {v}" for k, v in sorted(self.action_kinds.items())),
+            "differential: rule paths taken: " + ", ".join(f"{k} {v}" for k, v in sorted(self.events.items())),
+            "differential: complete games per test: " + ", ".join(f"{k} {v}" for k, v in sorted(self.tests.items())),
+        ]
+        return lines
+
+
+STATS = Stats()
+
+
+# Paths uniform random play seldom takes; each game's count of them is a Hypothesis `target`.
+RARE = frozenset({"overbuild opponent L-30", "DCM reaches X L-42", "coal_market emptied L-17",
+                  "iron_market emptied L-18", "income track top L-48", "VP lost to a shortfall L-11",
+                  "shared win L-53", "second rail L-36"})
+
+
+class Divergence(AssertionError):
+    """The two engines disagree: a bug in one of them (decide which with the rule text)."""
+
+
+def json_diff(a, b, path: str = "", out: list | None = None, limit: int = 12) -> list[str]:
+    """The first `limit` paths where two JSON values differ, with both values."""
+    out = [] if out is None else out
+    if len(out) >= limit:
+        return out
+    if isinstance(a, dict) and isinstance(b, dict):
+        for k in sorted(set(a) | set(b)):
+            if k not in a or k not in b or a[k] != b[k]:
+                json_diff(a.get(k, "<missing>"), b.get(k, "<missing>"), f"{path}.{k}", out, limit)
+    elif isinstance(a, list) and isinstance(b, list) and len(a) == len(b):
+        for i, (x, y) in enumerate(zip(a, b)):
+            if x != y:
+                json_diff(x, y, f"{path}[{i}]", out, limit)
+    elif a != b:
+        out.append(f"{path or '.'}: rust {json.dumps(a)} / reference {json.dumps(b)}")
+    return out
+
+
+def dumps(obj) -> str:
+    return json.dumps(obj, sort_keys=True, separators=(",", ":"))
+
+
+class Pair:
+    """One game position held by both engines."""
+
+    def __init__(self, players: int, seed: int | None = None, *, rust=None, ref=None, start: dict | None = None,
+                 test: str = "?") -> None:
+        """A new seeded game in both engines, or (`rust`, `ref`, `start`) two states that hold the same
+        position `start` (a state object) now; decisions are counted from here."""
+        if rust is None:
+            rust = brass.Game("lancashire", players=players).new_state(seed=seed)
+            ref = reference.Game("lancashire", players=players).new_state(seed)
+        self.players = players
+        self.seed = seed
+        self.test = test
+        self.start = start  # the record that reproduces this pair: from the seed, or from `start`
+        self.actions: list[int] = []
+        self.legal: list[int] = []
+        self.rare = 0  # rarer rule paths taken in this game (a Hypothesis target)
+        self.rust = self.ref = None
+        self.attach(rust=rust, ref=ref)
+
+    def attach(self, rust=None, ref=None) -> list[int]:
+        """Put a state (a clone, a pickle copy, one loaded from the other engine's JSON) in place of an
+        engine's state; it must hold the same position. Its history is checked from here on."""
+        if rust is not None:
+            self.rust = rust
+            self._rust_base = (len(rust.history()), len(self.actions))
+        if ref is not None:
+            self.ref = ref
+            self._ref_base = (len(ref.history()), len(self.actions))
+        return self.check()
+
+    # --- records and reports ------------------------------------------------------------------------
+    def record(self) -> dict:
+        rec = {"format": RECORD_FORMAT, "game": json.loads(self.rust.to_json())["game"], "actions": list(self.actions)}
+        if self.start is not None:
+            rec["start"] = self.start
+        else:
+            rec["seed"] = self.seed
+        return rec
+
+    def diverged(self, what: str, details: list[str]) -> Divergence:
+        rec = self.record()
+        text = dumps(rec)
+        where = os.environ.get("BRASS_DIVERGENCE_DIR") or str(ROOT / "target" / "divergences")
+        saved = ""
+        try:
+            Path(where).mkdir(parents=True, exist_ok=True)
+            name = re.sub(r"[^A-Za-z0-9_.-]+", "_", self.test)[:80] or "divergence"
+            path = Path(where) / f"{name}-latest.json"
+            path.write_text(text + "\n")
+            saved = f"\nrecord saved to {path} (tests/vectors/make_vectors.py record {path} …)"
+        except OSError:
+            pass
+        body = "\n  ".join(details)
+        return Divergence(
+            f"engines diverge ({what}) after {len(self.actions)} decisions of a {self.players}-player game:\n  {body}"
+            f"{saved}\nrecord: {text}"
+        )
+
+    # --- comparison ---------------------------------------------------------------------------------
+    def check(self) -> list[int]:
+        """Both engines agree on everything observable here; returns the legal ids."""
+        a, b = self.rust, self.ref
+        ja, jb = a.to_json(), b.to_json()
+        if ja != jb:
+            raise self.diverged("state JSON", json_diff(json.loads(ja), json.loads(jb)))
+        la, lb = a.legal_actions(), b.legal_actions()
+        if la != lb:
+            only_a = sorted(set(la) - set(lb))
+            only_b = sorted(set(lb) - set(la))
+            details = [f"decision {a.decision}, player {a.current_player}"]
+            details += [f"legal only in rust: {[NAMES[i] for i in only_a]}",
+                        f"legal only in reference: {[NAMES[i] for i in only_b]}"]
+            if la == sorted(set(la)) and lb == sorted(set(lb)) and not only_a and not only_b:
+                details.append(f"same sets, different lists: {la} / {lb}")
+            raise self.diverged("legal actions", details)
+        facts_a = (a.current_player, a.decision, a.is_terminal(), a.round, a.era, a.actions_left, a.deck_size)
+        facts_b = (b.current_player, b.decision, b.is_terminal(), b.round, b.era, b.actions_left, b.deck_size)
+        if facts_a != facts_b:
+            raise self.diverged("properties", [(f"(player, decision, terminal, round, era, actions_left, deck) "
+                                                f"rust {facts_a} / reference {facts_b}")])
+        if a.is_terminal() and (a.scores(), a.winners()) != (b.scores(), b.winners()):
+            raise self.diverged("final scores", [f"scores rust {a.scores()} / reference {b.scores()}",
+                                                     f"winners rust {a.winners()} / reference {b.winners()}"])
+        for name, state, (h0, a0) in (("rust", a, self._rust_base), ("reference", b, self._ref_base)):
+            if state.history()[h0:] != self.actions[a0:]:
+                raise self.diverged("history", [f"{name} history {state.history()[h0:]}",
+                                                f"decisions taken {self.actions[a0:]}"])
+        self.legal = la
+        self._json = ja
+        return la
+
+    @property
+    def over(self) -> bool:
+        return not self.legal
+
+    def apply(self, action) -> list[int]:
+        """Take one decision in both engines and compare; returns the new legal ids."""
+        aid = action if isinstance(action, int) else _GAME.parse_action(action)
+        if aid not in self.legal:
+            raise ValueError(f"test bug: {action!r} is not legal here")
+        STATS.decision_kinds[self.rust.decision] += 1
+        errors = []
+        for state in (self.rust, self.ref):
+            try:
+                state.apply(action)
+                errors.append(None)
+            except (KeyboardInterrupt, SystemExit):
+                raise
+            except BaseException as e:  # noqa: BLE001 - any exception, a PanicException too, is a finding
+                errors.append(e)
+        if errors != [None, None]:
+            self.actions.append(aid)
+            raise self.diverged(f"apply {NAMES[aid]!r} (legal in both)",
+                                [f"rust: {errors[0]!r}", f"reference: {errors[1]!r}"])
+        self.actions.append(aid)
+        STATS.decisions += 1
+        STATS.action_kinds[KIND[aid]] += 1
+        before = self._json
+        legal = self.check()
+        self.note_events(aid, json.loads(before), json.loads(self._json))
+        return legal
+
+    def note_events(self, aid: int, before: dict, after: dict) -> None:
+        """Count the rarer rule paths a decision took (they show what the comparison covered)."""
+        events = []
+        name = NAMES[aid]
+        if KIND[aid] == "build" and before["decision"] == "action":
+            held = before["board"].get(name.split()[2])
+            if held is not None:
+                mover = before["turn_order"][before["turn"]]
+                events.append("overbuild own L-29" if held["owner"] == mover else "overbuild opponent L-30")
+        if KIND[aid] == "sell" and name.endswith("distant"):
+            events.append("distant sale L-42")
+            if after["dcm"]["marker"] == 8:
+                events.append("DCM reaches X L-42")
+        if KIND[aid] == "sell" and not name.endswith("distant"):
+            port = before["board"][name.split()[2]]
+            mover = before["turn_order"][before["turn"]]
+            events.append("sale to own port L-41" if port["owner"] == mover else "sale to opponent's port L-41")
+        if KIND[aid] == "link" and before["decision"] == "link":
+            events.append("second rail L-36")
+        if before["decision"] in ("coal", "iron", "remove"):
+            events.append(f"{before['decision']} choice")
+        for key, rule in (("coal_market", "L-17"), ("iron_market", "L-18")):
+            if after[key] == 0 < before[key]:
+                events.append(f"{key} emptied {rule}")
+        for x, y in zip(before["players"], after["players"]):
+            if y["vp"] < x["vp"]:
+                events.append("VP lost to a shortfall L-11")
+            if y["income_space"] == 99 != x["income_space"]:
+                events.append("income track top L-48")
+        if before["era"] == "canal" and after["era"] == "rail":
+            events.append("canal era end L-51")
+        if after["decision"] == "over" and len(self.rust.winners()) > 1:
+            events.append("shared win L-53")
+        if after["decision"] == "over":
+            top = sorted(p["vp"] for p in after["players"])
+            if top[-1] == top[-2]:
+                events.append("VP tie at the top L-53")
+        STATS.events.update(events)
+        self.rare += sum(e in RARE for e in events)
+
+    def reject(self, bad) -> str:
+        """`bad` is not a legal decision: both engines must raise the same exception class and change nothing.
+        Returns the exception class name."""
+        before = [(s.to_json(), s.history()) for s in (self.rust, self.ref)]
+        raised = []
+        for state in (self.rust, self.ref):
+            try:
+                state.apply(bad)
+                raised.append(None)
+            except (KeyboardInterrupt, SystemExit):
+                raise
+            except BaseException as e:  # noqa: BLE001 - a PanicException is a finding too
+                raised.append(e)
+        after = [(s.to_json(), s.history()) for s in (self.rust, self.ref)]
+        kinds = [type(e) if e is not None else None for e in raised]
+        if kinds[0] is None or kinds[0] is not kinds[1] or not isinstance(raised[0], brass.BrassError):
+            raise self.diverged(f"rejecting {bad!r}", [f"rust: {raised[0]!r}", f"reference: {raised[1]!r}"])
+        if after != before:
+            raise self.diverged(f"state changed by rejected {bad!r}",
+                                json_diff(json.loads(before[0][0]), json.loads(after[0][0]))
+                                + json_diff(json.loads(before[1][0]), json.loads(after[1][0])))
+        STATS.rejections += 1
+        return kinds[0].__name__
+
+    def parse_agrees(self, text) -> int | None:
+        """Both engines' `Game.parse_action` give the same id or the same exception class."""
+        out = []
+        for state in (self.rust, self.ref):
+            try:
+                out.append(state.game.parse_action(text))
+            except (KeyboardInterrupt, SystemExit):
+                raise
+            except BaseException as e:  # noqa: BLE001
+                out.append(e)
+        if isinstance(out[0], int) and isinstance(out[1], int):
+            if out[0] != out[1]:
+                raise self.diverged(f"parse_action({text!r})", [f"rust {out[0]} / reference {out[1]}"])
+            return out[0]
+        if type(out[0]) is not type(out[1]) or not isinstance(out[0], brass.NotationError):
+            raise self.diverged(f"parse_action({text!r})", [f"rust: {out[0]!r}", f"reference: {out[1]!r}"])
+        return None
+
+
+# --- Hypothesis side: choosing decisions and illegal inputs ----------------------------------------------
+
+SEEDS = st.integers(0, 2**64 - 1)
+PLAYERS = st.sampled_from([2, 3, 4])
+
+# How a game picks among the legal ids at an `action` decision (follow-up decisions are always uniform):
+#   uniform - any legal id;
+#   active  - anything but pass while something else is legal (loans stay in);
+#   busy    - no pass and no loan while a build / link / develop / sell is legal (busy boards: sales,
+#             shortfalls of the builders, coal and iron choices, overbuilding);
+#   builder - builds and sales only while one is legal (mills, ports, coal and iron use, sales);
+#   seller  - a sale if one is legal, else a mill or port build, else a link, else anything busy (each tier
+#             skipped on a drawn 1-in-8 coin): reaches the Distant Cotton Market's X, empties the markets;
+#   mixed   - a drawn coin at each action decision: busy or uniform.
+STYLES = ("uniform", "active", "busy", "builder", "seller", "mixed")
+TRADE_BUILDS = frozenset(i for i, n in enumerate(NAMES) if n.startswith(("build cotton_mill", "build port")))
+STYLE = st.sampled_from(STYLES)
+
+
+def choose(data, pair: Pair, style: str) -> int:
+    """One legal id, drawn with `data` (an index into the legal ids or into the preferred subset)."""
+    legal = pair.legal
+    if len(legal) == 1:
+        return legal[0]
+    pool = legal
+    if style == "seller" and pair.rust.decision == "action":
+        for tier in ([a for a in legal if KIND[a] == "sell"], [a for a in legal if a in TRADE_BUILDS],
+                     [a for a in legal if KIND[a] == "link"], [a for a in legal if a not in PASSIVE]):
+            if tier and data.draw(st.integers(0, 7), label="skip tier") != 0:
+                pool = tier
+                break
+    elif style != "uniform" and pair.rust.decision == "action":
+        if style == "active":
+            preferred = [a for a in legal if KIND[a] != "pass"]
+        elif style == "builder":
+            preferred = [a for a in legal if KIND[a] in ("build", "sell")]
+        else:
+            preferred = [a for a in legal if a not in PASSIVE]
+        if preferred and (style != "mixed" or data.draw(st.booleans(), label="busy")):
+            pool = preferred
+    if len(pool) == 1:
+        return pool[0]
+    return pool[data.draw(st.integers(0, len(pool) - 1), label=f"index of {len(pool)}")]
+
+
+# Ids outside the space and values that are not ids at all (docs/reference-notes.md item 13).
+OUT_OF_RANGE = [-1, -2, -(2**63), NUM_ACTIONS, NUM_ACTIONS + 1, 2**16, 2**63, 2**64, 2**70]
+WRONG_TYPES = [None, 1.5, float("nan"), True, False, b"pass", bytearray(b"pass"), [0], (0,), {"id": 0}, 1j]
+# Characters for random notation text: the notation's own, white space of several kinds (Unicode White_Space
+# and the four ASCII separators that Python's str.isspace counts but Unicode does not), upper case, the Kelvin
+# sign (lower-cases to `k`), lone surrogates (not valid Unicode: NotationError in both) and a few others.
+TEXT_ALPHABET = ("abcdefghijklmnopqrstuvwxyz_/-0123456789 " "ABCDELNPRSW"
+                 "\t\n\r\x0b\x0c\x1c\x1d\x1e\x1f\x85\xa0\u2003\u3000\u200b\u212a\x00é\ud800\udfff")
+PROBES = ("illegal id", "out of range", "wrong type", "numpy id", "illegal notation", "random text",
+          "mangled notation")
+
+
+def mangle(data, text: str) -> str:
+    """A variation of a notation: some stay valid (case, white space), most do not."""
+    how = data.draw(st.sampled_from(["upper", "spaces", "drop", "insert", "swap ends", "renumber", "truncate"]),
+                    label="mangle")
+    if how == "upper":
+        return text.upper()
+    if how == "spaces":
+        ws = data.draw(st.sampled_from([" ", "  ", "\t", "\n", "\xa0", "\x1f", "\u3000"]), label="ws")
+        return ws + text.replace(" ", ws) + ws
+    if how == "drop" and len(text) > 1:
+        i = data.draw(st.integers(0, len(text) - 1), label="at")
+        return text[:i] + text[i + 1:]
+    if how == "insert":
+        i = data.draw(st.integers(0, len(text)), label="at")
+        c = data.draw(st.sampled_from(TEXT_ALPHABET), label="char")
+        return text[:i] + c + text[i:]
+    if how == "swap ends" and "-" in text:
+        head, _, line = text.rpartition(" ")
+        a, _, b = line.partition("-")
+        return f"{head} {b}-{a}"
+    if how == "renumber" and "/" in text:
+        n = data.draw(st.integers(0, 12), label="number")
+        return re.sub(r"/\d+", f"/{n}", text, count=1)
+    return text[: data.draw(st.integers(0, len(text)), label="cut")]
+
+
+def probe(data, pair: Pair) -> None:
+    """Try one illegal input on both engines; they must reject it alike and change nothing."""
+    legal = set(pair.legal)
+    kind = data.draw(st.sampled_from(PROBES), label="probe")
+    if kind == "illegal id":
+        pair.reject(data.draw(st.integers(0, NUM_ACTIONS - 1).filter(lambda a: a not in legal), label="id"))
+    elif kind == "out of range":
+        pair.reject(data.draw(st.sampled_from(OUT_OF_RANGE), label="id"))
+    elif kind == "wrong type":
+        pair.reject(data.draw(st.sampled_from(WRONG_TYPES), label="value"))
+    elif kind == "numpy id":
+        import numpy as np
+
+        aid = data.draw(st.integers(0, NUM_ACTIONS - 1).filter(lambda a: a not in legal), label="id")
+        pair.reject(data.draw(st.sampled_from([np.int64, np.int32, np.uint16]), label="dtype")(aid))
+    else:
+        if kind == "random text":
+            text = data.draw(st.text(TEXT_ALPHABET, max_size=40), label="text")
+        else:
+            aid = data.draw(st.integers(0, NUM_ACTIONS - 1), label="id")
+            text = NAMES[aid] if kind == "illegal notation" else mangle(data, NAMES[aid])
+        parsed = pair.parse_agrees(text)
+        if parsed is not None and parsed in legal:
+            return  # still a legal decision: nothing to reject
+        pair.reject(text)
+
+
+def play(data, pair: Pair, style: str, probe_every: int = 0, max_decisions: int | None = None) -> bool:
+    """Play drawn decisions until the game is over (or `max_decisions` were taken), trying an illegal input
+    every `probe_every` decisions (0: never). Returns True when the game is over."""
+    taken = 0
+    while not pair.over:
+        if max_decisions is not None and taken >= max_decisions:
+            return False
+        if probe_every and taken % probe_every == probe_every - 1:
+            probe(data, pair)
+        pair.apply(choose(data, pair, style))
+        taken += 1
+    if probe_every:
+        probe(data, pair)  # everything is illegal once the game is over
+    return True
+
+
+# --- Loading edited states: both loaders accept the same states, and reject the rest alike ------------------
+
+EDIT_VALUES = [0, 1, -1, 2, 3, 7, 8, 9, 14, 99, 100, 100_000, 100_001, -1001, 2**31, 2**63, 2**64, None, True,
+               False, 1.5, "x", "", [], {}, "canal", "rail", "over", "card", "build", "manchester/1", "port", "01"]
+
+
+def json_paths(obj, path=()):
+    yield path
+    if isinstance(obj, dict):
+        for k, v in obj.items():
+            yield from json_paths(v, (*path, k))
+    elif isinstance(obj, list):
+        for i, v in enumerate(obj):
+            yield from json_paths(v, (*path, i))
+
+
+def edit_state(data, text: str) -> str:
+    """One drawn edit of a state JSON: a value replaced (a neighbour of an integer, or something else), a key
+    removed, or an unknown key added."""
+    obj = json.loads(text)
+    paths = [p for p in json_paths(obj) if p]
+    path = paths[data.draw(st.integers(0, len(paths) - 1), label="edit path")]
+    parent = obj
+    for k in path[:-1]:
+        parent = parent[k]
+    old = parent[path[-1]]
+    how = data.draw(st.sampled_from(["neighbour", "value", "remove", "add key"]), label="edit")
+    if how == "neighbour" and isinstance(old, int) and not isinstance(old, bool):
+        parent[path[-1]] = old + data.draw(st.sampled_from([-2, -1, 1, 2]), label="by")
+    elif how == "remove" and isinstance(parent, dict):
+        del parent[path[-1]]
+    elif how == "add key" and isinstance(parent, dict):
+        parent[data.draw(st.sampled_from(["extra", "hand", "board", "x"]), label="key")] = 1
+    else:
+        parent[path[-1]] = data.draw(st.sampled_from(EDIT_VALUES), label="value")
+    return dumps(obj)
+
+
+def loaders_agree(pair: Pair, text: str) -> bool:
+    """Both engines' `State.from_json` accept `text` with identical results, or reject it with the same exception
+    class. Returns True when it was accepted."""
+    out = []
+    for engine in (brass, reference):
+        try:
+            state = engine.State.from_json(text)
+            out.append((state.to_json(), state.legal_actions()))
+        except (KeyboardInterrupt, SystemExit):
+            raise
+        except BaseException as e:  # noqa: BLE001
+            out.append(e)
+    ok = [not isinstance(o, BaseException) for o in out]
+    if ok == [True, True] and out[0] == out[1]:
+        return True
+    if ok == [False, False] and type(out[0]) is type(out[1]) and isinstance(out[0], brass.InvalidStateError):
+        STATS.rejections += 1
+        return False
+    details = [f"edited state: {text}"]
+    for name, o in zip(("rust", "reference"), out):
+        details.append(f"{name}: {o!r}" if isinstance(o, BaseException) else f"{name}: loads it")
+    if ok == [True, True]:
+        details += json_diff(json.loads(out[0][0]), json.loads(out[1][0]))
+    raise pair.diverged("State.from_json of an edited state", details)
