@@ -234,9 +234,24 @@ fn take_cube(game: &Game, state: &mut State, space: u8) {
 
 /// L-21 … L-28: place the tile, then take its coal and iron (`resolve`), then finish it.
 fn start_build(game: &Game, state: &mut State, p: usize, space: u8, industry: u8, double: bool) {
-    let ctx = Ctx::new(game, state, p as u8);
-    let plan =
-        rules::check_build(game, state, &ctx, space, industry, double).expect("build is legal");
+    // The cards that may pay are fixed now, before the tile joins the network (L-21, L-22).
+    let cards = if double {
+        None
+    } else {
+        let loc = game.spaces[space as usize].location;
+        let net = crate::network::network(game, state, p as u8);
+        let presence = crate::network::has_presence(game, state, p as u8);
+        let overbuild = !state.board[space as usize].is_empty();
+        Some(rules::build_cards(
+            game,
+            net,
+            presence,
+            &state.players[p],
+            loc,
+            industry,
+            overbuild,
+        ))
+    };
     let spec = *state
         .next_tile(game, p as u8, industry)
         .expect("tile on mat");
@@ -255,7 +270,7 @@ fn start_build(game: &Game, state: &mut State, p: usize, space: u8, industry: u8
     u.target = space;
     u.coal = spec.coal;
     u.iron = spec.iron;
-    u.cards = if double { None } else { Some(plan.cards) };
+    u.cards = cards;
     state.action = Some(u);
     resolve(game, state);
 }

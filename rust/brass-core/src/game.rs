@@ -186,6 +186,8 @@ pub struct Game {
     pub lines_at: Vec<Vec<u8>>,
     /// Per location, the bitmask of the lines touching it.
     pub lines_mask_at: Vec<u64>,
+    /// Locations with a printed market trade icon, as a bitmask.
+    pub printed_trade: u64,
     /// Per industry, the groups of identical spaces showing it, location by location in data order,
     /// a location's single-icon group first.
     pub space_groups: Vec<Vec<SpaceGroup>>,
@@ -424,6 +426,11 @@ impl Game {
                     .map_or(NONE, |k| k as u8)
             })
             .collect();
+        let printed_trade = locations
+            .iter()
+            .enumerate()
+            .filter(|(_, l)| l.trade_icon)
+            .fold(0, |m, (i, _)| m | 1 << i);
         let cotton_mill = ind("cotton_mill")?;
         let coal_mine = ind("coal_mine")?;
         let iron_works = ind("iron_works")?;
@@ -458,6 +465,7 @@ impl Game {
             lines_at,
             lines_mask_at,
             space_groups,
+            printed_trade,
             stacks,
             card_names: data.card_kinds.clone(),
             card_kinds,
@@ -563,13 +571,9 @@ impl Game {
             .position(|x| x == name)
             .map(|i| i as u8)
     }
-    /// Bitmask of the locations with a printed market trade icon.
+    /// Bitmask of the locations with a printed market trade icon (L-15).
     pub fn printed_trade_locations(&self) -> u64 {
-        self.locations
-            .iter()
-            .enumerate()
-            .filter(|(_, l)| l.trade_icon)
-            .fold(0, |m, (i, _)| m | 1 << i)
+        self.printed_trade
     }
     /// Canonical deck list for a shuffle: card kinds in order, each repeated by its count.
     pub fn deck_list(&self) -> Vec<u8> {

@@ -209,7 +209,15 @@ pub fn check_build(
         });
     }
     let loc = game.spaces[space as usize].location;
-    let cards = build_cards(game, ctx, player, loc, industry, overbuild);
+    let cards = build_cards(
+        game,
+        ctx.network,
+        ctx.presence,
+        player,
+        loc,
+        industry,
+        overbuild,
+    );
     if cards == 0 {
         return Err("no card in hand allows it: it needs the location's card, or the industry's card with the location in your network (L-21, L-22)");
     }
@@ -293,7 +301,8 @@ pub fn check_build_site(
 /// the industry's card with the location in the network (anywhere for a first build).
 pub fn build_cards(
     game: &Game,
-    ctx: &Ctx,
+    network: u64,
+    presence: bool,
     player: &crate::state::Player,
     loc: u8,
     industry: u8,
@@ -307,7 +316,7 @@ pub fn build_cards(
     let ind_card = game.industry_cards[industry as usize];
     if ind_card != NONE
         && player.hand[ind_card as usize] > 0
-        && (ctx.network & (1 << loc) != 0 || (!ctx.presence && !overbuild))
+        && (network & (1 << loc) != 0 || (!presence && !overbuild))
     {
         cards |= 1 << ind_card;
     }
@@ -646,7 +655,16 @@ pub fn legal_actions(game: &Game, state: &State, out: &mut Vec<u16>) {
                     };
                     let pair = l.build_index[space as usize][industry] as u32;
                     let loc = game.spaces[space as usize].location;
-                    if build_cards(game, &ctx, player, loc, industry as u8, overbuild) != 0 {
+                    if build_cards(
+                        game,
+                        ctx.network,
+                        ctx.presence,
+                        player,
+                        loc,
+                        industry as u8,
+                        overbuild,
+                    ) != 0
+                    {
                         singles |= 1 << pair;
                     }
                     if doubles_possible {
