@@ -93,13 +93,13 @@ class RandomPolicy:
 
 
 def default_opponent(seed: int) -> Policy:
-    """The policy given to every seat the user did not fill, seeded by the environment on each reset.
+    """The policy given to every seat the user did not fill, seeded by the environment on each reset: the
+    native one-ply Greedy agent (`brass.agents.Greedy`, docs/agents.md), driven through
+    `choose(state, seed=...)` with seeds from `seed`, so episodes stay reproducible. Pass
+    `opponents=RandomPolicy(seed)` (or any callable) for other opponents."""
+    from brass import agents
 
-    To make the native Greedy agent the default, replace the line below with
-    `return as_policy(brass.agents.Greedy(), seed)` (after `import brass.agents`): `as_policy` drives agents
-    through `choose(state, seed=...)` with seeds from `seed`, so episodes stay reproducible. Until that is
-    decided the default stays uniformly random."""
-    return RandomPolicy(seed)
+    return as_policy(agents.Greedy(), seed)
 
 
 def as_policy(opponent: Any, seed: int) -> Policy:

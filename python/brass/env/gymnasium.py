@@ -16,7 +16,8 @@ learner's `state.observation(seat)`. The legal actions are `info["action_mask"]`
 Opponents: `opponents=` is one policy for every other seat, a sequence with an entry per seat (None = the
 default), or a mapping seat -> policy. A policy is a callable `(state) -> action id` (it gets a copy of the
 engine state, hidden information included) or an agent object with `choose(state, seed=...)`. Seats left
-empty get `brass.env.default_opponent`: a uniformly random legal policy reseeded on every reset.
+empty get `brass.env.default_opponent`: the native greedy agent (`brass.agents.Greedy`), reseeded on every
+reset.
 
 Reward: 0 until the game ends, then the learner's entry of `brass.env.win_rewards` (zero-sum: a sole winner
 +1, each other player -1/(n-1), ties after tie-breaks share). An illegal action ends the episode with
