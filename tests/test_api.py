@@ -240,6 +240,7 @@ def test_cli_bench_quick_json_runs(capsys: pytest.CaptureFixture[str]) -> None:
 def test_games_catalog_and_decision_bound() -> None:
     from brass import reference
 
-    assert brass.games() == reference.games() == {"lancashire": [2, 3, 4]}
-    for n in (2, 3, 4):
-        assert brass.Game("lancashire", players=n).max_decisions == reference.Game("lancashire", players=n).max_decisions
+    assert brass.games() == reference.games() == {"brass": [3, 4], "lancashire": [2, 3, 4]}
+    for name, counts in brass.games().items():
+        for n in counts:
+            assert brass.Game(name, players=n).max_decisions == reference.Game(name, players=n).max_decisions

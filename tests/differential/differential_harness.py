@@ -23,6 +23,7 @@ import json
 import os
 import re
 from collections import Counter
+from dataclasses import dataclass
 from pathlib import Path
 
 import brass
@@ -36,6 +37,71 @@ RECORD_FORMAT = "brass-record/1"
 # Complete games the main differential test must compare per player count in one run of a profile
 # (max_examples is 80 / 800 there; test_zz_enough_complete_games_were_compared checks it).
 MIN_GAMES_PER_PLAYER_COUNT = {"brass-ci": 70, "brass-long": 700}
+# Complete games per configuration of docs/classic.md (classic Brass, the Lancashire options) in one run
+# (max_examples is a quarter of the profile's there: 20 / 200, plus what Hypothesis adds).
+MIN_GAMES_PER_CONFIGURATION = {"brass-ci": 20, "brass-long": 200}
+
+
+@dataclass(frozen=True)
+class Config:
+    """A configuration of docs/classic.md: a game name, the player counts it is compared at, its options."""
+
+    name: str
+    players: tuple
+    options: tuple = ()  # sorted (option, True) pairs
+
+    @property
+    def kwargs(self) -> dict:
+        return dict(self.options)
+
+    @property
+    def label(self) -> str:
+        """e.g. `brass 3p`, `lancashire 2/3/4p intro+virtual_link`."""
+        counts = "/".join(str(p) for p in self.players)
+        return f"{self.name} {counts}p" + (f" {self.option_text}" if self.options else "")
+
+    @property
+    def option_text(self) -> str:
+        return "+".join(k for k, _ in self.options)
+
+    def at(self, players: int) -> str:
+        """e.g. `brass 3p`, `lancashire 4p intro+virtual_link`."""
+        return f"{self.name} {players}p" + (f" {self.option_text}" if self.options else "")
+
+    def game(self, engine, players: int):
+        return engine.Game(self.name, players=players, **self.kwargs)
+
+
+def config(name: str, players, *options: str) -> Config:
+    return Config(name, tuple(players), tuple((o, True) for o in sorted(options)))
+
+
+LANCASHIRE = config("lancashire", (2, 3, 4))
+# The configurations added by docs/classic.md, each compared in its own parametrized test.
+NEW_CONFIGS = (
+    config("brass", (3,)),
+    config("brass", (4,)),
+    config("lancashire", (3, 4), "classic_deck"),
+    config("lancashire", (2, 3, 4), "virtual_link"),
+    config("lancashire", (2, 3, 4), "intro"),
+    config("lancashire", (3, 4), "classic_deck", "virtual_link"),
+    config("lancashire", (2, 3, 4), "intro", "virtual_link"),
+)
+
+
+def rust_refuses(cfg: Config) -> str | None:
+    """None when the Rust engine plays the configuration at every player count, else why not (its error)."""
+    for players in cfg.players:
+        try:
+            cfg.game(brass, players)
+        except brass.ConfigError as e:
+            return f"the Rust engine does not play {cfg.label} yet: {e}"
+    return None
+
+
+# What the cross-loading, edited-state and state-machine tests draw from: every configuration the Rust engine
+# plays (Lancashire with its default rules first; Hypothesis shrinks toward it).
+COMPARABLE_CONFIGS = (LANCASHIRE,) + tuple(c for c in NEW_CONFIGS if rust_refuses(c) is None)
 
 # Ids are the same for every player count of a configuration (docs/actions.md).
 _GAME = brass.Game("lancashire", players=2)
@@ -58,13 +124,15 @@ class Stats:
         self.events = Counter()  # rarer rule paths taken (Pair.note_events): evidence of what was compared
         self.tests = Counter()  # complete games per test function
         self.started = Counter()  # games started per test function
+        self.configs = Counter()  # complete games per configuration label (docs/classic.md)
 
     def game_started(self, test: str) -> None:
         self.started[test] += 1
 
-    def game_done(self, test: str, players: int) -> None:
+    def game_done(self, test: str, players: int, config: "Config | None" = None) -> None:
         self.games[players] += 1
         self.tests[test] += 1
+        self.configs[(config or LANCASHIRE).at(players)] += 1
 
     def summary(self) -> list[str]:
         total = sum(self.games.values())
@@ -79,7 +147,12 @@ class Stats:
             "differential: actions applied: " + ", ".join(f"{k} {v}" for k, v in sorted(self.action_kinds.items())),
             "differential: rule paths taken: " + ", ".join(f"{k} {v}" for k, v in sorted(self.events.items())),
             "differential: complete games per test: " + ", ".join(f"{k} {v}" for k, v in sorted(self.tests.items())),
+            "differential: complete games per configuration: "
+            + ", ".join(f"{k} {v}" for k, v in sorted(self.configs.items())),
         ]
+        refused = [reason for reason in map(rust_refuses, NEW_CONFIGS) if reason]
+        if refused:
+            lines.append("differential: NOT compared: " + "; ".join(refused))
         return lines
 
 
@@ -89,7 +162,8 @@ STATS = Stats()
 # Paths uniform random play seldom takes; each game's count of them is a Hypothesis `target`.
 RARE = frozenset({"overbuild opponent L-30", "DCM reaches X L-42", "coal_market emptied L-17",
                   "iron_market emptied L-18", "income track top L-48", "VP lost to a shortfall L-11",
-                  "shared win L-53", "second rail L-36"})
+                  "shared win L-53", "second rail L-36", "virtual link build C-7/L-55", "virtual link build legal C-7/L-55",
+                  "next turn order decides C-15", "shortfall before a classic round C-4"})
 
 
 class Divergence(AssertionError):
@@ -118,16 +192,49 @@ def dumps(obj) -> str:
     return json.dumps(obj, sort_keys=True, separators=(",", ":"))
 
 
+VIRTUAL_ENDS = {"liverpool": "birkenhead", "birkenhead": "liverpool"}  # C-7, L-55
+
+
+def virtual_link_builds(state: dict, legal_names: list[str]) -> list[str]:
+    """The legal single builds that only the virtual link pays for (C-7, L-55): in Liverpool or Birkenhead, outside
+    the mover's network while the other end is in it, the mover holding no card of that location (so an industry
+    card pays; a player with something on the board has no first-build exception)."""
+    if state["decision"] != "action":
+        return []
+    mover = state["turn_order"][state["turn"]]
+    net = network_of(state, mover)
+    hand = state["players"][mover]["hand"]
+    out = []
+    for name in legal_names:
+        parts = name.split()
+        if parts[0] != "build" or parts[-1] == "double":
+            continue
+        location = parts[2].split("/")[0]
+        if location in VIRTUAL_ENDS and location not in net and VIRTUAL_ENDS[location] in net and not hand.get(location):
+            out.append(name)
+    return out
+
+
+def network_of(state: dict, player: int) -> set[str]:
+    """L-13 on a state object: the locations of the player's tiles and of the ends of their links."""
+    net = {space.split("/")[0] for space, tile in state["board"].items() if tile["owner"] == player}
+    for line, owner in state["links"].items():
+        if owner == player:
+            net.update(line.split("-"))
+    return net
+
+
 class Pair:
     """One game position held by both engines."""
 
     def __init__(self, players: int, seed: int | None = None, *, rust=None, ref=None, start: dict | None = None,
-                 test: str = "?") -> None:
-        """A new seeded game in both engines, or (`rust`, `ref`, `start`) two states that hold the same
-        position `start` (a state object) now; decisions are counted from here."""
+                 test: str = "?", config: Config = LANCASHIRE) -> None:
+        """A new seeded game of `config` in both engines, or (`rust`, `ref`, `start`) two states that hold the
+        same position `start` (a state object) now; decisions are counted from here."""
         if rust is None:
-            rust = brass.Game("lancashire", players=players).new_state(seed=seed)
-            ref = reference.Game("lancashire", players=players).new_state(seed)
+            rust = config.game(brass, players).new_state(seed=seed)
+            ref = config.game(reference, players).new_state(seed)
+        self.config = config
         self.players = players
         self.seed = seed
         self.test = test
@@ -250,10 +357,17 @@ class Pair:
             if held is not None:
                 mover = before["turn_order"][before["turn"]]
                 events.append("overbuild own L-29" if held["owner"] == mover else "overbuild opponent L-30")
+        if KIND[aid] == "build" and before["decision"] == "action" and not name.endswith("double"):
+            if virtual_link_builds(before, [name]):
+                events.append("virtual link build C-7/L-55")
+        if virtual_link_builds(after, [NAMES[a] for a in self.legal]):
+            events.append("virtual link build legal C-7/L-55")
         if KIND[aid] == "sell" and name.endswith("distant"):
             events.append("distant sale L-42")
             if after["dcm"]["marker"] == 8:
                 events.append("DCM reaches X L-42")
+            if before["game"]["name"] == "brass":
+                events.append("DCM tile to the bottom C-11")
         if KIND[aid] == "sell" and not name.endswith("distant"):
             port = before["board"][name.split()[2]]
             mover = before["turn_order"][before["turn"]]
@@ -272,6 +386,18 @@ class Pair:
                 events.append("income track top L-48")
         if before["era"] == "canal" and after["era"] == "rail":
             events.append("canal era end L-51")
+        if after["decision"] == "over" and after["era"] == "canal":
+            events.append("introductory game end L-54")
+        classic = before["game"]["name"] == "brass"
+        if classic and before["decision"] == "action" and before["era"] == "rail" and not before["deck"]:
+            events.append("loans closed with the deck C-5")
+        if classic and after["decision"] == "remove" and before["decision"] != "remove":
+            events.append("shortfall before a classic round C-4")
+        if classic and after["decision"] == "over":
+            levels = [self.rust.player(i).income_level for i in range(self.players)]
+            top = sorted(((p["vp"], lv, p["money"]) for p, lv in zip(after["players"], levels)), reverse=True)
+            if top[0] == top[1]:
+                events.append("next turn order decides C-15")
         if after["decision"] == "over" and len(self.rust.winners()) > 1:
             events.append("shared win L-53")
         if after["decision"] == "over":
@@ -338,9 +464,38 @@ PLAYERS = st.sampled_from([2, 3, 4])
 #   seller  - a sale if one is legal, else a mill or port build, else a link, else anything busy (each tier
 #             skipped on a drawn 1-in-8 coin): reaches the Distant Cotton Market's X, empties the markets;
 #   mixed   - a drawn coin at each action decision: busy or uniform.
+#   mersey  - (configurations with the virtual link, C-7 / L-55) a build only the virtual link pays for if one is
+#             legal, else a link at Birkenhead or Ellesmere Port, else a build in Ellesmere Port, Liverpool or
+#             Birkenhead, else a port or shipyard develop, else anything busy (each tier skipped on a drawn 1-in-8
+#             coin). Random play seldom reaches the virtual link's card condition: the usual way is a rail to
+#             Birkenhead, then a port card for Liverpool.
 STYLES = ("uniform", "active", "busy", "builder", "seller", "mixed")
+MERSEY_BUILDS = frozenset(i for i, n in enumerate(NAMES) if n.startswith("build ")
+                          and n.split()[2].split("/")[0] in ("liverpool", "birkenhead", "ellesmere_port"))
+MERSEY_LINKS = frozenset(i for i, n in enumerate(NAMES) if n.startswith("link ")
+                         and set(n.split()[1].split("-")) & {"birkenhead", "ellesmere_port"})
+MERSEY_DEVELOPS = frozenset(i for i, n in enumerate(NAMES) if n in ("develop port", "develop shipyard"))
 TRADE_BUILDS = frozenset(i for i, n in enumerate(NAMES) if n.startswith(("build cotton_mill", "build port")))
 STYLE = st.sampled_from(STYLES)
+
+
+def style_for(cfg: "Config"):
+    """The playing styles drawn for a configuration: with the virtual link, `mersey` is drawn a third of the time."""
+    if cfg.name == "brass" or dict(cfg.options).get("virtual_link"):
+        return st.sampled_from(STYLES + ("mersey",) * 3)
+    return STYLE
+
+
+def tiers(pair: Pair, style: str) -> list[list[int]]:
+    """The preference tiers of the `seller` and `mersey` styles at an action decision."""
+    legal = pair.legal
+    if style == "seller":
+        return [[a for a in legal if KIND[a] == "sell"], [a for a in legal if a in TRADE_BUILDS],
+                [a for a in legal if KIND[a] == "link"], [a for a in legal if a not in PASSIVE]]
+    virtual = set(virtual_link_builds(json.loads(pair.rust.to_json()), [NAMES[a] for a in legal]))
+    return [[a for a in legal if NAMES[a] in virtual], [a for a in legal if a in MERSEY_LINKS],
+            [a for a in legal if a in MERSEY_BUILDS], [a for a in legal if a in MERSEY_DEVELOPS],
+            [a for a in legal if a not in PASSIVE]]
 
 
 def choose(data, pair: Pair, style: str) -> int:
@@ -349,9 +504,8 @@ def choose(data, pair: Pair, style: str) -> int:
     if len(legal) == 1:
         return legal[0]
     pool = legal
-    if style == "seller" and pair.rust.decision == "action":
-        for tier in ([a for a in legal if KIND[a] == "sell"], [a for a in legal if a in TRADE_BUILDS],
-                     [a for a in legal if KIND[a] == "link"], [a for a in legal if a not in PASSIVE]):
+    if style in ("seller", "mersey") and pair.rust.decision == "action":
+        for tier in tiers(pair, style):
             if tier and data.draw(st.integers(0, 7), label="skip tier") != 0:
                 pool = tier
                 break

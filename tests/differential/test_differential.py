@@ -16,8 +16,10 @@ import brass
 import pytest
 from brass import reference
 from differential_harness import (
+    COMPARABLE_CONFIGS,
+    MIN_GAMES_PER_CONFIGURATION,
     MIN_GAMES_PER_PLAYER_COUNT,
-    PLAYERS,
+    NEW_CONFIGS,
     SEEDS,
     STATS,
     STYLE,
@@ -27,6 +29,8 @@ from differential_harness import (
     loaders_agree,
     play,
     probe,
+    rust_refuses,
+    style_for,
 )
 from hypothesis import given, settings, target
 from hypothesis import strategies as st
@@ -34,6 +38,16 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, pr
 
 EXAMPLES = settings.default.max_examples
 PROBE_EVERY = st.sampled_from([0, 5, 17, 41])  # an illegal input every n decisions (0: none)
+# Games per configuration of docs/classic.md: about a quarter of the profile's (24 in brass-ci, 204 in brass-long),
+# which keeps the CI run within its time (docs/verification.md).
+CONFIG_EXAMPLES = max(24, EXAMPLES // 4 + 4)
+
+
+@st.composite
+def configurations(draw):
+    """A configuration the Rust engine plays (default Lancashire first, so it shrinks there) and a player count."""
+    cfg = draw(st.sampled_from(COMPARABLE_CONFIGS), label="configuration")
+    return cfg, draw(st.sampled_from(cfg.players), label="players")
 
 
 # --- 1. Whole games, decision by decision ---------------------------------------------------------------------
@@ -56,6 +70,49 @@ def test_random_games_agree_decision_by_decision(players, data):
     STATS.game_done(test, players)
 
 
+# --- 1b. Whole games of every other configuration (docs/classic.md) ---------------------------------------------
+
+CONFIG_TEST = "games agree"
+
+
+def config_test(cfg):
+    """The test of one configuration: parametrized over its player counts, CONFIG_EXAMPLES games in all (shared
+    evenly, so each count gets its share even when Hypothesis is derandomized); skipped with the reason while the
+    Rust engine refuses the configuration."""
+    refused = rust_refuses(cfg)
+
+    @pytest.mark.skipif(bool(refused), reason=str(refused))
+    @pytest.mark.parametrize("players", cfg.players)
+    @settings(max_examples=-(-CONFIG_EXAMPLES // len(cfg.players)))
+    @given(data=st.data())
+    def test(players, data):
+        seed = data.draw(SEEDS, label="seed")
+        style = data.draw(style_for(cfg), label="style")
+        probe_every = data.draw(PROBE_EVERY, label="probe every")
+        test = f"{CONFIG_TEST} {cfg.label}"
+        STATS.game_started(test)
+        pair = Pair(players, seed, test=test, config=cfg)
+        assert play(data, pair, style, probe_every)
+        assert pair.rust.decision == "over" and pair.rust.winners()
+        if cfg.name == "brass":
+            assert len(pair.rust.winners()) == 1  # C-15: always one winner
+        target(float(pair.rare), label="rarer rule paths taken")
+        STATS.game_done(test, players, cfg)
+
+    name = cfg.name + ("_" + "_".join(k for k, _ in cfg.options) if cfg.options else "")
+    if len(cfg.players) == 1:
+        name += f"_{cfg.players[0]}p"
+    test.__name__ = test.__qualname__ = f"test_{name}_games_agree_decision_by_decision"
+    test.__doc__ = f"Whole games of {cfg.label} (docs/classic.md), compared decision by decision."
+    return test
+
+
+for _cfg in NEW_CONFIGS:
+    _test = config_test(_cfg)
+    globals()[_test.__name__] = _test
+del _cfg, _test
+
+
 # --- 2. Cross-loading: a state exported by one engine continues identically in the other ----------------------
 
 CROSS = "cross-loading"
@@ -64,12 +121,12 @@ CROSS = "cross-loading"
 @settings(max_examples=max(10, EXAMPLES // 4))
 @given(data=st.data())
 def test_a_state_exported_by_one_engine_continues_identically_in_the_other(data):
-    players = data.draw(PLAYERS, label="players")
+    cfg, players = data.draw(configurations())
     seed = data.draw(SEEDS, label="seed")
     style = data.draw(STYLE, label="style")
     stop = data.draw(st.integers(0, 320), label="export after")
     STATS.game_started(CROSS)
-    first = Pair(players, seed, test=CROSS)
+    first = Pair(players, seed, test=CROSS, config=cfg)
     play(data, first, style, max_decisions=stop)
     text = first.rust.to_json()
     obj = json.loads(text)
@@ -80,8 +137,8 @@ def test_a_state_exported_by_one_engine_continues_identically_in_the_other(data)
     STATS.cross_loads += 2
     assert rust_from_ref.to_json() == text and ref_from_rust.to_json() == text
     # Pair A: the original Rust state with a reference state loaded from it; pair B the other way round.
-    a = Pair(players, rust=first.rust, ref=ref_from_rust, start=obj, test=CROSS + " A")
-    b = Pair(players, rust=rust_from_ref, ref=first.ref, start=obj, test=CROSS + " B")
+    a = Pair(players, rust=first.rust, ref=ref_from_rust, start=obj, test=CROSS + " A", config=cfg)
+    b = Pair(players, rust=rust_from_ref, ref=first.ref, start=obj, test=CROSS + " B", config=cfg)
     b_rust_start = rust_from_ref.clone()
     play(data, a, style)
     for aid in a.actions:  # the same decisions, in the other pair
@@ -99,7 +156,7 @@ def test_a_state_exported_by_one_engine_continues_identically_in_the_other(data)
     assert brass.replay(first.ref.record()).to_json() == final
     assert reference.replay(first.rust.record()).to_json() == final
     assert b_rust_start.to_json() == text  # a clone taken before is untouched
-    STATS.game_done(CROSS, players)
+    STATS.game_done(CROSS, players, cfg)
 
 
 @settings(max_examples=max(10, EXAMPLES // 4))
@@ -107,8 +164,8 @@ def test_a_state_exported_by_one_engine_continues_identically_in_the_other(data)
 def test_edited_states_are_loaded_alike_or_rejected_alike(data):
     """Cross-loading of invalid input: one-field edits of a reachable state (values, neighbours of integers,
     missing and unknown keys); both loaders accept with the same result, or both raise InvalidStateError."""
-    players = data.draw(PLAYERS, label="players")
-    pair = Pair(players, data.draw(SEEDS, label="seed"), test="edited states")
+    cfg, players = data.draw(configurations())
+    pair = Pair(players, data.draw(SEEDS, label="seed"), test="edited states", config=cfg)
     play(data, pair, data.draw(STYLE, label="style"), max_decisions=data.draw(st.integers(0, 320), label="stop"))
     text = pair.rust.to_json()
     for _ in range(25):
@@ -125,20 +182,21 @@ class DifferentialMachine(RuleBasedStateMachine):
     """Steps interleave decisions with illegal inputs, engine swaps (a state replaced by one loaded from the
     other engine's JSON), clones and pickle copies; every step ends with both engines agreeing."""
 
-    def new_game(self, players, seed, style):
+    def new_game(self, configuration, seed, style):
+        cfg, players = configuration
         self.style = style
-        self.pair = Pair(players, seed, test=MACHINE)
+        self.pair = Pair(players, seed, test=MACHINE, config=cfg)
         STATS.game_started(MACHINE)
         self.counted = False
 
     def count(self):
         if self.pair.over and not self.counted:
             self.counted = True
-            STATS.game_done(MACHINE, self.pair.players)
+            STATS.game_done(MACHINE, self.pair.players, self.pair.config)
 
-    @initialize(players=PLAYERS, seed=SEEDS, style=STYLE)
-    def start(self, players, seed, style):
-        self.new_game(players, seed, style)
+    @initialize(configuration=configurations(), seed=SEEDS, style=STYLE)
+    def start(self, configuration, seed, style):
+        self.new_game(configuration, seed, style)
 
     @precondition(lambda self: not self.pair.over)
     @rule(data=st.data())
@@ -178,9 +236,9 @@ class DifferentialMachine(RuleBasedStateMachine):
         assert (self.pair.rust.to_json(), self.pair.ref.to_json()) == old
 
     @precondition(lambda self: self.pair.over)
-    @rule(players=PLAYERS, seed=SEEDS, style=STYLE)
-    def next_game(self, players, seed, style):
-        self.new_game(players, seed, style)
+    @rule(configuration=configurations(), seed=SEEDS, style=STYLE)
+    def next_game(self, configuration, seed, style):
+        self.new_game(configuration, seed, style)
 
     @invariant()
     def engines_agree(self):
@@ -203,4 +261,9 @@ def test_zz_enough_complete_games_were_compared():
         pytest.skip(f"the main differential test did not run under a brass profile ({profile!r}) in this session")
     for p in ran:
         assert STATS.tests[f"{MAIN} {p}p"] >= minimum, (p, STATS.tests, minimum)
+    per_config = MIN_GAMES_PER_CONFIGURATION[profile]
+    for cfg in NEW_CONFIGS:
+        test = f"{CONFIG_TEST} {cfg.label}"
+        if STATS.started[test]:
+            assert STATS.tests[test] >= per_config, (cfg.label, STATS.tests, per_config)
     print(dumps(dict(STATS.games)))

@@ -16,10 +16,17 @@ def test_exception_classes_are_the_shared_ones():
     assert issubclass(ref.BrassError, ValueError)
 
 
-@pytest.mark.parametrize("kwargs", [dict(name="birmingham", players=4), dict(name="brass", players=4),
+@pytest.mark.parametrize("kwargs", [dict(name="birmingham", players=4), dict(name="brass", players=2),
+                                    dict(name="brass", players=5), dict(name="brass", players=4, intro=True),
+                                    dict(name="brass", players=4, virtual_link=False),
                                     dict(name="lancashire", players=1), dict(name="lancashire", players=5),
                                     dict(name="lancashire", players="4"), dict(name="lancashire", players=True),
-                                    dict(name="lancashire", players=4, intro=True), dict(name=None, players=4)])
+                                    dict(name="lancashire", players=4, intro=1),
+                                    dict(name="lancashire", players=4, turbo=True),
+                                    dict(name="lancashire", players=2, classic_deck=True),
+                                    dict(name="lancashire", players=2, variant="community-2p"),
+                                    dict(name="lancashire", players=2, variant=True),
+                                    dict(name=None, players=4)])
 def test_bad_configuration(kwargs):
     with pytest.raises(ref.ConfigError):
         ref.Game(**kwargs)
@@ -27,9 +34,22 @@ def test_bad_configuration(kwargs):
 
 def test_config_error_names_what_is_allowed():
     with pytest.raises(ref.ConfigError, match="lancashire"):
-        ref.Game("brass", players=3)
+        ref.Game("birmingham", players=3)
     with pytest.raises(ref.ConfigError, match="2-4"):
         ref.Game("lancashire", players=7)
+    with pytest.raises(ref.ConfigError, match="3-4"):
+        ref.Game("brass", players=2)
+    with pytest.raises(ref.ConfigError, match="lines are not known"):
+        ref.Game("lancashire", players=2, variant="community-2p")
+
+
+def test_games_and_options():
+    assert ref.games() == {"brass": [3, 4], "lancashire": [2, 3, 4]}
+    game = ref.Game("lancashire", players=3, intro=True, virtual_link=False, classic_deck=True)
+    assert game.options == {"classic_deck": True, "intro": True}
+    assert game == ref.Game("lancashire", players=3, classic_deck=True, intro=True)
+    assert repr(game) == "Game('lancashire', players=3, classic_deck=True, intro=True)"
+    assert ref.Game("lancashire", players=3, intro=False) == ref.Game("lancashire", players=3)
 
 
 @pytest.mark.parametrize("seed", [-1, 2**64, 1.0, "1", None, True])
@@ -120,9 +140,12 @@ def _set(path, value):
 
 @pytest.mark.parametrize("change, message", [
     (_set(["format"], "brass-state/2"), "format"),
-    (_set(["game", "name"], "brass"), "game.name"),
+    (_set(["game", "name"], "birmingham"), "game.name"),
+    (_set(["game", "name"], "brass"), "DCM tiles"),
     (_set(["game", "players"], 5), "game.players"),
-    (_set(["game", "options"], {"intro": True}), "option"),
+    (_set(["game", "options"], {"turbo": True}), "option"),
+    (_set(["game", "options"], {"intro": False}), "option"),
+    (_set(["game", "options"], {"classic_deck": True}), "deck"),
     (_set(["game", "data"], "lancashire/0"), "game.data"),
     (_set(["rng"], 5), "rng"),
     (_set(["rng"], str(2**64)), "rng"),

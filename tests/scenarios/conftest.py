@@ -3,6 +3,8 @@
 `position(players)` starts from a fresh game's JSON (`Game.new_state().to_json()`), clears it to a neutral
 mid-game position, and offers small edits (tiles, links, cards, money, …) that keep the JSON valid;
 `.state()` loads it with `engine.State.from_json`. Tests then use `legal_actions`, `apply` and `to_json`.
+`position(players, game="brass")` and `position(players, intro=True, …)` build positions of the other
+configurations of docs/classic.md (their deck, deck tile, removed cards, rounds and DCM tiles).
 """
 
 from __future__ import annotations
@@ -20,20 +22,34 @@ TILE_STACKS = {  # levels of each mat stack, lowest first (L-1; the data file's 
 }
 CUBES = {("coal_mine", 1): 2, ("coal_mine", 2): 3, ("coal_mine", 3): 4, ("coal_mine", 4): 5,
          ("iron_works", 1): 4, ("iron_works", 2): 4, ("iron_works", 3): 5, ("iron_works", 4): 6}
-ROUNDS = {2: 10, 3: 9, 4: 8}
+ROUNDS = {2: 10, 3: 9, 4: 8}  # L-7
+CLASSIC_ROUNDS = {3: 10, 4: 8}  # C-2 (classic Brass and the classic deck, L-56)
+CLASSIC_DECK_TILE = {3: 9, 4: 6}  # L-56: cards under the deck tile in the Canal Era
+REMOVED = {"canal": {3: 9, 4: 6}, "rail": {3: 6, 4: 2}}  # C-3, L-56: cards removed unseen
+DCM_FULL = [0, 0, 1, 1, 2, 2, 2, 2, 3, 3, 3, 4]  # C-11: classic Brass uses all 12 tiles
+
+
+def rounds_of(game: str, players: int, options: dict) -> int:
+    """Rounds per era of a configuration (L-7, C-2, L-56)."""
+    return CLASSIC_ROUNDS[players] if game == "brass" or options.get("classic_deck") else ROUNDS[players]
 
 
 class Position:
     """A mutable state object (docs/state-format.md) with helpers for building scenarios."""
 
-    def __init__(self, engine, players: int = 4, era: str = "canal", round: int = 2, seed: int = 1) -> None:
+    def __init__(self, engine, players: int = 4, era: str = "canal", round: int = 2, seed: int = 1,
+                 game: str = "lancashire", **options) -> None:
         self.engine = engine
         self.players = players
-        self.game = engine.Game("lancashire", players=players)
+        self.name = game
+        self.options = options
+        self.classic = game == "brass"
+        self.rounds = rounds_of(game, players, options)
+        self.game = engine.Game(game, players=players, **options)
         self.obj = json.loads(self.game.new_state(seed).to_json())
         self._explicit_actions = False
         self._pool = []
-        for part in [p["hand"] for p in self.obj["players"]] + [self.obj["deck_tile"]]:
+        for part in [p["hand"] for p in self.obj["players"]] + [self.obj["deck_tile"], self.obj["removed"]]:
             for kind, n in part.items():
                 self._pool += [kind] * n
         self._pool += self.obj["deck"]
@@ -42,9 +58,22 @@ class Position:
         self.set_cards({p: ["manchester", "manchester"] if p == 0 else [] for p in range(players)})
 
     # --- cards ------------------------------------------------------------------------------------
-    def set_cards(self, hands: dict, deck=None, deck_tile=None) -> "Position":
+    def deck_tile_size(self) -> int:
+        """L-3: `players` cards under the deck tile in the Canal Era; L-56: 9 / 6; classic Brass: none (C-3)."""
+        if self.obj["era"] != "canal" or self.classic:
+            return 0
+        return CLASSIC_DECK_TILE[self.players] if self.options.get("classic_deck") else self.players
+
+    def removed_size(self) -> int:
+        """C-3, L-56: the cards removed unseen in this era."""
+        if self.obj["era"] == "canal":
+            return REMOVED["canal"][self.players] if self.classic else 0
+        return REMOVED["rail"][self.players] if (self.classic or self.options.get("classic_deck")) else 0
+
+    def set_cards(self, hands: dict, deck=None, deck_tile=None, removed=None) -> "Position":
         """Give exact hands; `deck` lists the draw pile (default empty); in the Canal Era the deck tile gets
-        `deck_tile` or `players` left-over cards; all other cards go to the discard piles."""
+        `deck_tile` or the configuration's number of left-over cards; `removed` (default: left-over cards) the
+        cards removed unseen (C-3, L-56); all other cards go to the discard piles."""
         pool = sorted(self._pool)
         def take(kind):
             assert kind in pool, f"no {kind} card left in the {self.players}-player deck"
@@ -54,12 +83,14 @@ class Position:
             hand = [take(k) for k in hands.get(p, [])]
             self.obj["players"][p]["hand"] = counts(hand)
         self.obj["deck"] = [take(k) for k in (deck or [])]
-        if self.obj["era"] == "canal":
-            under = [take(k) for k in deck_tile] if deck_tile is not None else [pool.pop() for _ in range(self.players)]
-            self.obj["deck_tile"] = counts(under)
+        if deck_tile is not None:
+            assert self.obj["era"] == "canal" or not deck_tile
+            under = [take(k) for k in deck_tile]
         else:
-            assert not deck_tile
-            self.obj["deck_tile"] = {}
+            under = [pool.pop() for _ in range(self.deck_tile_size())]
+        self.obj["deck_tile"] = counts(under)
+        gone = [take(k) for k in removed] if removed is not None else [pool.pop() for _ in range(self.removed_size())]
+        self.obj["removed"] = counts(gone)
         for p in range(self.players):
             self.obj["players"][p]["discards"] = counts(pool[p::self.players])
         return self
@@ -123,7 +154,7 @@ class Position:
 
     def end_of_era(self, card: str = "manchester") -> "Position":
         """The last action of the era's last round: every hand empty but the last player's single card."""
-        self.obj["round"] = ROUNDS[self.players]
+        self.obj["round"] = self.rounds
         last = self.obj["turn_order"][-1]
         self.set_cards({last: [card]}, deck=[])
         return self.last_action_of_round()
@@ -135,22 +166,27 @@ class Position:
         if obj["decision"] == "action" and not self._explicit_actions:
             player = obj["turn_order"][obj["turn"]]
             obj["actions_left"] = min(obj["actions_left"], sum(obj["players"][player]["hand"].values()))
-        fill_hands(obj, self.players)
+        fill_hands(obj, self.players, self.rounds, self.classic)
         return self.engine.State.from_json(json.dumps(obj))
 
 
-def fill_hands(obj: dict, players: int) -> None:
+def fill_hands(obj: dict, players: int, rounds: int, classic: bool = False) -> None:
     """Give the other players the cards the rest of the round needs (one per action, L-8), taken from the
     discard piles, as in a real game: a player holding no card would take no action (L-8), which would
-    change the turn flow the scenarios expect."""
+    change the turn flow the scenarios expect. (Players who already played this round hold 2 cards for the
+    next round in Lancashire, where they refilled, L-9; none in classic Brass, which refills at the end of the
+    round, C-4.)"""
     if obj["decision"] == "over":
         return
     this_round = 1 if (obj["era"] == "canal" and obj["round"] == 1) else 2
-    last_round = obj["round"] == ROUNDS[players]
+    last_round = obj["round"] == rounds
     for position, p in enumerate(obj["turn_order"]):
         if position == obj["turn"]:
             continue  # the player under test: their hand is the scenario's
-        needed = (0 if last_round else 2) if position < obj["turn"] else this_round
+        if position < obj["turn"]:
+            needed = 0 if (last_round or classic) else 2
+        else:
+            needed = this_round
         hand = obj["players"][p]["hand"]
         while sum(hand.values()) < needed:
             donor = next(q for q in range(players) if obj["players"][q]["discards"])
@@ -175,9 +211,11 @@ def expand(counted: dict) -> list:
 
 @pytest.fixture
 def position(engine):
-    """`position(players=4, era="canal", round=2)` -> a Position for the engine under test."""
-    def make(players: int = 4, era: str = "canal", round: int = 2, seed: int = 1) -> Position:
-        return Position(engine, players, era, round, seed)
+    """`position(players=4, era="canal", round=2, game="lancashire", **options)` -> a Position for the engine
+    under test (any configuration of docs/classic.md)."""
+    def make(players: int = 4, era: str = "canal", round: int = 2, seed: int = 1, game: str = "lancashire",
+             **options) -> Position:
+        return Position(engine, players, era, round, seed, game, **options)
     return make
 
 

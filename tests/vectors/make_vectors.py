@@ -15,7 +15,10 @@ match. This script writes a vector only when the Rust engine and the reference a
 Usage (from the repository root, with `brass` installed):
 
     python tests/vectors/make_vectors.py random
-        (Re)write the complete random games random_{2,3,4}p_seed_*.json and random_3p_loaded_start.json.
+        (Re)write the complete random games random_{2,3,4}p_seed_*.json and random_3p_loaded_start.json, and one
+        or two complete random games of every other configuration of docs/classic.md (random_<config>_seed_*.json:
+        classic Brass, the Lancashire options). A configuration the Rust engine does not play yet is skipped with
+        a message and the exit status is 1.
     python tests/vectors/make_vectors.py record RECORD.json --name NAME --description TEXT --rule-id L-16 [...]
         Turn a game record (e.g. one a differential test saved to target/divergences/ when the engines
         diverged, after the faulty engine is fixed) into tests/vectors/divergence_NAME.json.
@@ -38,6 +41,19 @@ from brass import reference
 HERE = Path(__file__).resolve().parent
 RANDOM_GAMES = {2: [201, 202], 3: [301, 302], 4: [401, 402]}  # player count -> seeds
 LOADED_START = (3, 303, 120)  # players, seed, decisions before the state is exported and the record starts
+# The other configurations (docs/classic.md): (game, players, options, seed).
+CONFIG_GAMES = [
+    ("brass", 3, {}, 501),
+    ("brass", 4, {}, 502),
+    ("lancashire", 3, {"classic_deck": True}, 601),
+    ("lancashire", 4, {"classic_deck": True, "virtual_link": True}, 602),
+    ("lancashire", 2, {"virtual_link": True}, 603),
+    ("lancashire", 3, {"intro": True}, 604),
+    ("lancashire", 4, {"intro": True, "virtual_link": True}, 605),
+]
+# Rules a configuration's game shows besides those its decisions derive (docs/classic.md ids).
+CONFIG_RULES = {"brass": ["C-2", "C-3", "C-4", "C-5", "C-7", "C-11", "C-15", "R-11"], "classic_deck": ["L-56"],
+                "virtual_link": ["L-55"], "intro": ["L-54"]}
 
 
 def dumps(obj) -> str:
@@ -99,7 +115,9 @@ def rule_ids_of(seen: list[str], extra=()) -> list[str]:
     ids = set(extra)
     for event in seen:
         ids.update(RULES_BY_EVENT.get(event, []))
-    return sorted(ids, key=lambda r: (r[0], int(r.split("-")[1])))
+    if "L-54" in ids:
+        ids.discard("L-51")  # the introductory game ends with the Canal Era: no Rail set-up
+    return sorted(ids, key=lambda r: ("CLR".index(r[0]), int(r.split("-")[1])))
 
 
 def make_vector(record: dict, description: str, rule_ids=(), derive_rules=False) -> dict:
@@ -136,7 +154,31 @@ def play_random(state, rng: random.Random, max_decisions: int | None = None):
     return state
 
 
+def config_name(game: str, players: int, options: dict) -> str:
+    """e.g. brass_3p, lancashire_4p_intro_virtual_link."""
+    return "_".join([game, f"{players}p"] + sorted(options))
+
+
 def cmd_random(_args) -> int:
+    status = 0
+    for game, players, options, seed in CONFIG_GAMES:
+        label = config_name(game, players, options)
+        try:
+            state = brass.Game(game, players=players, **options).new_state(seed=seed)
+        except brass.ConfigError as e:
+            print(f"skipped {label}: the Rust engine does not play it yet ({e})")
+            status = 1
+            continue
+        state = play_random(state, random.Random(f"vector {label} {seed}"))
+        extra = CONFIG_RULES["brass"] if game == "brass" else [r for o in options for r in CONFIG_RULES[o]]
+        shown = ", ".join(f"{k}=True" for k in sorted(options))
+        vec = make_vector(json.loads(state.record()),
+                          f"A complete random game of Game({game!r}, players={players}{', ' if shown else ''}{shown}) "
+                          f"(docs/classic.md; seed {seed}; policy: an action other than pass or loan with probability "
+                          "0.85 when one is legal). Made by tests/vectors/make_vectors.py random with both engines "
+                          "agreeing at every decision.",
+                          extra, derive_rules=True)
+        write(f"random_{label}_seed_{seed}", vec)
     for players, seeds in RANDOM_GAMES.items():
         for seed in seeds:
             state = play_random(brass.Game("lancashire", players=players).new_state(seed=seed),
@@ -158,7 +200,7 @@ def cmd_random(_args) -> int:
                       f"(seed {seed}, after {len(state.history())} decisions) and played to the end: the record "
                       "has `start` instead of `seed`.", ["L-11"], derive_rules=True)
     write(f"random_{players}p_loaded_start", vec)
-    return 0
+    return status
 
 
 def cmd_record(args) -> int:
@@ -168,8 +210,8 @@ def cmd_record(args) -> int:
     if not re.fullmatch(r"[a-z0-9_]+", args.name):
         sys.exit("--name: lower-case letters, digits and _ only")
     for r in args.rule_id:
-        if not re.fullmatch(r"[LR]-\d+", r):
-            sys.exit(f"--rule-id {r}: expected L-<n> or R-<n>")
+        if not re.fullmatch(r"[CLR]-\d+", r):
+            sys.exit(f"--rule-id {r}: expected C-<n>, L-<n> or R-<n>")
     try:
         vec = make_vector(record, args.description, args.rule_id)
     except Disagreement as e:

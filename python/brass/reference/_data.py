@@ -104,6 +104,17 @@ class GameData:
         self._rounds = {int(k): v for k, v in setup["rounds_per_era"].items()}
         self._decks = {int(k): v for k, v in raw["decks"].items() if k != "full"}
         self._dcm_tiles = {int(k): v for k, v in dcm["tiles"].items() if k != "full"}
+        # The classic game and the classic options (docs/classic.md): the full deck and DCM set, the classic
+        # section's rounds, deck-tile and removed-card counts, and the virtual link's two ends.
+        self.full_deck: dict[str, int] = dict(raw["decks"]["full"])
+        self.full_dcm_tiles: list[int] = sorted(dcm["tiles"]["full"])
+        classic = raw["classic"]
+        self.classic_money: int = classic["money"]
+        self.classic_rounds = {int(k): v for k, v in classic["rounds_per_era"].items()}
+        self.classic_removed = {era: {int(k): v for k, v in counts.items()}
+                                for era, counts in classic["removed_unseen"].items()}
+        self.classic_deck_tile = {int(k): v for k, v in classic["deck_tile"].items()}
+        self.virtual_link_ends: tuple[str, str] = tuple(classic["virtual_link"])
 
     # --- per player count -------------------------------------------------------------------------
     def player_counts(self) -> list[int]:

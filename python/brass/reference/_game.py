@@ -1,4 +1,4 @@
-"""`Game`: an immutable configuration (DESIGN.md "Games, rulesets, options")."""
+"""`Game`: an immutable configuration (DESIGN.md "Games, rulesets, options"; docs/classic.md)."""
 
 from __future__ import annotations
 
@@ -7,44 +7,39 @@ from functools import lru_cache
 from brass._errors import ConfigError, IllegalActionError
 
 from ._actions import ActionSpace, as_index
-from ._data import GameData, load
+from ._data import load
+from ._rules import DATA_FILE, check_options, player_counts, rules
 
 
-def _lancashire() -> GameData:
-    return load("lancashire")
-
-
-# The configurations this engine implements: name -> data loader.
-SUPPORTED = {"lancashire": _lancashire}
+# The games this engine implements (docs/classic.md "Configurations").
+SUPPORTED = ("brass", "lancashire")
 
 
 @lru_cache(maxsize=None)
-def action_space(name: str) -> ActionSpace:
-    """The id space is the same for every player count of a game (docs/actions.md)."""
-    return ActionSpace(SUPPORTED[name]())
+def action_space(data_file: str) -> ActionSpace:
+    """The id space is the same for every player count and option of a data file (docs/actions.md,
+    docs/classic.md: the same 523 ids for every configuration)."""
+    return ActionSpace(load(data_file))
 
 
 class Game:
-    """`Game(name, players=N, **options)`: only "lancashire" with 2-4 players and no options for now."""
+    """`Game(name, players=N, **options)`: "lancashire" with 2-4 players and the options `intro`,
+    `virtual_link`, `classic_deck` (L-54 … L-56); "brass" (classic, C-1 … C-16) with 3-4 players."""
 
     __slots__ = ("_name", "_players", "_options", "_data", "_acts")
 
     def __init__(self, name: str, players: int, **options) -> None:
         if not isinstance(name, str) or name not in SUPPORTED:
             raise ConfigError(f"unknown game {name!r}; this engine implements: {', '.join(SUPPORTED)}")
-        data = SUPPORTED[name]()
-        counts = data.player_counts()
+        counts = player_counts(name)
         if not isinstance(players, int) or isinstance(players, bool) or players not in counts:
             raise ConfigError(f"{name} is played by {counts[0]}-{counts[-1]} players, not {players!r}")
-        if options:
-            raise ConfigError(
-                f"unknown option {sorted(options)[0]!r} for {name}; allowed options: none yet"
-            )
+        chosen = check_options(name, players, options)
         self._name = name
         self._players = players
-        self._options: dict = {}
-        self._data = data
-        self._acts = action_space(name)
+        self._options: dict = chosen
+        self._data = rules(name, players, chosen)
+        self._acts = action_space(DATA_FILE[name])
 
     @property
     def name(self) -> str:
@@ -68,7 +63,7 @@ class Game:
         action, a coal and an iron choice per tile or link, a follow-up question, the card), plus one per
         successful sale (at most a player's cotton mills) and one per tile removed for a shortfall (at most
         a player's tiles), for every player."""
-        data, rounds = self._data, self._data.rounds_per_era(self._players)
+        data, rounds = self._data, self._data.rounds
         cards = data.first_round_actions + 2 * data.actions_per_turn * rounds - data.actions_per_turn
         tiles = sum(data.stack_size(industry) for industry in data.industries)
         return self._players * (7 * cards + data.stack_size("cotton_mill") + tiles)
@@ -91,7 +86,7 @@ class Game:
 
         if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < 1 << 64:
             raise ConfigError(f"the seed must be an int in [0, 2**64), not {seed!r}")
-        return State._make(self, new_position(self._data, self._players, seed), [], seed, None)
+        return State._make(self, new_position(self._data, seed), [], seed, None)
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Game):
@@ -114,5 +109,5 @@ def _make_game(name: str, players: int, options: dict) -> Game:
 
 
 def games() -> dict[str, list[int]]:
-    """The games this engine plays: `{name: [player counts]}`."""
-    return {name: list(load().player_counts()) for name, load in SUPPORTED.items()}
+    """The games this engine plays: `{name: [player counts]}` (docs/classic.md)."""
+    return {name: player_counts(name) for name in SUPPORTED}

@@ -11,7 +11,7 @@ import json
 
 from brass._errors import InvalidStateError
 
-from ._data import GameData
+from ._rules import Rules
 from ._legal import (
     actions_per_turn,
     card_choices,
@@ -29,7 +29,7 @@ DECISIONS = ("action", "coal", "iron", "link", "develop", "sell", "card", "remov
 ACTION_KINDS = ("build", "link", "develop", "sell", "loan", "pass")
 TOP_KEYS = {
     "format", "game", "rng", "era", "round", "turn_order", "turn", "actions_left", "decision", "action",
-    "players", "board", "links", "coal_market", "iron_market", "dcm", "deck", "deck_tile",
+    "players", "board", "links", "coal_market", "iron_market", "dcm", "deck", "deck_tile", "removed",
 }
 # Sanity bounds on the unbounded counters, the same as the Rust loader's (found by a differential fuzz of
 # from_json, docs/verification.md): no game comes near them, and a state outside them is rejected by both engines.
@@ -46,13 +46,15 @@ def dumps(obj) -> str:
     return json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
-def game_obj(data: GameData, players: int, options: dict) -> dict:
-    return {"name": data.name, "players": players, "options": dict(sorted(options.items())), "data": data.tag}
+def game_obj(data: Rules, players: int, options: dict) -> dict:
+    """The configuration: the game's name (`brass` or `lancashire`), the options set (only those given as True,
+    docs/classic.md) and the data tag (`lancashire/1` for both games: classic Brass plays on the same file)."""
+    return {"name": data.game_name, "players": players, "options": dict(sorted(options.items())), "data": data.tag}
 
 
 # --- writing ---------------------------------------------------------------------------------------
 
-def to_obj(data: GameData, players: int, options: dict, pos: dict) -> dict:
+def to_obj(data: Rules, players: int, options: dict, pos: dict) -> dict:
     """The state object of docs/state-format.md."""
     action = pos["action"]
     if action is not None:
@@ -92,6 +94,7 @@ def to_obj(data: GameData, players: int, options: dict, pos: dict) -> dict:
                 "discards": list(pos["dcm"]["discards"])},
         "deck": list(pos["deck"]),
         "deck_tile": dict(pos["deck_tile"]),
+        "removed": dict(pos["removed"]),
     }
 
 
@@ -166,21 +169,33 @@ def parse_text(text) -> object:
 
 
 def check_game(value, path: str = "game") -> tuple[str, int, dict]:
-    """The configuration object: a known name, a supported player count, known options, matching data."""
+    """The configuration object: a known name, a supported player count, known options set to true (an option
+    that is not set is not written, docs/classic.md), the data tag of the game's data file."""
+    from brass._errors import ConfigError
+
     from ._game import SUPPORTED  # the configurations this engine knows
+    from ._rules import DATA_FILE, check_options, player_counts
+    from ._data import load
 
     check_dict(value, path, GAME_KEYS)
     name = check_str(value["name"], f"{path}.name", list(SUPPORTED))
-    data = SUPPORTED[name]()
-    players = check_int(value["players"], f"{path}.players", min(data.player_counts()), max(data.player_counts()))
+    counts = player_counts(name)
+    players = check_int(value["players"], f"{path}.players", min(counts), max(counts))
+    if players not in counts:
+        fail(f"{path}.players: {name} is played by {counts[0]}-{counts[-1]} players, not {players}")
     options = check_dict(value["options"], f"{path}.options")
-    if options:
-        fail(f"{path}.options has the unknown option {sorted(options)[0]!r} ({name} takes no options)")
-    check_str(value["data"], f"{path}.data", [data.tag])
-    return name, players, {}
+    for key in sorted(options):
+        if options[key] is not True:
+            fail(f"{path}.options.{key} must be true: a state lists only the options that are set")
+    try:
+        options = check_options(name, players, options)
+    except ConfigError as e:
+        fail(f"{path}.options: {e}")
+    check_str(value["data"], f"{path}.data", [load(DATA_FILE[name]).tag])
+    return name, players, options
 
 
-def from_obj(data: GameData, players: int, obj: dict) -> dict:
+def from_obj(data: Rules, players: int, obj: dict) -> dict:
     """Validate a state object (its `game` already checked) and return the position."""
     check_dict(obj, "state", TOP_KEYS)
     check_str(obj["format"], "format", [STATE_FORMAT])
@@ -190,8 +205,10 @@ def from_obj(data: GameData, players: int, obj: dict) -> dict:
     rng = int(rng_text)
     if rng >= 1 << 64:
         fail("rng is above 2^64 - 1")
-    rounds = data.rounds_per_era(players)
+    rounds = data.rounds
     era = check_str(obj["era"], "era", ["canal", "rail"])
+    if data.intro and era != "canal":
+        fail("the introductory game has only the Canal Era (L-54)")
     rnd = check_int(obj["round"], "round", 1, rounds)
     order = check_list(obj["turn_order"], "turn_order")
     for i, p in enumerate(order):
@@ -269,17 +286,21 @@ def from_obj(data: GameData, players: int, obj: dict) -> dict:
                 for i, v in enumerate(check_list(dcm["discards"], "dcm.discards"))]
     if discards != sorted(discards):
         fail("dcm.discards must be sorted ascending")
-    if sorted(pile + discards) != data.dcm_tiles(players):
-        fail(f"dcm.pile and dcm.discards must hold exactly the DCM tiles {data.dcm_tiles(players)}")
+    if sorted(pile + discards) != data.dcm_tiles():
+        fail(f"dcm.pile and dcm.discards must hold exactly the DCM tiles {data.dcm_tiles()}")
+    if data.dcm_recycles and discards:
+        fail("dcm.discards stays empty in classic Brass: drawn tiles go to the bottom of the pile (C-11)")
 
     deck = [check_str(c, f"deck[{i}]", data.card_kinds) for i, c in enumerate(check_list(obj["deck"], "deck"))]
     deck_tile = check_counts(obj["deck_tile"], "deck_tile", data.card_kinds)
+    removed = check_counts(obj["removed"], "removed", data.card_kinds)
 
     pos = {
         "rng": rng, "era": era, "round": rnd, "turn_order": list(order), "turn": turn,
         "actions_left": actions_left, "decision": decision, "action": None, "players": pos_players,
         "board": board, "links": links, "coal_market": coal_market, "iron_market": iron_market,
         "dcm": {"marker": marker, "pile": pile, "discards": discards}, "deck": deck, "deck_tile": deck_tile,
+        "removed": removed,
     }
     pos["action"] = check_action(data, pos, obj["action"])
     check_cards(data, players, pos)
@@ -288,8 +309,11 @@ def from_obj(data: GameData, players: int, obj: dict) -> dict:
     return pos
 
 
-def check_cards(data: GameData, players: int, pos: dict) -> None:
-    """Hands, discards, draw pile and deck tile hold exactly the deck for the player count (L-2, L-3, L-51)."""
+def check_cards(data: Rules, players: int, pos: dict) -> None:
+    """Hands, discards, draw pile, deck tile and removed cards hold exactly the configuration's deck (L-2, C-3,
+    L-56); the deck tile holds its cards in the Canal Era only (L-3: `players` cards; L-56: 9 / 6; classic Brass:
+    none); the cards removed unseen number those of the era (C-3: classic Brass 9 / 6 in the Canal Era; C-3 and
+    L-56: 6 / 2 in the Rail Era; none otherwise)."""
     held = {k: 0 for k in data.card_kinds}
     for p in pos["players"]:
         for part in (p["hand"], p["discards"]):
@@ -297,21 +321,27 @@ def check_cards(data: GameData, players: int, pos: dict) -> None:
                 held[k] += n
     for k in pos["deck"]:
         held[k] += 1
-    for k, n in pos["deck_tile"].items():
-        held[k] += n
-    deck = data.deck(players)
+    for part in (pos["deck_tile"], pos["removed"]):
+        for k, n in part.items():
+            held[k] += n
+    deck = data.deck()
     for k in data.card_kinds:
         if held[k] != deck.get(k, 0):
-            fail(f"cards: {held[k]} `{k}` cards in hands, discards, deck and deck tile; "
-                 f"the {players}-player deck has {deck.get(k, 0)}")
+            fail(f"cards: {held[k]} `{k}` cards in hands, discards, deck, deck tile and removed; "
+                 f"the deck of this game has {deck.get(k, 0)}")
+    canal = pos["era"] == "canal"
     under = sum(pos["deck_tile"].values())
-    if pos["era"] == "canal" and under != players:
-        fail(f"deck_tile must hold {players} cards in the Canal Era (L-3), not {under}")
-    if pos["era"] == "rail" and under:
-        fail("deck_tile holds no card in the Rail Era (L-51)")
+    expected = data.deck_tile_cards if canal else 0
+    if under != expected:
+        fail(f"deck_tile must hold {expected} cards in the {pos['era'].capitalize()} Era (L-3, L-51, L-56), "
+             f"not {under}")
+    gone = sum(pos["removed"].values())
+    expected = data.removed_canal if canal else data.removed_rail
+    if gone != expected:
+        fail(f"removed must hold {expected} cards in the {pos['era'].capitalize()} Era (C-3, L-56), not {gone}")
 
 
-def check_tiles(data: GameData, players: int, pos: dict) -> None:
+def check_tiles(data: Rules, players: int, pos: dict) -> None:
     """Board tiles within the mats' taken tiles; cubes and flips consistent (L-20, L-28); one tile per player
     and location in the Canal Era (L-25); link tiles counted (L-37)."""
     under_construction = None
@@ -352,7 +382,7 @@ def check_tiles(data: GameData, players: int, pos: dict) -> None:
                     fail(f"board: player {p} has {len(own)} tiles in {loc} in the Canal Era (L-25)")
 
 
-def check_action(data: GameData, pos: dict, value) -> dict | None:
+def check_action(data: Rules, pos: dict, value) -> dict | None:
     """The `action` object: null exactly at decisions action, remove and over; fields typed and consistent."""
     decision = pos["decision"]
     if decision in ("action", "remove", "over"):
@@ -403,11 +433,11 @@ def check_action(data: GameData, pos: dict, value) -> dict | None:
             "cards": cards, "first_card": first_card}
 
 
-def check_decision(data: GameData, players: int, pos: dict) -> None:
+def check_decision(data: Rules, players: int, pos: dict) -> None:
     """`decision` consistent with `turn`, `actions_left` and `action`, and it has a real choice."""
     decision = pos["decision"]
     turn, left, action = pos["turn"], pos["actions_left"], pos["action"]
-    rounds = data.rounds_per_era(players)
+    rounds = data.rounds
     for i, p in enumerate(pos["players"]):
         if p["money"] < 0 and decision != "remove":
             fail(f"players[{i}].money is negative outside a `remove` decision")
@@ -415,8 +445,8 @@ def check_decision(data: GameData, players: int, pos: dict) -> None:
         if turn != players or left != 0:
             fail(f"at decision {decision!r} turn must be {players} and actions_left 0")
         if decision == "over":
-            if pos["era"] != "rail" or pos["round"] != rounds:
-                fail("the game is over only after the last Rail round")
+            if pos["era"] != data.last_era or pos["round"] != rounds:
+                fail(f"the game is over only after the last {data.last_era.capitalize()} round (L-12, L-54)")
             return
         player = current_player(data, pos)
         if player is None:

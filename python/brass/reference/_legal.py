@@ -7,7 +7,7 @@ sentence becomes the IllegalActionError message. Everything is recomputed from t
 from __future__ import annotations
 
 from ._actions import ActionSpace
-from ._data import GameData
+from ._rules import Rules
 from ._network import (
     are_connected,
     connected_to_trade_icon,
@@ -35,7 +35,7 @@ LOWEST_INCOME_LEVEL = -10  # L-45
 
 # --- whose decision --------------------------------------------------------------------------------
 
-def current_player(data: GameData, pos: dict) -> int | None:
+def current_player(data: Rules, pos: dict) -> int | None:
     """The player to decide: the turn's player; during `remove` the first player in turn order who owes
     money (L-11); None when the game is over."""
     if pos["decision"] == "over":
@@ -48,7 +48,7 @@ def current_player(data: GameData, pos: dict) -> int | None:
     return pos["turn_order"][pos["turn"]]
 
 
-def actions_per_turn(data: GameData, pos: dict) -> int:
+def actions_per_turn(data: Rules, pos: dict) -> int:
     """L-8: 1 action per turn in the first Canal round, else 2."""
     if pos["era"] == "canal" and pos["round"] == 1:
         return data.first_round_actions
@@ -57,13 +57,13 @@ def actions_per_turn(data: GameData, pos: dict) -> int:
 
 # --- Build (L-21 … L-33) ---------------------------------------------------------------------------
 
-def lowest_tile(data: GameData, pos: dict, player: int, industry: str) -> dict | None:
+def lowest_tile(data: Rules, pos: dict, player: int, industry: str) -> dict | None:
     """L-23: the lowest-level tile of an industry on the player's mat (None if the stack is empty)."""
     level = data.lowest_level(industry, pos["players"][player]["mat"][industry])
     return None if level is None else data.tile(industry, level)
 
 
-def tile_era_problem(data: GameData, pos: dict, player: int, industry: str) -> str | None:
+def tile_era_problem(data: Rules, pos: dict, player: int, industry: str) -> str | None:
     """L-23: the lowest tile must exist and be buildable in this era (level 1 Canal only, shipyard 2 Rail
     only, shipyard 0 never)."""
     tile = lowest_tile(data, pos, player, industry)
@@ -75,7 +75,7 @@ def tile_era_problem(data: GameData, pos: dict, player: int, industry: str) -> s
     return None
 
 
-def canonical_space(data: GameData, pos: dict, location: str, industry: str) -> int | None:
+def canonical_space(data: Rules, pos: dict, location: str, industry: str) -> int | None:
     """L-24 (R-1): the undeveloped space of `location` a new `industry` tile goes to: the first space showing
     only that icon if any is free, else the first free space showing the icon with another."""
     free = [
@@ -85,7 +85,7 @@ def canonical_space(data: GameData, pos: dict, location: str, industry: str) -> 
     return (only or free or [None])[0]
 
 
-def overbuild_problem(data: GameData, pos: dict, player: int, space: int, industry: str) -> str | None:
+def overbuild_problem(data: Rules, pos: dict, player: int, space: int, industry: str) -> str | None:
     """L-29, L-30: may the player's lowest `industry` tile replace the tile on `space`?"""
     old = pos["board"][space]
     name = data.spaces[space].name
@@ -104,7 +104,7 @@ def overbuild_problem(data: GameData, pos: dict, player: int, space: int, indust
     return None
 
 
-def space_problem(data: GameData, pos: dict, player: int, space: int, industry: str) -> str | None:
+def space_problem(data: Rules, pos: dict, player: int, space: int, industry: str) -> str | None:
     """Condition 2 of BUILD: the canonical free space (L-24) or an overbuildable tile (L-29, L-30)."""
     s = data.spaces[space]
     if industry not in s.icons:
@@ -117,7 +117,7 @@ def space_problem(data: GameData, pos: dict, player: int, space: int, industry: 
     return None
 
 
-def canal_location_problem(data: GameData, pos: dict, player: int, space: int) -> str | None:
+def canal_location_problem(data: Rules, pos: dict, player: int, space: int) -> str | None:
     """L-25, L-31: in the Canal Era at most one of your industry tiles per location (overbuilding your own
     tile there is the exception; overbuilding another player's tile there is not)."""
     if pos["era"] != "canal":
@@ -133,10 +133,10 @@ def canal_location_problem(data: GameData, pos: dict, player: int, space: int) -
     return None
 
 
-def paying_cards(data: GameData, pos: dict, player: int, space: int, industry: str, net=None) -> list[str]:
+def paying_cards(data: Rules, pos: dict, player: int, space: int, industry: str, net=None) -> list[str]:
     """L-21, L-22: card kinds in hand that pay for a single build of `industry` on `space`, in card order:
-    the location card; the industry card if the location is in the network, or as a first build (no tile
-    and no link on the board, undeveloped space)."""
+    the location card; the industry card if the location is in the network (or reached by the virtual link,
+    `industry_card_reaches`), or as a first build (no tile and no link on the board, undeveloped space)."""
     hand = pos["players"][player]["hand"]
     location = data.spaces[space].location
     kinds = []
@@ -146,12 +146,26 @@ def paying_cards(data: GameData, pos: dict, player: int, space: int, industry: s
         if net is None:
             net = network(data, pos, player)
         first_build = not has_anything_on_board(pos, player) and space not in pos["board"]
-        if location in net or first_build:
+        if industry_card_reaches(data, net, location) or first_build:
             kinds.append(industry)
     return sorted(kinds, key=data.card_order.__getitem__)
 
 
-def build_resources_problem(data: GameData, pos: dict, player: int, space: int, industry: str) -> str | None:
+def industry_card_reaches(data: Rules, net: set[str], location: str) -> bool:
+    """L-21: an industry card builds in the player's network. C-7 (classic Brass) and L-55 (option): with the
+    virtual link, Birkenhead counts as in the network when Liverpool is, and vice versa (R-9: both directions).
+    Only this card condition sees it: it is not a link (no coal, no sale, no link placement, no scoring) and not
+    presence for the first-build exception."""
+    if location in net:
+        return True
+    ends = data.virtual_link
+    if ends is not None and location in ends:
+        other = ends[1] if location == ends[0] else ends[0]
+        return other in net
+    return False
+
+
+def build_resources_problem(data: Rules, pos: dict, player: int, space: int, industry: str) -> str | None:
     """L-16 … L-19, L-26, L-33: with the tile placed (an overbuilt tile and its cubes removed first), every coal
     comes from a connected mine or the market (market needs a trade-icon connection, L-15), every iron from a
     works or the market, and the player's money covers the cost plus all market purchases."""
@@ -178,7 +192,7 @@ def build_resources_problem(data: GameData, pos: dict, player: int, space: int, 
     return None
 
 
-def build_problem(data: GameData, pos: dict, player: int, space: int, industry: str, double: bool, net=None):
+def build_problem(data: Rules, pos: dict, player: int, space: int, industry: str, double: bool, net=None):
     """BUILD / BUILD_DOUBLE conditions 1-5 of docs/actions.md (L-21 … L-33)."""
     problem = (
         tile_era_problem(data, pos, player, industry)
@@ -203,7 +217,7 @@ def build_problem(data: GameData, pos: dict, player: int, space: int, industry: 
 
 # --- Network (L-34 … L-38) -------------------------------------------------------------------------
 
-def link_problem(data: GameData, pos: dict, player: int, line_index: int, price: int, net=None) -> str | None:
+def link_problem(data: Rules, pos: dict, player: int, line_index: int, price: int, net=None) -> str | None:
     """L-34 … L-37: a link tile left, an empty line of the era's kind, an end in the network, money for the
     price and (rail) one coal measured from both ends of the new link (L-16, L-17)."""
     me = pos["players"][player]
@@ -238,7 +252,7 @@ def first_link_price(pos: dict) -> int:
 
 # --- Develop (L-39) --------------------------------------------------------------------------------
 
-def develop_problem(data: GameData, pos: dict, player: int, industry: str) -> str | None:
+def develop_problem(data: Rules, pos: dict, player: int, industry: str) -> str | None:
     """L-39, L-18: a tile of the industry on the mat (any level) and one iron from a works or the market."""
     me = pos["players"][player]
     if me["mat"][industry] <= 0:
@@ -250,7 +264,7 @@ def develop_problem(data: GameData, pos: dict, player: int, industry: str) -> st
 
 # --- Sell (L-40 … L-44) ----------------------------------------------------------------------------
 
-def sell_problem(data: GameData, pos: dict, player: int, mill: int, target: int | None) -> str | None:
+def sell_problem(data: Rules, pos: dict, player: int, mill: int, target: int | None) -> str | None:
     """L-40 … L-42: your unflipped mill, and an unflipped connected port (any owner), or the Distant Cotton
     Market when its marker is not on X, a DCM tile exists and the mill connects to a trade icon."""
     tile = pos["board"].get(mill)
@@ -282,20 +296,31 @@ def sell_problem(data: GameData, pos: dict, player: int, mill: int, target: int 
 
 # --- Loan (L-45, L-46) -----------------------------------------------------------------------------
 
-def loan_problem(data: GameData, pos: dict, player: int, amount: int) -> str | None:
-    """L-45: the income level may not go below -10; L-46: no loans in the last 4 Rail rounds."""
+def loan_problem(data: Rules, pos: dict, player: int, amount: int) -> str | None:
+    """L-45: the income level may not go below -10; then `loan_period_problem` (L-46 / C-5)."""
     level = income_level(data, pos, player)
     if level - amount // 10 < LOWEST_INCOME_LEVEL:
         return f"a £{amount} loan would take your income level from {level} below {LOWEST_INCOME_LEVEL} (L-45)"
-    rounds = data.rounds_per_era(len(pos["players"]))
-    if pos["era"] == "rail" and pos["round"] > rounds - LOAN_BAN_ROUNDS:
+    return loan_period_problem(data, pos)
+
+
+def loan_period_problem(data: Rules, pos: dict) -> str | None:
+    """L-46: no loans in the last 4 rounds of the Rail Era (Lancashire). C-5: no loans in the Rail Era once the
+    draw pile is empty (classic Brass)."""
+    if pos["era"] != "rail":
+        return None
+    if data.loans_end_with_the_deck:
+        if not pos["deck"]:
+            return "no loans in the Rail Era once the draw pile is empty (C-5)"
+        return None
+    if pos["round"] > data.rounds - LOAN_BAN_ROUNDS:
         return f"no loans in the last {LOAN_BAN_ROUNDS} rounds of the Rail Era (L-46)"
     return None
 
 
 # --- choices of the follow-up decisions ------------------------------------------------------------
 
-def coal_consumers(data: GameData, pos: dict) -> list[str]:
+def coal_consumers(data: Rules, pos: dict) -> list[str]:
     """L-16: where the coal of the action under way goes: the build location, or both ends of the link."""
     action = pos["action"]
     if action["kind"] == "build":
@@ -304,7 +329,7 @@ def coal_consumers(data: GameData, pos: dict) -> list[str]:
     return [line.a, line.b]
 
 
-def coal_choices(data: GameData, pos: dict) -> list[int]:
+def coal_choices(data: Rules, pos: dict) -> list[int]:
     """L-16: the closest connected coal mines with coal (a decision only when two or more are tied)."""
     return closest_coal_mines(data, pos, coal_consumers(data, pos))
 
@@ -314,7 +339,7 @@ def iron_choices(pos: dict) -> list[int]:
     return tiles_with_cubes(pos, "iron")
 
 
-def second_links(data: GameData, pos: dict, player: int) -> list[int]:
+def second_links(data: Rules, pos: dict, player: int) -> list[int]:
     """L-36: the lines a second rail of this action may go on (£10 more, and its own coal)."""
     if pos["era"] != "rail":
         return []
@@ -322,12 +347,12 @@ def second_links(data: GameData, pos: dict, player: int) -> list[int]:
     return [l.index for l in data.lines if link_problem(data, pos, player, l.index, SECOND_RAIL_PRICE, net) is None]
 
 
-def further_developments(data: GameData, pos: dict, player: int) -> list[str]:
+def further_developments(data: Rules, pos: dict, player: int) -> list[str]:
     """L-39: the industries a second tile of this Develop may come from."""
     return [i for i in data.industries if develop_problem(data, pos, player, i) is None]
 
 
-def sales(data: GameData, pos: dict, player: int) -> list[tuple[int, int | None]]:
+def sales(data: Rules, pos: dict, player: int) -> list[tuple[int, int | None]]:
     """L-40 … L-42: every legal (mill, target) sale now; target None is the Distant Cotton Market."""
     board = pos["board"]
     mills = sorted(s for s, t in board.items()
@@ -336,12 +361,12 @@ def sales(data: GameData, pos: dict, player: int) -> list[tuple[int, int | None]
     return [(m, t) for m in mills for t in ports + [None] if sell_problem(data, pos, player, m, t) is None]
 
 
-def legal_sales(data: GameData, acts: ActionSpace, pos: dict, player: int) -> list[int]:
+def legal_sales(data: Rules, acts: ActionSpace, pos: dict, player: int) -> list[int]:
     """The SELL ids legal now."""
     return [acts.id("sell", m, t) for m, t in sales(data, pos, player)]
 
 
-def card_choices(data: GameData, pos: dict, player: int) -> list[str]:
+def card_choices(data: Rules, pos: dict, player: int) -> list[str]:
     """L-21 and docs/actions.md "Cards": single build — the kinds that could pay when it was chosen; double
     build — an unordered pair, lower kind first; any other action — any kind in hand."""
     hand = pos["players"][player]["hand"]
@@ -364,7 +389,7 @@ def own_tiles(pos: dict, player: int) -> list[int]:
 
 # --- the legal ids ----------------------------------------------------------------------------------
 
-def action_problem(data: GameData, acts: ActionSpace, pos: dict, player: int, action: tuple, net=None):
+def action_problem(data: Rules, acts: ActionSpace, pos: dict, player: int, action: tuple, net=None):
     """Why an id of the `action` decision is illegal now (None when legal)."""
     kind = action[0]
     if kind == "build":
@@ -382,7 +407,7 @@ def action_problem(data: GameData, acts: ActionSpace, pos: dict, player: int, ac
     return f"a `{kind}` id is not an answer to the decision `action`"
 
 
-def legal_actions(data: GameData, acts: ActionSpace, pos: dict) -> list[int]:
+def legal_actions(data: Rules, acts: ActionSpace, pos: dict) -> list[int]:
     """The sorted, duplicate-free legal ids of the current decision (docs/actions.md, "Decisions")."""
     decision = pos["decision"]
     player = current_player(data, pos)
@@ -418,7 +443,7 @@ def legal_actions(data: GameData, acts: ActionSpace, pos: dict) -> list[int]:
     raise AssertionError(decision)
 
 
-def why_illegal(data: GameData, acts: ActionSpace, pos: dict, aid: int) -> str:
+def why_illegal(data: Rules, acts: ActionSpace, pos: dict, aid: int) -> str:
     """A sentence for the IllegalActionError of an id that is not in legal_actions()."""
     name = acts.names[aid]
     decision = pos["decision"]

@@ -46,6 +46,7 @@ def copy_position(pos: dict) -> dict:
                 "discards": list(pos["dcm"]["discards"])},
         "deck": list(pos["deck"]),
         "deck_tile": dict(pos["deck_tile"]),
+        "removed": dict(pos["removed"]),
     }
 
 

@@ -43,18 +43,22 @@ pub fn new_state(game: &Game, seed: u64) -> State {
         deck_pos: 0,
         deck_len: 0,
         deck_tile: [0; 32],
+        removed: [0; 32],
     };
-    // L-2, L-3: shuffle; the bottom `players` cards go under the deck tile; deal 8 each in seat order.
+    // L-2, L-3, L-56, C-3: shuffle; the bottom cards go under the deck tile; deal 8 each in seat order;
+    // then (classic) cards from the top leave the game unseen.
     let mut deck = game.deck_list();
     state.rng.shuffle(&mut deck);
-    for &card in &deck[deck.len() - n..] {
+    let under = game.deck_tile_cards as usize;
+    for &card in &deck[deck.len() - under..] {
         state.deck_tile[card as usize] += 1;
     }
-    deck.truncate(deck.len() - n);
+    deck.truncate(deck.len() - under);
     set_deck(&mut state, &deck);
     for p in 0..n {
         draw(&mut state, p, game.hand_size as u32);
     }
+    remove_unseen(&mut state, game.removed_canal);
     // L-4: the DCM pile.
     shuffle_dcm(game, &mut state);
     // L-6: random first turn order.
@@ -62,6 +66,18 @@ pub fn new_state(game: &Game, seed: u64) -> State {
     state.rng.shuffle(&mut order);
     state.turn_order[..n].copy_from_slice(&order);
     state
+}
+
+/// C-3, L-56: the top `n` cards of the draw pile leave the game unseen.
+fn remove_unseen(state: &mut State, n: u8) {
+    for _ in 0..n {
+        if state.deck_pos == state.deck_len {
+            break;
+        }
+        let card = state.deck[state.deck_pos as usize];
+        state.deck_pos += 1;
+        state.removed[card as usize] += 1;
+    }
 }
 
 fn set_deck(state: &mut State, cards: &[u8]) {
@@ -419,8 +435,13 @@ fn sell(game: &Game, state: &mut State, p: usize, mill: u8, port: u8) -> bool {
         let tile = state.dcm_pile[0];
         let len = state.dcm_pile_len as usize;
         state.dcm_pile.copy_within(1..len, 0);
-        state.dcm_pile_len -= 1;
-        state.dcm_discards[tile as usize] += 1;
+        if game.dcm_recycle {
+            // C-11: the drawn tile goes to the bottom of the pile.
+            state.dcm_pile[len - 1] = tile;
+        } else {
+            state.dcm_pile_len -= 1;
+            state.dcm_discards[tile as usize] += 1;
+        }
         state.dcm_marker = (state.dcm_marker + tile).min(game.dcm_x);
         if state.dcm_marker >= game.dcm_x {
             return false;
@@ -471,10 +492,11 @@ fn finish_action(game: &Game, state: &mut State) {
     end_turn(game, state, p);
 }
 
-/// L-9: refill, then the next player.
+/// L-9: refill, then the next player (C-4: the classic rules refill at the end of the round instead).
 fn end_turn(game: &Game, state: &mut State, p: usize) {
-    let need = (game.hand_size as u32).saturating_sub(state.players[p].hand_size());
-    draw(state, p, need);
+    if !game.classic_round {
+        refill(game, state, p);
+    }
     state.turn += 1;
     if state.turn < game.players {
         state.actions_left = actions_per_turn(game, state);
@@ -483,6 +505,11 @@ fn end_turn(game: &Game, state: &mut State, p: usize) {
     } else {
         end_round(game, state);
     }
+}
+
+fn refill(game: &Game, state: &mut State, p: usize) {
+    let need = (game.hand_size as u32).saturating_sub(state.players[p].hand_size());
+    draw(state, p, need);
 }
 
 /// L-8: every action discards a card, so a player holding none takes no action and the turn ends at once.
@@ -503,15 +530,22 @@ fn actions_per_turn(game: &Game, state: &State) -> u8 {
 }
 
 fn is_last_round_of_game(game: &Game, state: &State) -> bool {
-    state.era == Era::Rail && state.round == game.rounds_per_era
+    let last_era = if game.flags.intro {
+        Era::Canal
+    } else {
+        Era::Rail
+    };
+    state.era == last_era && state.round == game.rounds_per_era
 }
 
-/// L-11: turn order, income, shortfall; then the era's end or the next round.
+/// The end of a round. Lancashire (L-11): turn order, income (not after the last round of the game),
+/// shortfall, then the era's end or the next round. Classic (C-4): turn order, refill in the new order,
+/// the era's end, then the next round's income and shortfall.
 fn end_round(game: &Game, state: &mut State) {
     let n = game.players as usize;
     state.actions_left = 0;
     state.turn = game.players;
-    // 1. Least money spent first; the sort is stable, so ties keep their order.
+    // Least money spent first; the sort is stable, so ties keep their order.
     let mut order = [0u8; MAX_PLAYERS];
     order[..n].copy_from_slice(&state.turn_order[..n]);
     order[..n].sort_by_key(|&p| state.players[p as usize].money_spent);
@@ -519,14 +553,32 @@ fn end_round(game: &Game, state: &mut State) {
     for p in 0..n {
         state.players[p].money_spent = 0;
     }
-    // 2. Income, except after the last round of the game.
-    if !is_last_round_of_game(game, state) {
+    if game.classic_round {
         for &p in &order[..n] {
-            let level = state.income_level(game, p);
-            state.players[p as usize].money += level;
+            refill(game, state, p as usize);
         }
+        if state.round == game.rounds_per_era {
+            end_era(game, state);
+            if state.is_terminal() {
+                return;
+            }
+        } else {
+            state.round += 1;
+        }
+        collect_income(game, state);
+    } else if !is_last_round_of_game(game, state) {
+        collect_income(game, state);
     }
     shortfall(game, state);
+}
+
+/// Each player receives (or pays) their income level, in turn order (L-11.2, C-4).
+fn collect_income(game: &Game, state: &mut State) {
+    for i in 0..game.players as usize {
+        let p = state.turn_order[i];
+        let level = state.income_level(game, p);
+        state.players[p as usize].money += level;
+    }
 }
 
 /// L-11.3: players who could not pay remove tiles (asked when they have a choice), then lose VP.
@@ -550,15 +602,19 @@ fn shortfall(game: &Game, state: &mut State) {
             }
         }
     }
-    if state.round == game.rounds_per_era {
+    if !game.classic_round && state.round == game.rounds_per_era {
         end_era(game, state);
-    } else {
+        if state.is_terminal() {
+            return;
+        }
+    } else if !game.classic_round {
         state.round += 1;
-        state.turn = 0;
-        state.actions_left = actions_per_turn(game, state);
-        state.decision = Decision::Action;
-        begin_turn(game, state);
     }
+    // The next round's first turn (classic: the round already began with income).
+    state.turn = 0;
+    state.actions_left = actions_per_turn(game, state);
+    state.decision = Decision::Action;
+    begin_turn(game, state);
 }
 
 /// A tile removed to pay a shortfall raises half its cost, rounded down (L-11.3).
@@ -609,8 +665,26 @@ fn end_era(game: &Game, state: &mut State) {
         }
     }
     match state.era {
+        Era::Canal if game.flags.intro => {
+            // L-54: the introductory game ends after the Canal Era, with extra scoring.
+            for p in 0..n {
+                let level = state.income_level(game, p as u8);
+                let pl = &mut state.players[p];
+                pl.vp += (pl.money / 4).min(15);
+                pl.vp = (pl.vp + level).max(0);
+            }
+            for s in 0..game.spaces.len() {
+                let t = state.board[s];
+                if !t.is_empty() && t.flipped && t.level >= 2 {
+                    state.players[t.owner as usize].vp +=
+                        game.tile_spec(t.industry, t.level).map_or(0, |x| x.vp) as i32;
+                }
+            }
+            state.decision = Decision::Over;
+        }
         Era::Canal => {
-            // L-51: level-1 tiles leave the board; DCM reset; new deck; deal.
+            // L-51, C-16: level-1 tiles leave the board; DCM reset; new deck; deal (C-3, L-56: then cards
+            // leave the game unseen).
             for s in 0..game.spaces.len() {
                 if !state.board[s].is_empty() && state.board[s].level == 1 {
                     state.board[s] = Tile::EMPTY;
@@ -621,6 +695,7 @@ fn end_era(game: &Game, state: &mut State) {
             state.rng.shuffle(&mut deck);
             set_deck(state, &deck);
             state.deck_tile = [0; 32];
+            state.removed = [0; 32];
             for p in 0..n {
                 state.players[p].discards = [0; 32];
                 state.players[p].hand = [0; 32];
@@ -628,11 +703,9 @@ fn end_era(game: &Game, state: &mut State) {
             for p in 0..n {
                 draw(state, p, game.hand_size as u32);
             }
+            remove_unseen(state, game.removed_rail);
             state.era = Era::Rail;
             state.round = 1;
-            state.turn = 0;
-            state.actions_left = game.actions_per_turn;
-            state.decision = Decision::Action;
         }
         Era::Rail => {
             // L-52: 1 VP per full £10.
@@ -649,6 +722,27 @@ fn end_era(game: &Game, state: &mut State) {
 pub fn winners(game: &Game, state: &State) -> Vec<u8> {
     if !state.is_terminal() {
         return Vec::new();
+    }
+    if game.tie_break_turn_order {
+        // C-15: VP, income level, money, then earlier in the next turn order: always one winner.
+        let n = game.players as usize;
+        let key = |p: u8| {
+            let pl = &state.players[p as usize];
+            let position = state.turn_order[..n]
+                .iter()
+                .position(|&q| q == p)
+                .unwrap_or(n);
+            (
+                pl.vp,
+                state.income_level(game, p),
+                pl.money,
+                std::cmp::Reverse(position),
+            )
+        };
+        return (0..game.players)
+            .max_by_key(|&p| key(p))
+            .into_iter()
+            .collect();
     }
     let key = |p: u8| {
         let pl = &state.players[p as usize];

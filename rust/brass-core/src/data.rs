@@ -23,6 +23,20 @@ pub struct DataFile {
     pub distant_cotton_market: DcmData,
     pub income_track: TrackData,
     pub setup: SetupData,
+    pub classic: ClassicData,
+}
+
+/// The classic (2007) rules' numbers, and those of the Lancashire options borrowed from them.
+#[derive(Debug, Deserialize)]
+pub struct ClassicData {
+    pub money: u8,
+    pub rounds_per_era: BTreeMap<String, u8>,
+    /// Cards removed unseen per era and player count (C-3, L-56).
+    pub removed_unseen: BTreeMap<String, BTreeMap<String, u8>>,
+    /// Cards under the deck tile in the Canal Era with the classic deck set-up (L-56).
+    pub deck_tile: BTreeMap<String, u8>,
+    /// The two locations of the virtual link (C-7, L-55).
+    pub virtual_link: [String; 2],
 }
 
 #[derive(Debug, Deserialize)]
@@ -52,6 +66,9 @@ pub struct TileData {
     pub income: u8,
     pub cubes: u8,
     pub eras: Vec<String>,
+    /// The classic (2007) VP where it differs.
+    #[serde(default)]
+    pub vp_classic: Option<u8>,
 }
 
 #[derive(Debug, Deserialize)]

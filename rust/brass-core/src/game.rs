@@ -154,13 +154,35 @@ pub struct Layout {
 }
 
 /// The games this engine plays and their player counts (`brass.games()`).
-pub const CATALOG: &[(&str, &[u8])] = &[("lancashire", &[2, 3, 4])];
+pub const CATALOG: &[(&str, &[u8])] = &[("brass", &[3, 4]), ("lancashire", &[2, 3, 4])];
 
 /// The rules family a configuration plays.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Ruleset {
     /// Brass: Lancashire, Roxley 2018.
     Lancashire,
+    /// The original Brass, Warfrog 2007 (docs/classic.md).
+    Classic,
+}
+
+/// The Lancashire options (docs/classic.md).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Options {
+    /// L-54: the introductory game, Canal Era only, with extra scoring.
+    pub intro: bool,
+    /// L-55: the virtual link Liverpool–Birkenhead for industry cards.
+    pub virtual_link: bool,
+    /// L-56: the classic deck set-up.
+    pub classic_deck: bool,
+}
+
+/// When loans stop (L-46, C-5).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum LoanBan {
+    /// Not in the last four rounds of the Rail Era (L-46).
+    LastFourRailRounds,
+    /// Not in the Rail Era once the draw pile is empty (C-5).
+    RailDeckEmpty,
 }
 
 /// A game configuration. Build it with [`Game::new`]; share it (it is immutable) between states.
@@ -222,6 +244,21 @@ pub struct Game {
     pub first_round_actions: u8,
     pub actions_per_turn: u8,
     pub layout: Layout,
+    pub flags: Options,
+    /// Cards under the deck tile in the Canal Era (L-3, L-56); 0 for the classic rules.
+    pub deck_tile_cards: u8,
+    /// Cards removed from the game unseen after dealing, per era (C-3, L-56).
+    pub removed_canal: u8,
+    pub removed_rail: u8,
+    /// C-4: income at the start of each round and hands refilled at the end of the round.
+    pub classic_round: bool,
+    pub loan_ban: LoanBan,
+    /// C-7, L-55: the two locations joined for industry cards, or None.
+    pub virtual_link: Option<(u8, u8)>,
+    /// C-11: drawn DCM tiles go to the bottom of the pile.
+    pub dcm_recycle: bool,
+    /// C-15: the last tie-break is the next turn order (else a shared win, L-53).
+    pub tie_break_turn_order: bool,
 }
 
 impl Game {
@@ -232,26 +269,68 @@ impl Game {
         players: i64,
         options: &BTreeMap<String, serde_json::Value>,
     ) -> Result<Game> {
-        let ruleset = match name {
-            "lancashire" => Ruleset::Lancashire,
+        let (ruleset, allowed) = match name {
+            "lancashire" => (Ruleset::Lancashire, [2, 3, 4].as_slice()),
+            "brass" => (Ruleset::Classic, [3, 4].as_slice()),
             _ => {
+                let names: Vec<String> = CATALOG.iter().map(|(n, _)| format!("\"{n}\"")).collect();
                 return Err(Error::Config(format!(
-                    "unknown game `{name}`; available: \"lancashire\""
-                )))
+                    "unknown game `{name}`; available: {}",
+                    names.join(", ")
+                )));
             }
         };
-        if !(2..=4).contains(&players) {
+        if !allowed.contains(&(players.clamp(0, 255) as u8)) || !(0..=255).contains(&players) {
+            let counts: Vec<String> = allowed.iter().map(|n| n.to_string()).collect();
+            let list = match counts.as_slice() {
+                [a, b] => format!("{a} or {b}"),
+                [a, b, c] => format!("{a}, {b} or {c}"),
+                _ => counts.join(", "),
+            };
             return Err(Error::Config(format!(
-                "{name} is played by 2, 3 or 4 players, not {players}"
+                "{name} is played by {list} players, not {players}"
             )));
         }
-        if let Some(option) = options.keys().next() {
-            return Err(Error::Config(format!(
-                "unknown option `{option}` for {name}; this version supports no options for it"
-            )));
+        let mut flags = Options::default();
+        let mut recorded = BTreeMap::new();
+        for (key, value) in options {
+            match (ruleset, key.as_str()) {
+                (Ruleset::Lancashire, "intro" | "virtual_link" | "classic_deck") => {
+                    let on = value.as_bool().ok_or_else(|| {
+                        Error::Config(format!("option `{key}` is True or False, not {value}"))
+                    })?;
+                    match key.as_str() {
+                        "intro" => flags.intro = on,
+                        "virtual_link" => flags.virtual_link = on,
+                        _ => flags.classic_deck = on,
+                    }
+                    if on {
+                        recorded.insert(key.clone(), value.clone());
+                    }
+                }
+                (Ruleset::Lancashire, "variant") => {
+                    return Err(Error::Config(match value.as_str() {
+                        Some("community-2p") => "the community 2-player variant (L-57) needs the alternate map, whose spaces and lines are not known (R-13); it cannot be played yet".to_string(),
+                        _ => format!("unknown variant {value}; the only variant, \"community-2p\", cannot be played yet (R-13)"),
+                    }))
+                }
+                (Ruleset::Lancashire, _) => {
+                    return Err(Error::Config(format!(
+                        "unknown option `{key}` for lancashire; options: intro, virtual_link, classic_deck, variant"
+                    )))
+                }
+                (Ruleset::Classic, _) => {
+                    return Err(Error::Config(format!("unknown option `{key}`: brass (the 2007 rules) takes no options")))
+                }
+            }
+        }
+        if flags.classic_deck && players == 2 {
+            return Err(Error::Config(
+                "classic_deck (L-56) is for 3 or 4 players".into(),
+            ));
         }
         let data = data::parse(data::LANCASHIRE_JSON).expect("embedded lancashire.json parses");
-        Game::from_data(name, ruleset, players as u8, options.clone(), &data)
+        Game::from_data(name, ruleset, players as u8, recorded, flags, &data)
     }
 
     fn from_data(
@@ -259,8 +338,10 @@ impl Game {
         ruleset: Ruleset,
         players: u8,
         options: BTreeMap<String, serde_json::Value>,
+        flags: Options,
         data: &DataFile,
     ) -> Result<Game> {
+        let classic = ruleset == Ruleset::Classic;
         let bad = |what: String| Error::Config(format!("game data: {what}"));
         let industries = data.industries.clone();
         let ind = |id: &str| -> Result<u8> {
@@ -365,7 +446,11 @@ impl Game {
                     cost: row.cost,
                     coal: row.coal,
                     iron: row.iron,
-                    vp: row.vp,
+                    vp: if classic {
+                        row.vp_classic.unwrap_or(row.vp)
+                    } else {
+                        row.vp
+                    },
                     income: row.income,
                     cubes: row.cubes,
                     canal: row.eras.iter().any(|e| e == "canal"),
@@ -387,9 +472,15 @@ impl Game {
             }
         }
         let key = players.to_string();
+        let full_deck = classic || flags.classic_deck;
+        let deck_key = if full_deck {
+            "full".to_string()
+        } else {
+            key.clone()
+        };
         let composition = data
             .decks
-            .get(&key)
+            .get(&deck_key)
             .ok_or_else(|| bad(format!("no deck for {players} players")))?;
         let mut deck = vec![0u8; card_kinds.len()];
         for (card, count) in composition {
@@ -406,17 +497,42 @@ impl Game {
         }
 
         let dcm = &data.distant_cotton_market;
+        let dcm_key = if classic {
+            "full".to_string()
+        } else {
+            key.clone()
+        };
         let mut dcm_tiles = dcm
             .tiles
-            .get(&key)
+            .get(&dcm_key)
             .ok_or_else(|| bad(format!("no DCM tiles for {players} players")))?
             .clone();
         dcm_tiles.sort_unstable();
-        let rounds_per_era = *data
-            .setup
-            .rounds_per_era
+        let rounds_table = if full_deck {
+            &data.classic.rounds_per_era
+        } else {
+            &data.setup.rounds_per_era
+        };
+        let rounds_per_era = *rounds_table
             .get(&key)
             .ok_or_else(|| bad(format!("no round count for {players} players")))?;
+        let removed = |era: &str| -> u8 {
+            data.classic
+                .removed_unseen
+                .get(era)
+                .and_then(|m| m.get(&key))
+                .copied()
+                .unwrap_or(0)
+        };
+        let (deck_tile_cards, removed_canal, removed_rail) = match (classic, flags.classic_deck) {
+            (true, _) => (0, removed("canal"), removed("rail")),
+            (false, true) => (
+                data.classic.deck_tile.get(&key).copied().unwrap_or(0),
+                0,
+                removed("rail"),
+            ),
+            (false, false) => (players, 0, 0),
+        };
 
         let industry_cards = (0..industries.len() as u8)
             .map(|i| {
@@ -431,6 +547,12 @@ impl Game {
             .enumerate()
             .filter(|(_, l)| l.trade_icon)
             .fold(0, |m, (i, _)| m | 1 << i);
+        let virtual_link = if classic || flags.virtual_link {
+            let [a, b] = &data.classic.virtual_link;
+            Some((loc_index(a)?, loc_index(b)?))
+        } else {
+            None
+        };
         let cotton_mill = ind("cotton_mill")?;
         let coal_mine = ind("coal_mine")?;
         let iron_works = ind("iron_works")?;
@@ -483,13 +605,30 @@ impl Game {
             iron_start: data.iron_market.start,
             income_levels: data.income_track.levels.clone(),
             start_income_space: data.income_track.start_space,
-            start_money: data.setup.money,
+            start_money: if classic {
+                data.classic.money
+            } else {
+                data.setup.money
+            },
             hand_size: data.setup.hand_size,
             links_per_player: data.setup.links,
             rounds_per_era,
             first_round_actions: data.setup.first_round_actions,
             actions_per_turn: data.setup.actions_per_turn,
             layout,
+            flags,
+            deck_tile_cards,
+            removed_canal,
+            removed_rail,
+            classic_round: classic,
+            loan_ban: if classic {
+                LoanBan::RailDeckEmpty
+            } else {
+                LoanBan::LastFourRailRounds
+            },
+            virtual_link,
+            dcm_recycle: classic,
+            tie_break_turn_order: classic,
         })
     }
 

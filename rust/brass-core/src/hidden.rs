@@ -23,8 +23,8 @@ pub fn resample_hidden(game: &Game, state: &State, player: u8, seed: u64) -> Sta
     for &c in &s.deck[s.deck_pos as usize..s.deck_len as usize] {
         counts[c as usize] += 1;
     }
-    for (k, &c) in s.deck_tile.iter().enumerate() {
-        counts[k] += c as u32;
+    for k in 0..32 {
+        counts[k] += s.deck_tile[k] as u32 + s.removed[k] as u32;
     }
     let mut pool = Vec::new();
     for (k, &c) in counts.iter().enumerate() {
@@ -43,11 +43,13 @@ pub fn resample_hidden(game: &Game, state: &State, player: u8, seed: u64) -> Sta
     for i in s.deck_pos as usize..s.deck_len as usize {
         s.deck[i] = next.next().expect("pool holds every unseen card");
     }
-    let under: u32 = s.deck_tile.iter().map(|&c| c as u32).sum();
-    s.deck_tile = [0; 32];
-    for _ in 0..under {
-        let k = next.next().expect("pool holds every unseen card");
-        s.deck_tile[k as usize] += 1;
+    for pile in [&mut s.deck_tile, &mut s.removed] {
+        let size: u32 = pile.iter().map(|&c| c as u32).sum();
+        *pile = [0; 32];
+        for _ in 0..size {
+            let k = next.next().expect("pool holds every unseen card");
+            pile[k as usize] += 1;
+        }
     }
     let len = s.dcm_pile_len as usize;
     s.dcm_pile[..len].sort_unstable();

@@ -128,6 +128,7 @@ pub fn state_value(game: &Game, state: &State) -> Value {
         "deck": state.deck[state.deck_pos as usize..state.deck_len as usize]
             .iter().map(|&c| game.card_names[c as usize].clone()).collect::<Vec<_>>(),
         "deck_tile": counts(game, &state.deck_tile),
+        "removed": counts(game, &state.removed),
     })
 }
 
@@ -254,6 +255,11 @@ pub fn game_from_value(v: &Value) -> Result<Game> {
         .collect();
     let game = Game::new(name, players, &options)
         .map_err(|e| invalid(format!("game: {}", e.message())))?;
+    if game.options != options {
+        return Err(invalid(
+            "game.options: list only the options set to true (docs/classic.md)".into(),
+        ));
+    }
     let data = r.str("data")?;
     if data != game.data_id {
         return Err(invalid(format!(
@@ -307,6 +313,7 @@ pub fn from_value(v: &Value) -> Result<(Game, State)> {
             "dcm",
             "deck",
             "deck_tile",
+            "removed",
         ],
     )?;
     let format = r.str("format")?;
@@ -510,6 +517,7 @@ pub fn from_value(v: &Value) -> Result<(Game, State)> {
     state.deck_pos = 0;
     state.deck_len = deck.len() as u8;
     state.deck_tile = card_counts(&game, "deck_tile", r.value("deck_tile"))?;
+    state.removed = card_counts(&game, "removed", r.value("removed"))?;
     // The action under way.
     let av = r.value("action");
     state.action = if av.is_null() {
@@ -681,6 +689,16 @@ pub fn check_state(game: &Game, state: &State) -> Result<()> {
             )));
         }
     }
+    if game.dcm_recycle && state.dcm_discards.iter().any(|&c| c > 0) {
+        return Err(invalid(
+            "dcm.discards: the classic rules put drawn tiles back under the pile (C-11)".into(),
+        ));
+    }
+    if game.flags.intro && state.era == Era::Rail {
+        return Err(invalid(
+            "era: the introductory game has no Rail Era (L-54)".into(),
+        ));
+    }
     // The DCM tiles: pile and discards hold exactly this game's tiles.
     let mut all: Vec<u8> = state.dcm_pile().to_vec();
     for (v, &c) in state.dcm_discards.iter().enumerate() {
@@ -695,31 +713,38 @@ pub fn check_state(game: &Game, state: &State) -> Result<()> {
     }
     // Cards: hands, discards, draw pile and deck tile hold exactly the deck (L-2, L-3, L-51).
     let under: u32 = state.deck_tile.iter().map(|&c| c as u32).sum();
-    match state.era {
-        Era::Rail if under > 0 => {
-            return Err(invalid(
-                "deck_tile: no card is under the deck tile in the Rail Era".into(),
-            ))
-        }
-        Era::Canal if under != n as u32 => {
-            return Err(invalid(format!(
-                "deck_tile: must hold {n} cards in the Canal Era (L-3), not {under}"
-            )))
-        }
-        _ => {}
+    let (want_under, want_removed) = match state.era {
+        Era::Canal => (game.deck_tile_cards as u32, game.removed_canal as u32),
+        Era::Rail => (0, game.removed_rail as u32),
+    };
+    if under != want_under {
+        return Err(invalid(format!(
+            "deck_tile: must hold {want_under} cards in the {} Era (L-3, L-51, L-56), not {under}",
+            if state.era == Era::Canal {
+                "Canal"
+            } else {
+                "Rail"
+            }
+        )));
+    }
+    let removed: u32 = state.removed.iter().map(|&c| c as u32).sum();
+    if removed != want_removed {
+        return Err(invalid(format!(
+            "removed: {want_removed} cards are out of the game in this era (C-3, L-56), not {removed}"
+        )));
     }
     let mut cards = [0u32; 32];
     for &c in &state.deck[state.deck_pos as usize..state.deck_len as usize] {
         cards[c as usize] += 1;
     }
     for k in 0..game.card_kinds.len() {
-        cards[k] += state.deck_tile[k] as u32;
+        cards[k] += state.deck_tile[k] as u32 + state.removed[k] as u32;
         for p in 0..n {
             cards[k] += state.players[p].hand[k] as u32 + state.players[p].discards[k] as u32;
         }
         if cards[k] != game.deck[k] as u32 {
             return Err(invalid(format!(
-                "cards: {} `{}` cards in hands, discards, deck and deck tile, but the deck has {}",
+                "cards: {} `{}` cards in hands, discards, deck, deck tile and removed, but the deck has {}",
                 cards[k], game.card_names[k], game.deck[k]
             )));
         }
@@ -845,8 +870,15 @@ fn check_consistency(game: &Game, state: &State) -> Result<()> {
                 );
             }
             if d == Decision::Over {
-                if !(state.era == Era::Rail && state.round == game.rounds_per_era) {
-                    return bad("decision: the game can only be over after the last Rail round");
+                let last_era = if game.flags.intro {
+                    Era::Canal
+                } else {
+                    Era::Rail
+                };
+                if !(state.era == last_era && state.round == game.rounds_per_era) {
+                    return bad(
+                        "decision: the game can only be over after the last round of its last era",
+                    );
                 }
                 return Ok(());
             }

@@ -1,6 +1,6 @@
 //! Which actions are legal (docs/actions.md, "When each action id is legal"), with the reason when not.
 use crate::actions::Action;
-use crate::game::{Era, Game, MAX_INDUSTRIES, MAX_LOCATIONS, NONE};
+use crate::game::{Era, Game, LoanBan, MAX_INDUSTRIES, MAX_LOCATIONS, NONE};
 use crate::market;
 use crate::network::{self, adjacency, closest_coal, reachable};
 use crate::state::{ActionKind, Decision, State};
@@ -313,6 +313,16 @@ pub fn build_cards(
     if loc_card != NONE && player.hand[loc_card as usize] > 0 {
         cards |= 1 << loc_card;
     }
+    // C-7, L-55: the virtual link lets an industry card reach the other end from either one.
+    let mut network = network;
+    if let Some((a, b)) = game.virtual_link {
+        if network & (1 << a) != 0 {
+            network |= 1 << b;
+        }
+        if network & (1 << b) != 0 {
+            network |= 1 << a;
+        }
+    }
     let ind_card = game.industry_cards[industry as usize];
     if ind_card != NONE
         && player.hand[ind_card as usize] > 0
@@ -514,8 +524,16 @@ pub fn check_loan(game: &Game, state: &State, player: u8, amount: u8) -> Result<
     if state.income_level(game, player) - ((amount / 10) as i32) < -10 {
         return Err("a loan may not take the income level below -10 (L-45)");
     }
-    if state.era == Era::Rail && state.round as i32 > game.rounds_per_era as i32 - 4 {
-        return Err("no loans in the last 4 rounds of the Rail Era (L-46)");
+    if state.era == Era::Rail {
+        match game.loan_ban {
+            LoanBan::LastFourRailRounds if state.round as i32 > game.rounds_per_era as i32 - 4 => {
+                return Err("no loans in the last 4 rounds of the Rail Era (L-46)");
+            }
+            LoanBan::RailDeckEmpty if state.deck_size() == 0 => {
+                return Err("no loans in the Rail Era once the draw deck is exhausted (C-5)");
+            }
+            _ => {}
+        }
     }
     Ok(())
 }

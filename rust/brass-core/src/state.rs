@@ -201,6 +201,8 @@ pub struct State {
     pub deck_pos: u8,
     pub deck_len: u8,
     pub deck_tile: [u8; MAX_CARD_KINDS],
+    /// Cards out of the game, unseen (C-3, L-56), counted by kind.
+    pub removed: [u8; MAX_CARD_KINDS],
 }
 
 impl State {

@@ -14,7 +14,16 @@ impl Pos {
     /// A quiet position: seat order 0, 1, …; player 0 to act with 2 actions in round 2 of the Canal Era;
     /// player 0's hand empty (tests give cards), the others as dealt; board, links and markets as at setup.
     pub fn new(players: i64) -> Pos {
-        let g = Game::new("lancashire", players, &BTreeMap::new()).unwrap();
+        Pos::of("lancashire", players, &[])
+    }
+
+    /// The same quiet position for another game or options (`&[("intro", true)]`).
+    pub fn of(name: &str, players: i64, options: &[(&str, bool)]) -> Pos {
+        let options: BTreeMap<String, serde_json::Value> = options
+            .iter()
+            .map(|(k, v)| (k.to_string(), serde_json::Value::Bool(*v)))
+            .collect();
+        let g = Game::new(name, players, &options).unwrap();
         let mut s = apply::new_state(&g, 1);
         for p in 0..players as u8 {
             s.turn_order[p as usize] = p;

@@ -1,0 +1,166 @@
+"""One configuration of the game (docs/classic.md "Configurations"): the game data plus the rule variant.
+
+`Rules` is the indexed data (`GameData`: map, tiles, markets, tracks) together with every fact and switch that
+depends on the configuration: the player count, the deck, the deck tile, the cards removed unseen, the rounds,
+the DCM tiles, and the small named decision points where the classic rules (C-…) and the Lancashire options
+(L-54 … L-57) differ from Roxley's Lancashire. Every rules module receives a `Rules` where it used to receive
+the data, so a rule difference is one attribute read at the place the rule applies, never a second copy of a
+function.
+
+Configurations (docs/classic.md):
+
+| call                                                  | rules                                        |
+|-------------------------------------------------------|----------------------------------------------|
+| `Game("lancashire", players=2..4)`                    | Roxley 2018                                   |
+| `... classic_deck=True` (3-4 players)                 | L-56: the classic deck set-up                 |
+| `... virtual_link=True`                               | L-55: the virtual link Liverpool-Birkenhead   |
+| `... intro=True`                                      | L-54: the introductory game (Canal Era only)  |
+| `... variant="community-2p"`                          | L-57: refused, the alternate map is unknown (R-13) |
+| `Game("brass", players=3..4)`                         | the classic rules C-1 … C-16                  |
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from brass._errors import ConfigError
+
+from ._data import GameData, load
+
+# The Lancashire options (docs/classic.md): each a bool; `variant` a str.
+BOOL_OPTIONS = ("classic_deck", "intro", "virtual_link")
+VARIANT = "variant"
+COMMUNITY_2P = "community-2p"
+
+# Game name -> the data file it plays on. Classic Brass uses the same file (its `classic` section).
+DATA_FILE = {"brass": "lancashire", "lancashire": "lancashire"}
+
+
+def player_counts(name: str) -> list[int]:
+    """The player counts a game supports: Lancashire 2-4 (L-1), classic Brass 3-4 (C-1)."""
+    data = load(DATA_FILE[name])
+    if name == "brass":
+        return sorted(data.classic_rounds)
+    return data.player_counts()
+
+
+def check_options(name: str, players: int, options: dict) -> dict:
+    """docs/classic.md "Configurations": option values must be bool (`variant` a str); an unknown option,
+    `classic_deck` at 2 players, the community 2-player variant (L-57, R-13) or any option on "brass" raise
+    ConfigError. Returns the options that are set, i.e. those given as True (an option given as False is the
+    same configuration as not giving it and is not recorded)."""
+    if name == "brass":
+        if options:
+            raise ConfigError(
+                f"classic brass takes no options (got {sorted(options)[0]!r}); its rules are fixed (C-1 … C-16), "
+                "the virtual link included (C-7)"
+            )
+        return {}
+    known = BOOL_OPTIONS + (VARIANT,)
+    for key in sorted(options):
+        if key not in known:
+            raise ConfigError(f"unknown option {key!r} for {name}; allowed options: {', '.join(known)}")
+    for key in sorted(options):
+        value = options[key]
+        if key == VARIANT:
+            if not isinstance(value, str):
+                raise ConfigError(f"option 'variant' must be a str, not {type(value).__name__}")
+            if value == COMMUNITY_2P:
+                raise ConfigError(
+                    "variant 'community-2p' (L-57) is not playable: it uses the alternate map on the other side "
+                    "of the board, whose spaces are not verified and whose lines are not known (R-13)"
+                )
+            raise ConfigError(f"unknown variant {value!r} for {name}; the only variant is {COMMUNITY_2P!r} (L-57)")
+        if not isinstance(value, bool):
+            raise ConfigError(f"option {key!r} must be True or False, not {value!r}")
+    chosen = {k: True for k in BOOL_OPTIONS if options.get(k) is True}
+    if chosen.get("classic_deck") and players not in load(DATA_FILE[name]).classic_deck_tile:
+        raise ConfigError(f"classic_deck (L-56) is for 3 or 4 players, not {players}")
+    return chosen
+
+
+class Rules(GameData):
+    """The data of one configuration and its rule switches. Built once per configuration (`rules()`)."""
+
+    def __init__(self, data: GameData, name: str, players: int, options: dict) -> None:
+        self.__dict__.update(data.__dict__)  # the indexed data (GameData attributes), shared, read-only
+        self.game_name = name
+        self.players = players
+        self.options = dict(sorted(options.items()))
+
+        # C-1 … C-16: classic Brass.
+        self.classic = name == "brass"
+        # L-54: the introductory game (Canal Era only, extra scoring).
+        self.intro = bool(options.get("intro"))
+        # L-56: the classic deck set-up in Lancashire.
+        self.classic_deck = bool(options.get("classic_deck"))
+        full_deck = self.classic or self.classic_deck
+
+        # C-2, L-7, L-12: rounds per era. The classic deck's counts are those of classic Brass (L-12: the era
+        # ends when the last cards are played; 57 Canal cards at 3 players are ten rounds).
+        self.rounds = data.classic_rounds[players] if full_deck else data.rounds_per_era(players)
+        # The deck (L-2; C-3 and L-56: all 66 cards).
+        self._deck = dict(data.full_deck) if full_deck else data.deck(players)
+        self._deck_list = [k for k in data.card_kinds for _ in range(self._deck.get(k, 0))]
+        # L-3 / L-56: cards under the deck tile in the Canal Era (C-3: classic Brass has no deck tile).
+        if self.classic:
+            self.deck_tile_cards = 0
+        elif self.classic_deck:
+            self.deck_tile_cards = data.classic_deck_tile[players]
+        else:
+            self.deck_tile_cards = players
+        # C-3 / L-56: cards removed unseen after the deal: Canal Era (classic Brass only), Rail Era (both).
+        self.removed_canal = data.classic_removed["canal"][players] if self.classic else 0
+        self.removed_rail = data.classic_removed["rail"][players] if full_deck else 0
+        # L-4 / C-11: the DCM tiles (classic Brass: the full set at every player count).
+        self._dcm = list(data.full_dcm_tiles) if self.classic else data.dcm_tiles(players)
+        # C-11: a drawn DCM tile goes to the bottom of the pile instead of the discards.
+        self.dcm_recycles = self.classic
+        # C-4: income at the start of each round and the refill at the end of the round (classic Brass);
+        # Lancashire refills after each turn (L-9) and pays income at the end of the round (L-11).
+        self.income_at_round_start = self.classic
+        # C-5: no loans in the Rail Era once the draw pile is empty (classic Brass) instead of L-46.
+        self.loans_end_with_the_deck = self.classic
+        # C-7 (always in classic Brass) / L-55 (option): the virtual link for the industry-card condition.
+        self.virtual_link = data.virtual_link_ends if (self.classic or options.get("virtual_link")) else None
+        # R-11: cotton mill level 1 scores 3 VP in classic Brass (`vp_classic`), 5 in Lancashire.
+        self.classic_tile_vp = self.classic
+        # C-15: classic tie-break (income level, money, next turn order) instead of L-53 / R-4.
+        self.classic_tie_break = self.classic
+        # L-54: the last era of the game.
+        self.last_era = "canal" if self.intro else "rail"
+
+    # --- per configuration (the GameData methods of the same names take the player count) ----------------
+    def rounds_per_era(self, players: int | None = None) -> int:
+        """C-2, L-7: rounds in each era of this configuration."""
+        return self.rounds
+
+    def deck(self, players: int | None = None) -> dict[str, int]:
+        """L-2, C-3, L-56: the deck composition (card kind -> count)."""
+        return dict(self._deck)
+
+    def deck_list(self, players: int | None = None) -> list[str]:
+        """The deck listed in card-kind order, each kind repeated by its count (state-format.md, setup 1)."""
+        return list(self._deck_list)
+
+    def dcm_tiles(self, players: int | None = None) -> list[int]:
+        """L-4, C-11: the Distant Cotton Market tiles, listed ascending."""
+        return list(self._dcm)
+
+    def tile_vp(self, industry: str, level: int) -> int:
+        """L-50 and R-11: a flipped tile's VP; classic Brass uses the tile's `vp_classic` where it has one
+        (cotton mill level 1: 3 VP instead of 5)."""
+        row = self.tiles[industry][level]
+        if self.classic_tile_vp and "vp_classic" in row:
+            return row["vp_classic"]
+        return row["vp"]
+
+
+@lru_cache(maxsize=None)
+def _rules(name: str, players: int, options: tuple) -> Rules:
+    return Rules(load(DATA_FILE[name]), name, players, dict(options))
+
+
+def rules(name: str, players: int, options: dict) -> Rules:
+    """The `Rules` of a configuration whose name, player count and options are already checked."""
+    return _rules(name, players, tuple(sorted(options.items())))
