@@ -262,8 +262,9 @@ pub struct Game {
 }
 
 impl Game {
-    /// Build a configuration. `options` are the keyword options from the API (none exist yet for
-    /// Lancashire); unknown names, options or player counts are a [`Error::Config`].
+    /// Build a configuration. `options` are the keyword options from the API (docs/classic.md: `intro`,
+    /// `virtual_link`, `classic_deck`, `variant` for Lancashire; none for `brass`); unknown names, options,
+    /// option types or player counts are a [`Error::Config`].
     pub fn new(
         name: &str,
         players: i64,
