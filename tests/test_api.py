@@ -237,6 +237,18 @@ def test_cli_bench_quick_json_runs(capsys: pytest.CaptureFixture[str]) -> None:
     assert {"native_1_thread", "native_all_threads", "decisions_per_s", "vecenv_256", "clone_ns"} <= set(result)
 
 
+def test_cli_bench_classic_game_and_bad_player_count(capsys: pytest.CaptureFixture[str]) -> None:
+    """`brass bench --game brass` measures classic games; a player count the game lacks is one error line."""
+    from brass.cli import main
+
+    assert main(["bench", "--quick", "--json", "--game", "brass", "--players", "3"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["game"] == "brass" and report["results"]["3"]["same_results"] == 1.0
+    assert main(["bench", "--quick", "--game", "brass", "--players", "2"]) != 0
+    err = capsys.readouterr().err
+    assert "players" in err and "Traceback" not in err
+
+
 def test_games_catalog_and_decision_bound() -> None:
     from brass import reference
 

@@ -90,10 +90,10 @@ def clone_ns(game: brass.Game) -> dict[str, float]:
     return {"clone_ns": seconds / number * 1e9}
 
 
-def reference_ratio(players: int, games: int) -> dict[str, float]:
+def reference_ratio(game_name: str, players: int, games: int) -> dict[str, float]:
     """Reference engine games/s on the same games as native rollouts (same deals, same choices), the
     native/reference ratio, and a check that both engines reach the same final scores."""
-    ref_game = reference.Game("lancashire", players=players)
+    ref_game = reference.Game(game_name, players=players)
     scores = []
     start = time.perf_counter()
     for i in range(games):
@@ -104,7 +104,7 @@ def reference_ratio(players: int, games: int) -> dict[str, float]:
             state.apply(ids[rng.below(len(ids))])
         scores.append(state.scores())
     ref_rate = _rate(games, time.perf_counter() - start)
-    game = brass.Game("lancashire", players=players)
+    game = brass.Game(game_name, players=players)
     native = brass.rollouts(game, max(games * 50, 200), seed=1, threads=1)
     same = native.scores[:games].tolist() == scores
     return {"reference_games_per_s": ref_rate, "native_over_reference": native.games_per_second / ref_rate,
@@ -125,12 +125,15 @@ def machine() -> dict[str, Any]:
             "platform": platform.platform()}
 
 
-def run(players: list[int], quick: bool = False) -> dict[str, Any]:
+def run(players: list[int] | None = None, quick: bool = False, game_name: str = "lancashire") -> dict[str, Any]:
+    """Every figure for each player count of `game_name` (default: all its player counts)."""
+    if players is None:
+        players = brass.games().get(game_name, [])
+    games_made = [brass.Game(game_name, players=n) for n in players]  # ConfigError before any timing
     seconds = 0.5 if quick else 2.0
     games = 200 if quick else 2000
-    report: dict[str, Any] = {"machine": machine(), "results": {}}
-    for n in players:
-        game = brass.Game("lancashire", players=n)
+    report: dict[str, Any] = {"machine": machine(), "game": game_name, "results": {}}
+    for n, game in zip(players, games_made):
         r: dict[str, Any] = {}
         r["native_1_thread"] = native_games(game, games, threads=1)
         r["native_all_threads"] = native_games(game, games, threads=0)
@@ -138,14 +141,15 @@ def run(players: list[int], quick: bool = False) -> dict[str, Any]:
         r.update(python_loop(game, seconds))
         r["vecenv_256"] = vecenv(game, 256, seconds)
         r.update(clone_ns(game))
-        r.update(reference_ratio(n, 2 if quick else 5))
+        r.update(reference_ratio(game_name, n, 2 if quick else 5))
         report["results"][str(n)] = r
     return report
 
 
 def format_table(report: dict[str, Any]) -> str:
     m = report["machine"]
-    lines = [f"brass {m['brass']} on {m['cpu']} ({m['cores']} cores), Python {m['python']}", ""]
+    lines = [f"brass {m['brass']} on {m['cpu']} ({m['cores']} cores), Python {m['python']}; "
+             f"random games of {report.get('game', 'lancashire')}", ""]
     rows = [
         ("native random games/s, 1 thread", lambda r: f"{r['native_1_thread']['games_per_s']:,.0f}"),
         ("native random games/s, all threads", lambda r: f"{r['native_all_threads']['games_per_s']:,.0f}"),

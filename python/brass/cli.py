@@ -4,7 +4,7 @@
                    [--jobs N] [--out games.jsonl] [--ray [ADDRESS]]
     brass replay games.jsonl
     brass play [--players 4] [--seat 0] [--agents greedy ...] [--seed 1]
-    brass bench [--players 2 3 4] [--json] [--quick]
+    brass bench [--game G] [--players 2 3 4] [--json] [--quick]
 
 User mistakes (a bad option, an unreadable file, an illegal move) print one line and exit non-zero.
 """
@@ -293,7 +293,7 @@ def _play(args: argparse.Namespace) -> int:
 def _bench(args: argparse.Namespace) -> int:
     from brass import bench
 
-    report = bench.run(args.players, quick=args.quick)
+    report = bench.run(args.players, quick=args.quick, game_name=args.game)
     print(json.dumps(report, indent=1) if args.json else bench.format_table(report))
     return 0
 
@@ -331,7 +331,9 @@ def build_parser() -> argparse.ArgumentParser:
     pp.set_defaults(run=_play)
 
     bp = sub.add_parser("bench", help="measure throughput on this machine (docs/performance.md)")
-    bp.add_argument("--players", type=int, nargs="+", default=[2, 3, 4], choices=(2, 3, 4))
+    bp.add_argument("--game", default="lancashire", help="lancashire (default) or brass")
+    bp.add_argument("--players", type=int, nargs="+", choices=(2, 3, 4),
+                    help="player counts (default: all of the game's)")
     bp.add_argument("--json", action="store_true", help="print the figures as JSON")
     bp.add_argument("--quick", action="store_true", help="shorter runs (less precise)")
     bp.set_defaults(run=_bench)
