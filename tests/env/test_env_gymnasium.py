@@ -152,3 +152,11 @@ def test_native_agents_are_opponents_and_stay_reproducible():
             replayed.apply(action)
         assert replayed == env.brass_state
     assert runs[0] == runs[1]
+
+
+@pytest.mark.parametrize("game,players,options", [("brass", 4, {}), ("lancashire", 3, {"intro": True})])
+def test_check_env_classic_brass_and_options(game, players, options):
+    env = gymnasium.make(f"brass/{game}-{players}p-v0", **options).unwrapped
+    check_without_warnings(env)
+    env.reset(seed=9)
+    assert env.brass_state.game == brass.Game(game, players=players, **options)

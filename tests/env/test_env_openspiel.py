@@ -151,3 +151,15 @@ def test_interpreter_exits_cleanly_after_registration():
         [sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=False
     )
     assert result.returncode == 0, result.stderr
+
+
+def test_random_sim_test_classic_brass():
+    game = pyspiel.load_game("python_brass_brass", {"players": 3, "deals": 16})
+    pyspiel.random_sim_test(game, num_sims=2, serialize=True, verbose=False)
+
+
+def test_options_are_game_parameters():
+    game = load(2, intro=True, virtual_link=True, deals=16)
+    assert game.brass_game == brass.Game("lancashire", players=2, intro=True, virtual_link=True)
+    assert game.get_parameters()["intro"] is True and game.get_parameters()["classic_deck"] is False
+    pyspiel.random_sim_test(game, num_sims=2, serialize=True, verbose=False)

@@ -128,3 +128,22 @@ def test_render_ansi():
     assert "player 1" in env.render()
     with pytest.raises(brass.ConfigError):
         bpz.env(players=7)
+
+
+# Classic Brass and the Lancashire options (docs/classic.md) through the same adapter.
+OTHER_CONFIGS = [("brass", 3, {}), ("brass", 4, {}), ("lancashire", 2, {"intro": True}),
+                 ("lancashire", 4, {"classic_deck": True, "virtual_link": True})]
+
+
+@pytest.mark.parametrize("game,players,options", OTHER_CONFIGS)
+def test_api_test_classic_brass_and_options(game, players, options):
+    run_quietly(api_test, bpz.env(game=game, players=players, **options), num_cycles=1000)
+
+
+def test_options_reach_the_engine_and_name_the_environment():
+    env = bpz.raw_env(game="lancashire", players=3, virtual_link=True, intro=True)
+    env.reset(seed=5)
+    assert env.brass_state == brass.Game("lancashire", players=3, intro=True, virtual_link=True).new_state(5)
+    assert env.metadata["name"] == "brass_lancashire_3p_intro_virtual_link_v0"
+    with pytest.raises(brass.ConfigError):
+        bpz.env(game="brass", players=3, intro=True)

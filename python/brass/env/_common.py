@@ -32,15 +32,26 @@ def configurations() -> dict[str, tuple[int, ...]]:
     return {name: tuple(counts) for name, counts in brass.games().items()}
 
 
-def check_config(game: str, players: int) -> brass.Game:
-    """The engine configuration, or `brass.ConfigError` naming what is supported."""
+#: The keyword options of each game (docs/classic.md), all `bool`; the adapters pass them to `brass.Game`.
+GAME_OPTIONS: dict[str, tuple[str, ...]] = {"lancashire": ("intro", "virtual_link", "classic_deck"), "brass": ()}
+
+
+def check_config(game: str, players: int, **options: bool) -> brass.Game:
+    """The engine configuration, or `brass.ConfigError` naming what is supported (the engine checks the
+    options: known names, `bool` values, `classic_deck` needs 3 or 4 players)."""
     configs = configurations()
     if game not in configs:
         raise brass.ConfigError(f"unknown game `{game}`; available: {', '.join(sorted(configs))}")
     if players not in configs[game]:
         allowed = ", ".join(str(n) for n in configs[game])
         raise brass.ConfigError(f"{game} is played by {allowed} players, not {players}")
-    return brass.Game(game, players=players)
+    return brass.Game(game, players=players, **options)
+
+
+def config_label(game: str, players: int, options: Mapping[str, Any]) -> str:
+    """`lancashire_4p`, `lancashire_3p_intro_virtual_link`: the options set to True, in sorted order."""
+    on = sorted(k for k, v in options.items() if v is True)
+    return "_".join([game, f"{players}p", *on])
 
 
 # --- rewards -------------------------------------------------------------------------------------------------

@@ -62,6 +62,7 @@ class BrassEnv(gymnasium.Env):
         illegal_action: "terminate" (default: end the episode with `illegal_reward`) or "raise".
         illegal_reward: the reward of an illegal action under "terminate".
         render_mode: None, "ansi" (render() returns text) or "human" (prints it).
+        **options: the game's options (docs/classic.md), e.g. `intro=True`.
     """
 
     metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi", "human"], "render_fps": 4}
@@ -75,9 +76,10 @@ class BrassEnv(gymnasium.Env):
         illegal_action: str = "terminate",
         illegal_reward: float = -1.0,
         render_mode: str | None = None,
+        **options: bool,
     ) -> None:
         super().__init__()
-        self.game: brass.Game = check_config(game, players)
+        self.game: brass.Game = check_config(game, players, **options)
         if seat is not None and not 0 <= seat < players:
             raise ValueError(f"seat must be in 0..{players - 1} or None, not {seat}")
         if illegal_action not in ("terminate", "raise"):

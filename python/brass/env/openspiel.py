@@ -41,7 +41,14 @@ import pyspiel
 from open_spiel.python.algorithms import mcts
 
 import brass
-from brass.env._common import check_config, configurations, reward_range, win_rewards, win_rewards_from_flags
+from brass.env._common import (
+    GAME_OPTIONS,
+    check_config,
+    configurations,
+    reward_range,
+    win_rewards,
+    win_rewards_from_flags,
+)
 
 __all__ = ["BrassGame", "BrassState", "RolloutEvaluator", "game_names", "register_games"]
 
@@ -70,7 +77,8 @@ def _game_type(name: str, counts: tuple[int, ...]) -> pyspiel.GameType:
         provides_information_state_tensor=False,
         provides_observation_string=True,
         provides_observation_tensor=True,
-        parameter_specification={"players": max(counts), "deals": DEFAULT_DEALS},
+        parameter_specification={"players": max(counts), "deals": DEFAULT_DEALS,
+                                 **{option: False for option in GAME_OPTIONS.get(name, ())}},
     )
 
 
@@ -89,7 +97,8 @@ class BrassGame(pyspiel.Game):
         deals = int(params.get("deals", DEFAULT_DEALS))
         if not 1 <= deals <= 2**31 - 1:
             raise ValueError(f"deals must be in [1, 2**31 - 1], not {deals}")
-        brass_game = check_config(name, players)
+        options = {option: bool(params.get(option, False)) for option in GAME_OPTIONS.get(name, ())}
+        brass_game = check_config(name, players, **options)
         low, high = reward_range(players)
         info = pyspiel.GameInfo(
             num_distinct_actions=brass_game.num_actions,
@@ -100,7 +109,7 @@ class BrassGame(pyspiel.Game):
             utility_sum=0.0,
             max_game_length=brass_game.max_decisions,
         )
-        super().__init__(_game_type(name, counts), info, {"players": players, "deals": deals})
+        super().__init__(_game_type(name, counts), info, {"players": players, "deals": deals, **options})
         self.brass_game: brass.Game = brass_game
         self.deals = deals
         self._chance_outcomes = [(k, 1.0 / deals) for k in range(deals)]

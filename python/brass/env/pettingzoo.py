@@ -31,7 +31,16 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 import brass
-from brass.env._common import OBS_HIGH, OBS_LOW, check_config, deal_seed, final_info, render_text, win_rewards
+from brass.env._common import (
+    OBS_HIGH,
+    OBS_LOW,
+    check_config,
+    config_label,
+    deal_seed,
+    final_info,
+    render_text,
+    win_rewards,
+)
 
 __all__ = ["BrassAECEnv", "env", "raw_env"]
 
@@ -39,10 +48,11 @@ __all__ = ["BrassAECEnv", "env", "raw_env"]
 ILLEGAL_REWARD = -1.0
 
 
-def env(game: str = "lancashire", players: int = 4, render_mode: str | None = None) -> AECEnv:
+def env(game: str = "lancashire", players: int = 4, render_mode: str | None = None, **options: bool) -> AECEnv:
     """The AEC environment with PettingZoo's usual wrappers (illegal move → game over with -1 for the
-    offender; out-of-range actions asserted; API order enforced)."""
-    e: AECEnv = BrassAECEnv(game=game, players=players, render_mode=render_mode)
+    offender; out-of-range actions asserted; API order enforced). `options` are the game's (docs/classic.md),
+    e.g. `env(players=3, intro=True)`."""
+    e: AECEnv = BrassAECEnv(game=game, players=players, render_mode=render_mode, **options)
     e = wrappers.TerminateIllegalWrapper(e, illegal_reward=ILLEGAL_REWARD)
     e = wrappers.AssertOutOfBoundsWrapper(e)
     e = wrappers.OrderEnforcingWrapper(e)
@@ -58,13 +68,15 @@ class BrassAECEnv(AECEnv):
         "is_parallelizable": False,
     }
 
-    def __init__(self, game: str = "lancashire", players: int = 4, render_mode: str | None = None) -> None:
+    def __init__(
+        self, game: str = "lancashire", players: int = 4, render_mode: str | None = None, **options: bool
+    ) -> None:
         super().__init__()
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be one of {self.metadata['render_modes']} or None")
-        self.game: brass.Game = check_config(game, players)
+        self.game: brass.Game = check_config(game, players, **options)
         self.render_mode = render_mode
-        self.metadata = dict(self.metadata, name=f"brass_{game}_{players}p_v0")
+        self.metadata = dict(self.metadata, name=f"brass_{config_label(game, players, options)}_v0")
         self.possible_agents = [f"player_{p}" for p in range(players)]
         self._seat = {agent: p for p, agent in enumerate(self.possible_agents)}
         # One space object per agent, returned on every call (PettingZoo seeds them per agent).
