@@ -9,7 +9,6 @@ import json
 import threading
 
 import numpy as np
-import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 

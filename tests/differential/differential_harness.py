@@ -26,9 +26,10 @@ from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
+from hypothesis import strategies as st
+
 import brass
 from brass import reference
-from hypothesis import strategies as st
 
 ENGINES = {"rust": brass, "reference": reference}
 ROOT = Path(__file__).resolve().parents[2]
@@ -129,7 +130,7 @@ class Stats:
     def game_started(self, test: str) -> None:
         self.started[test] += 1
 
-    def game_done(self, test: str, players: int, config: "Config | None" = None) -> None:
+    def game_done(self, test: str, players: int, config: Config | None = None) -> None:
         self.games[players] += 1
         self.tests[test] += 1
         self.configs[(config or LANCASHIRE).at(players)] += 1
@@ -479,7 +480,7 @@ TRADE_BUILDS = frozenset(i for i, n in enumerate(NAMES) if n.startswith(("build 
 STYLE = st.sampled_from(STYLES)
 
 
-def style_for(cfg: "Config"):
+def style_for(cfg: Config):
     """The playing styles drawn for a configuration: with the virtual link, `mersey` is drawn a third of the time."""
     if cfg.name == "brass" or dict(cfg.options).get("virtual_link"):
         return st.sampled_from(STYLES + ("mersey",) * 3)

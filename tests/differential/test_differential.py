@@ -12,9 +12,7 @@ from __future__ import annotations
 import json
 import pickle
 
-import brass
 import pytest
-from brass import reference
 from differential_harness import (
     COMPARABLE_CONFIGS,
     MIN_GAMES_PER_CONFIGURATION,
@@ -35,6 +33,9 @@ from differential_harness import (
 from hypothesis import given, settings, target
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
+
+import brass
+from brass import reference
 
 EXAMPLES = settings.default.max_examples
 PROBE_EVERY = st.sampled_from([0, 5, 17, 41])  # an illegal input every n decisions (0: none)

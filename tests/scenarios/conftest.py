@@ -70,7 +70,7 @@ class Position:
             return REMOVED["canal"][self.players] if self.classic else 0
         return REMOVED["rail"][self.players] if (self.classic or self.options.get("classic_deck")) else 0
 
-    def set_cards(self, hands: dict, deck=None, deck_tile=None, removed=None) -> "Position":
+    def set_cards(self, hands: dict, deck=None, deck_tile=None, removed=None) -> Position:
         """Give exact hands; `deck` lists the draw pile (default empty); in the Canal Era the deck tile gets
         `deck_tile` or the configuration's number of left-over cards; `removed` (default: left-over cards) the
         cards removed unseen (C-3, L-56); all other cards go to the discard piles."""
@@ -95,7 +95,7 @@ class Position:
             self.obj["players"][p]["discards"] = counts(pool[p::self.players])
         return self
 
-    def hand(self, player: int, *cards: str) -> "Position":
+    def hand(self, player: int, *cards: str) -> Position:
         """Set one player's hand, keeping the other hands and the deck."""
         hands = {p: expand(self.obj["players"][p]["hand"]) for p in range(self.players)}
         hands[player] = list(cards)
@@ -103,7 +103,7 @@ class Position:
 
     # --- board ------------------------------------------------------------------------------------
     def tile(self, space: str, owner: int, industry: str, level: int, flipped: bool = False,
-             cubes: int | None = None) -> "Position":
+             cubes: int | None = None) -> Position:
         """Place a tile; the owner's mat loses tiles so that it is one that has left the mat."""
         if cubes is None:
             cubes = 0 if flipped else CUBES.get((industry, level), 0)
@@ -121,38 +121,38 @@ class Position:
         mat[industry] = min(mat[industry], len(stack) - index - 1)
         return self
 
-    def mat(self, player: int, **left: int) -> "Position":
+    def mat(self, player: int, **left: int) -> Position:
         self.obj["players"][player]["mat"].update(left)
         return self
 
-    def lowest(self, player: int, industry: str, level: int) -> "Position":
+    def lowest(self, player: int, industry: str, level: int) -> Position:
         """Make `level` the lowest tile of `industry` on the player's mat."""
         stack = TILE_STACKS[industry]
         self.obj["players"][player]["mat"][industry] = len(stack) - stack.index(level)
         return self
 
-    def link(self, line: str, owner: int) -> "Position":
+    def link(self, line: str, owner: int) -> Position:
         self.obj["links"][line] = owner
         self.obj["players"][owner]["links_left"] -= 1
         return self
 
-    def set(self, **fields) -> "Position":
+    def set(self, **fields) -> Position:
         self._explicit_actions |= "actions_left" in fields
         self.obj.update(fields)
         return self
 
-    def player(self, i: int, **fields) -> "Position":
+    def player(self, i: int, **fields) -> Position:
         self.obj["players"][i].update(fields)
         return self
 
-    def last_action_of_round(self, player: int = None) -> "Position":
+    def last_action_of_round(self, player: int = None) -> Position:
         """The last player in turn order is to take the last action of the round (one card in hand)."""
         order = self.obj["turn_order"]
         player = order[-1] if player is None else player
         self.obj.update(turn=order.index(player), actions_left=1, decision="action", action=None)
         return self
 
-    def end_of_era(self, card: str = "manchester") -> "Position":
+    def end_of_era(self, card: str = "manchester") -> Position:
         """The last action of the era's last round: every hand empty but the last player's single card."""
         self.obj["round"] = self.rounds
         last = self.obj["turn_order"][-1]

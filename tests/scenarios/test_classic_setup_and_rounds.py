@@ -4,8 +4,9 @@ C-1 … C-4 (hand-built positions and fresh games, public API only)."""
 import json
 from pathlib import Path
 
-import brass
 import pytest
+
+import brass
 
 # The RNG of DESIGN.md ("The RNG"), checked against both engines by the golden vectors, recomputes what a
 # set-up must deal.

@@ -7,7 +7,6 @@ import json
 import pytest
 from test_classic_setup_and_rounds import DATA, SplitMix64, all_cards, counts, finish_action, pass_game
 
-
 # --- option validation (docs/classic.md "Configurations") ------------------------------------------------------
 
 @pytest.mark.parametrize("options", [dict(intro=1), dict(intro="yes"), dict(virtual_link=None),

@@ -1,6 +1,5 @@
 """End of era and of the game: L-3, L-49 … L-53, R-4, R-5 (hand-built positions, public API only)."""
 
-import pytest
 
 DCM_4P = [0, 0, 1, 1, 2, 2, 2, 2, 3, 3, 3, 4]
 

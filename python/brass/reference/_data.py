@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 DATA_DIR = Path(__file__).resolve().parent.parent / "data"
@@ -66,11 +66,11 @@ class GameData:
         for i, line in enumerate(raw["lines"]):
             a, b = line["ends"]
             self.lines.append(Line(i, f"{a}-{b}", a, b, bool(line["canal"]), bool(line["rail"])))
-        self.line_by_name = {l.name: l.index for l in self.lines}
+        self.line_by_name = {line.name: line.index for line in self.lines}
         self.lines_at: dict[str, list[int]] = {loc: [] for loc in self.locations}
-        for l in self.lines:
-            self.lines_at[l.a].append(l.index)
-            self.lines_at[l.b].append(l.index)
+        for line in self.lines:
+            self.lines_at[line.a].append(line.index)
+            self.lines_at[line.b].append(line.index)
 
         # Tiles: per industry, level -> tile row; the mat stack lists one level per tile, lowest first.
         self.tiles: dict[str, dict[int, dict]] = {}
@@ -156,7 +156,7 @@ class GameData:
         return max(i for i, lv in enumerate(self.levels) if lv == level)
 
 
-@lru_cache(maxsize=None)
+@cache
 def load(name: str) -> GameData:
     """Read and index `brass/data/<name>.json` once."""
     with open(DATA_DIR / f"{name}.json", encoding="utf-8") as f:

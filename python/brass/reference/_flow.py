@@ -10,7 +10,6 @@ from __future__ import annotations
 from bisect import insort
 
 from ._actions import ActionSpace
-from ._rules import Rules
 from ._legal import (
     CANAL_PRICE,
     RAIL_PRICE,
@@ -21,12 +20,13 @@ from ._legal import (
     current_player,
     further_developments,
     iron_choices,
-    sales,
     lowest_tile,
     own_tiles,
     paying_cards,
+    sales,
     second_links,
 )
+from ._network import connected_to_trade_icon
 from ._resources import (
     advance_income,
     buy_from_market,
@@ -36,8 +36,8 @@ from ._resources import (
     spend,
     take_cube,
 )
-from ._network import connected_to_trade_icon
 from ._rng import SplitMix64
+from ._rules import Rules
 
 # --- setup -----------------------------------------------------------------------------------------
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 
 from brass._errors import ConfigError, IllegalActionError
 
@@ -10,12 +10,11 @@ from ._actions import ActionSpace, as_index
 from ._data import load
 from ._rules import DATA_FILE, check_options, player_counts, rules
 
-
 # The games this engine implements (docs/classic.md "Configurations").
 SUPPORTED = ("brass", "lancashire")
 
 
-@lru_cache(maxsize=None)
+@cache
 def action_space(data_file: str) -> ActionSpace:
     """The id space is the same for every player count and option of a data file (docs/actions.md,
     docs/classic.md: the same 523 ids for every configuration)."""

@@ -11,7 +11,6 @@ import json
 
 from brass._errors import InvalidStateError
 
-from ._rules import Rules
 from ._legal import (
     actions_per_turn,
     card_choices,
@@ -23,6 +22,7 @@ from ._legal import (
     sales,
     second_links,
 )
+from ._rules import Rules
 
 STATE_FORMAT = "brass-state/1"
 DECISIONS = ("action", "coal", "iron", "link", "develop", "sell", "card", "remove", "over")
@@ -87,7 +87,7 @@ def to_obj(data: Rules, players: int, options: dict, pos: dict) -> dict:
             for p in pos["players"]
         ],
         "board": {data.spaces[s].name: dict(t) for s, t in pos["board"].items()},
-        "links": {data.lines[l].name: owner for l, owner in pos["links"].items()},
+        "links": {data.lines[i].name: owner for i, owner in pos["links"].items()},
         "coal_market": pos["coal_market"],
         "iron_market": pos["iron_market"],
         "dcm": {"marker": pos["dcm"]["marker"], "pile": list(pos["dcm"]["pile"]),
@@ -173,9 +173,9 @@ def check_game(value, path: str = "game") -> tuple[str, int, dict]:
     that is not set is not written, docs/classic.md), the data tag of the game's data file."""
     from brass._errors import ConfigError
 
+    from ._data import load
     from ._game import SUPPORTED  # the configurations this engine knows
     from ._rules import DATA_FILE, check_options, player_counts
-    from ._data import load
 
     check_dict(value, path, GAME_KEYS)
     name = check_str(value["name"], f"{path}.name", list(SUPPORTED))

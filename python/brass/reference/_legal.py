@@ -7,7 +7,6 @@ sentence becomes the IllegalActionError message. Everything is recomputed from t
 from __future__ import annotations
 
 from ._actions import ActionSpace
-from ._rules import Rules
 from ._network import (
     are_connected,
     connected_to_trade_icon,
@@ -24,6 +23,7 @@ from ._resources import (
     market_price,
     tiles_with_cubes,
 )
+from ._rules import Rules
 
 # Facts of the rules text that the data file does not carry.
 CANAL_PRICE = 3  # L-35
@@ -344,7 +344,8 @@ def second_links(data: Rules, pos: dict, player: int) -> list[int]:
     if pos["era"] != "rail":
         return []
     net = network(data, pos, player)
-    return [l.index for l in data.lines if link_problem(data, pos, player, l.index, SECOND_RAIL_PRICE, net) is None]
+    return [line.index for line in data.lines
+            if link_problem(data, pos, player, line.index, SECOND_RAIL_PRICE, net) is None]
 
 
 def further_developments(data: Rules, pos: dict, player: int) -> list[str]:
@@ -430,7 +431,7 @@ def legal_actions(data: Rules, acts: ActionSpace, pos: dict) -> list[int]:
     if decision == "iron":
         return sorted(acts.id("iron", s) for s in iron_choices(pos))
     if decision == "link":
-        return sorted([acts.id("link", l) for l in second_links(data, pos, player)] + [acts.id("stop")])
+        return sorted([acts.id("link", i) for i in second_links(data, pos, player)] + [acts.id("stop")])
     if decision == "develop":
         ids = [acts.id("develop", i) for i in further_developments(data, pos, player)]
         return sorted(ids + [acts.id("stop")])

@@ -21,7 +21,7 @@ Configurations (docs/classic.md):
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 
 from brass._errors import ConfigError
 
@@ -156,7 +156,7 @@ class Rules(GameData):
         return row["vp"]
 
 
-@lru_cache(maxsize=None)
+@cache
 def _rules(name: str, players: int, options: tuple) -> Rules:
     return Rules(load(DATA_FILE[name]), name, players, dict(options))
 

@@ -8,10 +8,10 @@ import numpy as np
 
 from brass._errors import ArgumentTypeError, IllegalActionError, InvalidStateError, PlayerIndexError
 
-from ._flow import apply_decision, winners
 from ._actions import as_index
+from ._flow import apply_decision, winners
 from ._game import Game
-from ._json import check_game, check_int, check_list, check_dict, dumps, fail, from_obj, game_obj, parse_text, to_obj
+from ._json import check_dict, check_game, check_int, check_list, dumps, fail, from_obj, game_obj, parse_text, to_obj
 from ._legal import current_player, legal_actions, why_illegal
 from ._resources import income_level
 
@@ -82,7 +82,7 @@ class State:
         raise TypeError("use Game.new_state(seed) or State.from_json(text) to make a State")
 
     @classmethod
-    def _make(cls, game: Game, pos: dict, history: list, seed: int | None, start: dict | None) -> "State":
+    def _make(cls, game: Game, pos: dict, history: list, seed: int | None, start: dict | None) -> State:
         self = object.__new__(cls)
         self._game = game
         self._pos = pos
@@ -174,13 +174,13 @@ class State:
         return list(self._history)
 
     # --- copies ------------------------------------------------------------------------------------
-    def clone(self) -> "State":
+    def clone(self) -> State:
         return State._make(self._game, copy_position(self._pos), list(self._history), self._seed, self._start)
 
-    def __copy__(self) -> "State":
+    def __copy__(self) -> State:
         return self.clone()
 
-    def __deepcopy__(self, memo) -> "State":
+    def __deepcopy__(self, memo) -> State:
         return self.clone()
 
     # --- JSON, records, pickling -------------------------------------------------------------------
@@ -192,13 +192,13 @@ class State:
         return dumps(self._obj())
 
     @staticmethod
-    def from_json(text) -> "State":
+    def from_json(text) -> State:
         """Validate and load a state (docs/state-format.md); its history is empty."""
         obj = parse_text(text)
         return State._from_obj(obj)
 
     @staticmethod
-    def _from_obj(obj) -> "State":
+    def _from_obj(obj) -> State:
         check_dict(obj, "state")
         if "game" not in obj:
             fail("state lacks the key 'game'")

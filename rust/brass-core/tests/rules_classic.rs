@@ -27,8 +27,8 @@ fn play_out(g: &Game, seed: u64) -> (Vec<u32>, Vec<u32>) {
     let mut canal = vec![0; n];
     while !s.is_terminal() {
         if s.era == Era::Canal {
-            for p in 0..n {
-                canal[p] = sum(&s.players[p].discards);
+            for (p, played) in canal.iter_mut().enumerate() {
+                *played = sum(&s.players[p].discards);
             }
         }
         ids.clear();

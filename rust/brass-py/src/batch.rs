@@ -113,13 +113,18 @@ fn rayon_threads() -> usize {
 
 /// The contents of a buffer owned by a VecEnv.
 ///
-/// Callers hold the VecEnv's lock, so no other Rust code touches the buffer; the arrays are C-contiguous
-/// and never resized. Python code reading an array while a GIL-releasing call writes it sees a torn
-/// update, as with any numpy buffer written by a GIL-releasing call.
-fn buffer<'a, T: numpy::Element, D: numpy::ndarray::Dimension>(
+/// # Safety
+/// The caller holds the VecEnv's lock, so no other Rust code touches the buffer, and takes at most one
+/// slice of each array at a time. The arrays are C-contiguous and never resized. Python code reading an
+/// array while a GIL-releasing call writes it sees a torn update, as with any numpy buffer written by a
+/// GIL-releasing call.
+// The returned slice aliases numpy-owned memory reached through a shared handle; exclusivity comes from the
+// VecEnv lock (the contract above), which the lint cannot see.
+#[allow(clippy::mut_from_ref)]
+unsafe fn buffer<'a, T: numpy::Element, D: numpy::ndarray::Dimension>(
     arr: &'a Bound<'_, numpy::PyArray<T, D>>,
 ) -> PyResult<&'a mut [T]> {
-    // SAFETY: see above; the slice does not outlive the borrowed array handle.
+    // SAFETY: the caller's contract above; the slice does not outlive the borrowed array handle.
     unsafe { arr.as_slice_mut() }
         .map_err(|e| pyo3::exceptions::PyRuntimeError::new_err(e.to_string()))
 }
@@ -243,7 +248,8 @@ impl VecEnv {
             self.dones.bind(py),
             self.scores.bind(py),
         );
-        let (r, d, s) = (buffer(rewards)?, buffer(dones)?, buffer(scores)?);
+        // SAFETY: the lock is held; three distinct arrays.
+        let (r, d, s) = unsafe { (buffer(rewards)?, buffer(dones)?, buffer(scores)?) };
         let env = &mut *env;
         detached(py, || env.step(&ids, r, d, s))?;
         Ok((rewards.clone(), dones.clone()))
@@ -253,7 +259,8 @@ impl VecEnv {
     fn observations<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray2<f32>>> {
         let env = self.lock(py)?;
         let obs = self.obs.bind(py);
-        let out = buffer(obs)?;
+        // SAFETY: the lock is held.
+        let out = unsafe { buffer(obs)? };
         let env = &*env;
         detached(py, || {
             env.observations(out);
@@ -266,7 +273,8 @@ impl VecEnv {
     fn legal_action_masks<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray2<bool>>> {
         let mut env = self.lock(py)?;
         let masks = self.masks.bind(py);
-        let out = buffer(masks)?;
+        // SAFETY: the lock is held.
+        let out = unsafe { buffer(masks)? };
         let env = &mut *env;
         detached(py, || {
             env.masks(out);
@@ -279,7 +287,8 @@ impl VecEnv {
     fn current_players<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray1<i32>>> {
         let env = self.lock(py)?;
         let players = self.players.bind(py);
-        env.current_players(buffer(players)?);
+        // SAFETY: the lock is held.
+        env.current_players(unsafe { buffer(players)? });
         Ok(players.clone())
     }
 
