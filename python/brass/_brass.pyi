@@ -8,9 +8,16 @@ import numpy.typing as npt
 __version__: str
 
 class Game:
-    """An immutable game configuration: `Game("lancashire", players=4)`."""
+    """An immutable game configuration: `Game("lancashire", players=4)`, `Game("brass", players=3)`.
 
-    def __init__(self, name: str, players: int, **options: Any) -> None: ...
+    Options (docs/classic.md), all `bool`, Lancashire only: `intro` (L-54), `virtual_link` (L-55),
+    `classic_deck` (L-56, 3-4 players); `variant="community-2p"` (L-57) raises ConfigError. Unknown names,
+    non-bool values and player counts the game lacks raise ConfigError."""
+
+    def __init__(
+        self, name: str, players: int, *, intro: bool = False, virtual_link: bool = False,
+        classic_deck: bool = False, **options: Any,
+    ) -> None: ...
     @property
     def name(self) -> str: ...
     @property

@@ -90,10 +90,10 @@ def clone_ns(game: brass.Game) -> dict[str, float]:
     return {"clone_ns": seconds / number * 1e9}
 
 
-def reference_ratio(game_name: str, players: int, games: int) -> dict[str, float]:
+def reference_ratio(game: brass.Game, games: int) -> dict[str, float]:
     """Reference engine games/s on the same games as native rollouts (same deals, same choices), the
     native/reference ratio, and a check that both engines reach the same final scores."""
-    ref_game = reference.Game(game_name, players=players)
+    ref_game = reference.Game(game.name, players=game.players, **game.options)
     scores = []
     start = time.perf_counter()
     for i in range(games):
@@ -104,7 +104,6 @@ def reference_ratio(game_name: str, players: int, games: int) -> dict[str, float
             state.apply(ids[rng.below(len(ids))])
         scores.append(state.scores())
     ref_rate = _rate(games, time.perf_counter() - start)
-    game = brass.Game(game_name, players=players)
     native = brass.rollouts(game, max(games * 50, 200), seed=1, threads=1)
     same = native.scores[:games].tolist() == scores
     return {"reference_games_per_s": ref_rate, "native_over_reference": native.games_per_second / ref_rate,
@@ -125,14 +124,16 @@ def machine() -> dict[str, Any]:
             "platform": platform.platform()}
 
 
-def run(players: list[int] | None = None, quick: bool = False, game_name: str = "lancashire") -> dict[str, Any]:
-    """Every figure for each player count of `game_name` (default: all its player counts)."""
+def run(players: list[int] | None = None, quick: bool = False, game_name: str = "lancashire",
+        options: dict[str, bool] | None = None) -> dict[str, Any]:
+    """Every figure for each player count of `game_name` with `options` (default: all its player counts)."""
+    options = dict(options or {})
     if players is None:
         players = brass.games().get(game_name, [])
-    games_made = [brass.Game(game_name, players=n) for n in players]  # ConfigError before any timing
+    games_made = [brass.Game(game_name, players=n, **options) for n in players]  # ConfigError before any timing
     seconds = 0.5 if quick else 2.0
     games = 200 if quick else 2000
-    report: dict[str, Any] = {"machine": machine(), "game": game_name, "results": {}}
+    report: dict[str, Any] = {"machine": machine(), "game": game_name, "options": options, "results": {}}
     for n, game in zip(players, games_made):
         r: dict[str, Any] = {}
         r["native_1_thread"] = native_games(game, games, threads=1)
@@ -141,7 +142,7 @@ def run(players: list[int] | None = None, quick: bool = False, game_name: str = 
         r.update(python_loop(game, seconds))
         r["vecenv_256"] = vecenv(game, 256, seconds)
         r.update(clone_ns(game))
-        r.update(reference_ratio(game_name, n, 2 if quick else 5))
+        r.update(reference_ratio(game, 2 if quick else 5))
         report["results"][str(n)] = r
     return report
 

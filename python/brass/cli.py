@@ -86,11 +86,12 @@ def _ray_runner(address: str) -> Callable[..., list[dict]]:
                  include_dashboard=False, log_to_driver=False)
 
     @ray.remote
-    def chunk(name: str, players: int, specs: list[str], seed: int, first: int, games: int) -> list[dict]:
-        return _play_chunk(brass.Game(name, players=players), specs, seed, first, games, 1)
+    def chunk(name: str, players: int, options: dict, specs: list[str], seed: int, first: int,
+              games: int) -> list[dict]:
+        return _play_chunk(brass.Game(name, players=players, **options), specs, seed, first, games, 1)
 
     def run(game: brass.Game, specs: list[str], seed: int, starts: list[tuple[int, int]]) -> list[dict]:
-        futures = [chunk.remote(game.name, game.players, specs, seed, a, b) for a, b in starts]
+        futures = [chunk.remote(game.name, game.players, dict(game.options), specs, seed, a, b) for a, b in starts]
         out: list[dict] = []
         for f in futures:
             out.extend(ray.get(f))
@@ -132,13 +133,24 @@ def summarise(results: list[dict], specs: list[str], players: int, seconds: floa
     return "\n".join(lines)
 
 
+def _options(args: argparse.Namespace) -> dict[str, bool]:
+    """`--option intro --option virtual_link` -> {"intro": True, "virtual_link": True} (docs/classic.md)."""
+    return {name: True for name in args.option or []}
+
+
+def _add_option_argument(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--option", action="append", metavar="NAME",
+                        help="a game option set to true, repeatable: intro, virtual_link, classic_deck "
+                             "(Lancashire; docs/classic.md)")
+
+
 def _selfplay(args: argparse.Namespace) -> int:
     specs = args.agents or DEFAULT_AGENTS[args.players]
     if len(specs) != args.players:
         raise UserError(f"{len(specs)} agents for {args.players} players: give one agent per seat")
     for s in specs:
         parse_agent(s)
-    game = brass.Game(args.game, players=args.players)
+    game = brass.Game(args.game, players=args.players, **_options(args))
     if args.games < 1:
         raise UserError("--games must be at least 1")
     out = None
@@ -228,7 +240,7 @@ Other commands: `help`, `board` (show the position), `undo` (take back your last
 
 
 def _play(args: argparse.Namespace) -> int:
-    game = brass.Game(args.game, players=args.players)
+    game = brass.Game(args.game, players=args.players, **_options(args))
     if not 0 <= args.seat < args.players:
         raise UserError(f"--seat must be between 0 and {args.players - 1}")
     specs = args.agents or ["greedy"] * (args.players - 1)
@@ -293,7 +305,7 @@ def _play(args: argparse.Namespace) -> int:
 def _bench(args: argparse.Namespace) -> int:
     from brass import bench
 
-    report = bench.run(args.players, quick=args.quick, game_name=args.game)
+    report = bench.run(args.players, quick=args.quick, game_name=args.game, options=_options(args))
     print(json.dumps(report, indent=1) if args.json else bench.format_table(report))
     return 0
 
@@ -306,6 +318,7 @@ def build_parser() -> argparse.ArgumentParser:
     sp = sub.add_parser("selfplay", help="play games between agents and summarise them")
     sp.add_argument("--game", default="lancashire")
     sp.add_argument("--players", type=int, default=4, choices=(2, 3, 4))
+    _add_option_argument(sp)
     sp.add_argument("--agents", nargs="+", metavar="AGENT",
                     help="one per seat: random, greedy, mcts[:ITERATIONS[:DEPTH]], mcts@MS "
                          "(default for 4 players: mcts:200 greedy greedy random)")
@@ -325,6 +338,7 @@ def build_parser() -> argparse.ArgumentParser:
     pp = sub.add_parser("play", help="play against agents in the terminal")
     pp.add_argument("--game", default="lancashire")
     pp.add_argument("--players", type=int, default=4, choices=(2, 3, 4))
+    _add_option_argument(pp)
     pp.add_argument("--seat", type=int, default=0)
     pp.add_argument("--agents", nargs="+", metavar="AGENT", help="agents for the other seats (default greedy)")
     pp.add_argument("--seed", type=int, default=1)
@@ -332,6 +346,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     bp = sub.add_parser("bench", help="measure throughput on this machine (docs/performance.md)")
     bp.add_argument("--game", default="lancashire", help="lancashire (default) or brass")
+    _add_option_argument(bp)
     bp.add_argument("--players", type=int, nargs="+", choices=(2, 3, 4),
                     help="player counts (default: all of the game's)")
     bp.add_argument("--json", action="store_true", help="print the figures as JSON")
