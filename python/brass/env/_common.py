@@ -186,3 +186,18 @@ def render_text(state: brass.State) -> str:
     else:
         lines.append(f"{len(state.legal_actions())} legal actions ({state.decision})")
     return "\n".join(lines)
+
+
+def render(render_mode: str | None, state: brass.State | None) -> str | None:
+    """Both adapters' `render()`: the text for "ansi", printed for "human", a warning without a mode."""
+    if render_mode is None or state is None:
+        import gymnasium  # only the adapters call this, and both have gymnasium
+
+        gymnasium.logger.warn("render() called without a render_mode (use 'ansi' or 'human').")
+        return None
+    text = render_text(state)
+    if render_mode == "human":
+        print(text)
+        return None
+    return text
+

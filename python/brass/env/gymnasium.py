@@ -45,7 +45,7 @@ from brass.env._common import (
     default_opponent,
     final_info,
     opponents_by_seat,
-    render_text,
+    render,
     win_rewards,
 )
 
@@ -151,14 +151,7 @@ class BrassEnv(gymnasium.Env):
         return state.legal_action_mask()
 
     def render(self) -> str | None:
-        if self.render_mode is None:
-            gymnasium.logger.warn("render() called without a render_mode (use 'ansi' or 'human').")
-            return None
-        text = render_text(self._require_state())
-        if self.render_mode == "human":
-            print(text)
-            return None
-        return text
+        return render(self.render_mode, self._require_state() if self.render_mode else None)
 
     def close(self) -> None:
         pass

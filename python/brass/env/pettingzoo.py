@@ -38,7 +38,7 @@ from brass.env._common import (
     config_label,
     deal_seed,
     final_info,
-    render_text,
+    render,
     win_rewards,
 )
 
@@ -144,14 +144,7 @@ class BrassAECEnv(AECEnv):
             self.render()
 
     def render(self) -> str | None:
-        if self.render_mode is None:
-            gymnasium.logger.warn("render() called without a render_mode (use 'ansi' or 'human').")
-            return None
-        text = render_text(self._require_state())
-        if self.render_mode == "human":
-            print(text)
-            return None
-        return text
+        return render(self.render_mode, self._require_state() if self.render_mode else None)
 
     def close(self) -> None:
         pass

@@ -445,12 +445,8 @@ def end_round(data: Rules, pos: dict) -> None:
     if data.income_at_round_start:
         for p in pos["turn_order"]:
             refill(data, pos, p)
-        if pos["round"] >= data.rounds:
-            end_era(data, pos)
-            if pos["decision"] == "over":
-                return
-        else:
-            pos["round"] += 1
+        if not next_round_or_era(data, pos):
+            return
         collect_income(data, pos)
     elif not is_last_round_of_game(data, pos):
         collect_income(data, pos)
@@ -492,14 +488,19 @@ def finish_round(data: Rules, pos: dict) -> None:
     """After the shortfalls. Lancashire (L-12, R-5): after the era's last round, era scoring; else the next
     round. Classic Brass (C-4): the shortfalls opened the round (its number and era are already set), which now
     starts with its first turn."""
-    if not data.income_at_round_start:
-        if pos["round"] >= data.rounds:
-            end_era(data, pos)
-            if pos["decision"] == "over":
-                return
-        else:
-            pos["round"] += 1
+    if not data.income_at_round_start and not next_round_or_era(data, pos):
+        return
     start_round(data, pos)
+
+
+def next_round_or_era(data: Rules, pos: dict) -> bool:
+    """L-12, C-4: after the era's last round the era is scored (and the next one set up); otherwise the round
+    number advances. False when that ended the game."""
+    if pos["round"] >= data.rounds:
+        end_era(data, pos)
+        return pos["decision"] != "over"
+    pos["round"] += 1
+    return True
 
 
 def start_round(data: Rules, pos: dict) -> None:
