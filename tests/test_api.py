@@ -5,6 +5,7 @@ from __future__ import annotations
 import copy
 import json
 import pickle
+import random
 
 import numpy as np
 import pytest
@@ -256,3 +257,28 @@ def test_games_catalog_and_decision_bound() -> None:
     for name, counts in brass.games().items():
         for n in counts:
             assert brass.Game(name, players=n).max_decisions == reference.Game(name, players=n).max_decisions
+
+
+@pytest.mark.parametrize("engine", ["brass", "reference"])
+def test_position_views_match_the_state_json(engine: str) -> None:
+    """`board`, `links`, markets, DCM and deck tile read the position without parsing JSON (both engines)."""
+    from brass import reference
+
+    module = brass if engine == "brass" else reference
+    game = module.Game("lancashire", players=3)
+    state = game.new_state(seed=21)
+    assert state.board == {} and state.links == {} and state.deck_tile_size == 3  # L-3
+    assert (state.coal_market, state.iron_market, state.dcm_marker, state.dcm_tiles_left) == (8, 8, 0, 10)
+    chooser = random.Random(4)
+    while not (state.board and state.links):
+        state.apply(chooser.choice(state.legal_actions()))
+    obj = json.loads(state.to_json())
+    assert state.board == obj["board"] and state.links == obj["links"]
+    assert list(state.board) == [s for s in game.spaces if s in obj["board"]]  # space order
+    assert list(state.links) == [line for line in game.lines if line in obj["links"]]  # line order
+    assert state.coal_market == obj["coal_market"] and state.iron_market == obj["iron_market"]
+    assert state.dcm_marker == obj["dcm"]["marker"] and state.dcm_tiles_left == len(obj["dcm"]["pile"])
+    assert state.deck_tile_size == sum(obj["deck_tile"].values())
+    snapshot = state.board
+    snapshot.clear()  # a snapshot: changing it changes nothing
+    assert state.board == obj["board"]

@@ -286,6 +286,12 @@ class Pair:
         )
 
     # --- comparison ---------------------------------------------------------------------------------
+    @staticmethod
+    def views(state) -> tuple:
+        """The read-only position views (docs/state-format.md), in the order each engine gives them."""
+        return (list(state.board.items()), list(state.links.items()), state.coal_market, state.iron_market,
+                state.dcm_marker, state.dcm_tiles_left, state.deck_tile_size)
+
     def check(self) -> list[int]:
         """Both engines agree on everything observable here; returns the legal ids."""
         a, b = self.rust, self.ref
@@ -307,6 +313,10 @@ class Pair:
         if facts_a != facts_b:
             raise self.diverged("properties", [(f"(player, decision, terminal, round, era, actions_left, deck) "
                                                 f"rust {facts_a} / reference {facts_b}")])
+        views_a, views_b = self.views(a), self.views(b)
+        if views_a != views_b:
+            raise self.diverged("position views", [f"(board, links, coal, iron, dcm marker, dcm tiles, deck tile) "
+                                                   f"rust {views_a} / reference {views_b}"])
         if a.is_terminal() and (a.scores(), a.winners()) != (b.scores(), b.winners()):
             raise self.diverged("final scores", [f"scores rust {a.scores()} / reference {b.scores()}",
                                                      f"winners rust {a.winners()} / reference {b.winners()}"])

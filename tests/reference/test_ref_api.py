@@ -221,3 +221,18 @@ def test_player_view_lists_cards_in_card_kind_order():
     assert hand == sorted(hand, key=data["card_kinds"].index)
     obj = json.loads(state.to_json())
     assert sum(obj["players"][0]["hand"].values()) == len(hand)
+
+
+def test_the_reference_has_the_public_surface_of_the_native_engine():
+    """Same names on Game and State (DESIGN.md); the throughput and search helpers are native only
+    (docs/reference-notes.md)."""
+    import brass
+    from brass import reference
+
+    native_only = {"observation_layout", "observation_size", "observation", "resample_hidden", "validate"}
+    for native, plain in ((brass.Game, reference.Game), (brass.State, reference.State)):
+        public = {n for n in dir(native) if not n.startswith("_")} - native_only
+        assert public <= {n for n in dir(plain) if not n.startswith("_")}, native.__name__
+    game, ref_game = brass.Game("lancashire", players=4), reference.Game("lancashire", players=4)
+    assert (game.spaces, game.lines, game.industries, game.card_kinds) == (
+        ref_game.spaces, ref_game.lines, ref_game.industries, ref_game.card_kinds)

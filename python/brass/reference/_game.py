@@ -57,6 +57,24 @@ class Game:
         return len(self._acts)
 
     @property
+    def spaces(self) -> list[str]:
+        """Space names in data order (`manchester/1`, …)."""
+        return [space.name for space in self._data.spaces]
+
+    @property
+    def lines(self) -> list[str]:
+        """Line names in data order (`bolton-manchester`, …)."""
+        return [line.name for line in self._data.lines]
+
+    @property
+    def industries(self) -> list[str]:
+        return list(self._data.industries)
+
+    @property
+    def card_kinds(self) -> list[str]:
+        return list(self._data.card_kinds)
+
+    @property
     def max_decisions(self) -> int:
         """An upper bound on the decisions in one game (docs/actions.md): at most 7 per card played (the
         action, a coal and an iron choice per tile or link, a follow-up question, the card), plus one per

@@ -124,6 +124,38 @@ class State:
     def deck_size(self) -> int:
         return len(self._pos["deck"])
 
+    @property
+    def board(self) -> dict[str, dict]:
+        """Tiles on the board: space name -> {owner, industry, level, flipped, cubes}, in space order."""
+        data = self._game._data
+        return {data.spaces[s].name: dict(self._pos["board"][s]) for s in sorted(self._pos["board"])}
+
+    @property
+    def links(self) -> dict[str, int]:
+        """Links on the board: line name -> owner, in line order."""
+        data = self._game._data
+        return {data.lines[i].name: self._pos["links"][i] for i in sorted(self._pos["links"])}
+
+    @property
+    def coal_market(self) -> int:
+        return self._pos["coal_market"]
+
+    @property
+    def iron_market(self) -> int:
+        return self._pos["iron_market"]
+
+    @property
+    def dcm_marker(self) -> int:
+        return self._pos["dcm"]["marker"]
+
+    @property
+    def dcm_tiles_left(self) -> int:
+        return len(self._pos["dcm"]["pile"])
+
+    @property
+    def deck_tile_size(self) -> int:
+        return sum(self._pos["deck_tile"].values())
+
     def is_terminal(self) -> bool:
         return self._pos["decision"] == "over"
 

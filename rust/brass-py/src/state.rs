@@ -7,7 +7,7 @@ use brass_core::{
 };
 use numpy::PyArray1;
 use pyo3::prelude::*;
-use pyo3::types::{PyString, PyTuple};
+use pyo3::types::{PyDict, PyString, PyTuple};
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
@@ -137,6 +137,63 @@ impl State {
     #[getter]
     fn deck_size(&self) -> u8 {
         self.inner.deck_size()
+    }
+    /// The tiles on the board: space name → `{"owner", "industry", "level", "flipped", "cubes"}`, in space
+    /// order (a fresh snapshot, as in the state JSON).
+    #[getter]
+    fn board<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let g = &self.game;
+        let out = PyDict::new(py);
+        for (s, t) in self.inner.board[..g.spaces.len()].iter().enumerate() {
+            if t.is_empty() {
+                continue;
+            }
+            let tile = PyDict::new(py);
+            tile.set_item("owner", t.owner)?;
+            tile.set_item("industry", &g.industries[t.industry as usize])?;
+            tile.set_item("level", t.level)?;
+            tile.set_item("flipped", t.flipped)?;
+            tile.set_item("cubes", t.cubes)?;
+            out.set_item(&g.spaces[s].name, tile)?;
+        }
+        Ok(out)
+    }
+    /// The links on the board: line name → owner, in line order.
+    #[getter]
+    fn links<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let g = &self.game;
+        let out = PyDict::new(py);
+        for (i, &owner) in self.inner.links[..g.lines.len()].iter().enumerate() {
+            if owner != brass_core::game::NONE {
+                out.set_item(&g.lines[i].name, owner)?;
+            }
+        }
+        Ok(out)
+    }
+    /// Coal cubes in the coal market (0–8; they sit on the most expensive spaces, L-5).
+    #[getter]
+    fn coal_market(&self) -> u8 {
+        self.inner.coal_market
+    }
+    /// Iron cubes in the iron market (0–8).
+    #[getter]
+    fn iron_market(&self) -> u8 {
+        self.inner.iron_market
+    }
+    /// The Distant Cotton Market marker: 0 (top) … 8 (X, L-42).
+    #[getter]
+    fn dcm_marker(&self) -> u8 {
+        self.inner.dcm_marker
+    }
+    /// DCM tiles left face down in the pile.
+    #[getter]
+    fn dcm_tiles_left(&self) -> usize {
+        self.inner.dcm_pile().len()
+    }
+    /// Cards under the deck tile (Canal Era; L-3, L-56).
+    #[getter]
+    fn deck_tile_size(&self) -> u32 {
+        self.inner.deck_tile.iter().map(|&c| c as u32).sum()
     }
     fn is_terminal(&self) -> bool {
         self.inner.is_terminal()
