@@ -1,12 +1,21 @@
 """Types of the Rust extension module (rust/brass-py)."""
 
-from typing import Any
+from types import ModuleType
+from typing import Any, final
 
 import numpy as np
 import numpy.typing as npt
 
-__version__: str
+__all__ = [
+    "__version__", "Game", "State", "PlayerView", "RolloutResult", "VecEnv", "rollouts", "games", "replay",
+    "_game_from_json", "_state_from_pickle", "agents",
+]
 
+__version__: str
+#: The native agents (typed where users meet them: `brass.agents`, python/brass/agents.py).
+agents: ModuleType
+
+@final
 class Game:
     """An immutable game configuration: `Game("lancashire", players=4)`, `Game("brass", players=3)`.
 
@@ -14,10 +23,8 @@ class Game:
     `classic_deck` (L-56, 3-4 players); `variant="community-2p"` (L-57) raises ConfigError. Unknown names,
     non-bool values and player counts the game lacks raise ConfigError."""
 
-    def __init__(
-        self, name: str, players: int, *, intro: bool = False, virtual_link: bool = False,
-        classic_deck: bool = False, **options: Any,
-    ) -> None: ...
+    def __new__(cls, name: str, players: int, **options: Any) -> Game:
+        """`options`: intro, virtual_link, classic_deck (bool; Lancashire) — see above."""
     @property
     def name(self) -> str: ...
     @property
@@ -48,9 +55,10 @@ class Game:
         """The id of a notation (NotationError if the text names no action)."""
     def new_state(self, seed: int | None = None) -> State:
         """A new game; `seed` is an int in [0, 2**64) and fixes all hidden information."""
-    def __eq__(self, other: object) -> bool: ...
+    def __eq__(self, other: object, /) -> bool: ...
     def __hash__(self) -> int: ...
 
+@final
 class PlayerView:
     """A snapshot of one player's holdings."""
 
@@ -73,6 +81,7 @@ class PlayerView:
     @property
     def links_left(self) -> int: ...
 
+@final
 class State:
     """A game position; `apply` changes it in place and leaves it unchanged on error."""
 
@@ -109,6 +118,8 @@ class State:
     def dcm_tiles_left(self) -> int: ...
     @property
     def deck_tile_size(self) -> int: ...
+    def _repr_svg_(self) -> str:
+        """The position as an SVG picture (`brass.svg.board`)."""
     def is_terminal(self) -> bool: ...
     def legal_actions(self) -> list[int]: ...
     def legal_action_mask(self) -> npt.NDArray[np.bool_]: ...
@@ -128,10 +139,11 @@ class State:
         """A state consistent with what `player` knows; everything hidden from them redrawn from `seed`."""
     def validate(self) -> None:
         """Check every invariant; raises InvalidStateError naming the first one broken."""
-    def __eq__(self, other: object) -> bool: ...
+    def __eq__(self, other: object, /) -> bool: ...
     def __copy__(self) -> State: ...
     def __deepcopy__(self, memo: Any) -> State: ...
 
+@final
 class RolloutResult:
     @property
     def scores(self) -> npt.NDArray[np.int32]: ...
@@ -150,10 +162,11 @@ def rollouts(game_or_state: Game | State, games: int, seed: int | None = None,
              threads: int | None = None) -> RolloutResult:
     """Uniformly random playouts in Rust, in parallel with the GIL released; deterministic for a seed."""
 
+@final
 class VecEnv:
     """n games stepped together over preallocated numpy buffers (GIL released, parallel)."""
 
-    def __init__(self, game: Game, n: int, seed: int | None = None) -> None: ...
+    def __new__(cls, game: Game, n: int, seed: int | None = None) -> VecEnv: ...
     def __len__(self) -> int: ...
     def reset(self) -> npt.NDArray[np.float32]: ...
     def step(self, actions: Any) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.bool_]]: ...
@@ -174,3 +187,9 @@ def games() -> dict[str, list[int]]:
 
 def replay(text: str) -> State:
     """Replay a game record (JSON), checking every action; returns the final state."""
+
+def _game_from_json(text: str) -> Game:
+    """The configuration of a state JSON text (unpickling support)."""
+
+def _state_from_pickle(text: str, history: list[int], seed: int | None, start: str | None) -> State:
+    """Rebuild a pickled state (`State.__reduce__`)."""

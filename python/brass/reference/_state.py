@@ -156,6 +156,12 @@ class State:
     def deck_tile_size(self) -> int:
         return sum(self._pos["deck_tile"].values())
 
+    def _repr_svg_(self) -> str:
+        """The position as an SVG picture (`brass.svg.board`), shown by Jupyter."""
+        from brass.svg import board
+
+        return board(self)
+
     def is_terminal(self) -> bool:
         return self._pos["decision"] == "over"
 

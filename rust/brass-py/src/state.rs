@@ -195,6 +195,14 @@ impl State {
     fn deck_tile_size(&self) -> u32 {
         self.inner.deck_tile.iter().map(|&c| c as u32).sum()
     }
+    /// The position as an SVG picture (`brass.svg.board`), shown by Jupyter.
+    fn _repr_svg_(slf: &Bound<'_, Self>) -> PyResult<String> {
+        slf.py()
+            .import("brass.svg")?
+            .getattr("board")?
+            .call1((slf,))?
+            .extract()
+    }
     fn is_terminal(&self) -> bool {
         self.inner.is_terminal()
     }

@@ -1,0 +1,569 @@
+"""SVG pictures of Brass positions, for Jupyter notebooks and tools.
+
+    import brass, brass.svg
+    state = brass.Game("lancashire", players=4).new_state(seed=7)
+    text = brass.svg.board(state)          # an SVG document as a string
+    brass.svg.save(state, "position.svg")  # the same, written to a file
+    brass.svg.Board(state)                 # shown as a picture by Jupyter (`_repr_svg_`)
+
+The picture is drawn from the public state JSON only (`state.to_json()`, format in `docs/state-format.md`)
+and the game data file, so a state of either engine (`brass.State`, `brass.reference.State`) gives the same
+picture, and a state JSON text or object can be drawn as well. Elements carry `class` and `data-*`
+attributes (`data-location`, `data-space="manchester/1"`, `data-line="bolton-manchester"`, `data-player`)
+so that tools and tests can find them.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from functools import cache
+from pathlib import Path
+from typing import Any
+from xml.sax.saxutils import escape
+
+DATA_DIR = Path(__file__).resolve().parent / "data"
+
+# Okabe–Ito colours, distinguishable with the common colour-vision deficiencies; seat order.
+PLAYER_COLOURS = ("#0072B2", "#E69F00", "#009E73", "#CC79A7")
+PLAYER_COLOUR_NAMES = ("blue", "orange", "green", "pink")
+# Text colour that reads well on each player colour.
+_INK_ON_PLAYER = ("#ffffff", "#000000", "#ffffff", "#000000")
+
+INDUSTRY_LETTERS = {"cotton_mill": "C", "coal_mine": "M", "iron_works": "I", "port": "P", "shipyard": "S"}
+CUBE_COLOURS = {"coal": "#222222", "iron": "#c0642a"}
+
+GAME_TITLES = {"lancashire": "Brass: Lancashire", "brass": "Brass (classic)"}
+
+# Approximate real latitude and longitude (degrees) of each location. The external locations are placed at
+# the edge of the map in their direction: Scotland north, Yorkshire east, the Midlands south.
+LAT_LON = {
+    "barrow_in_furness": (54.11, -3.23),
+    "birkenhead": (53.39, -3.02),
+    "blackburn": (53.75, -2.48),
+    "bolton": (53.58, -2.43),
+    "burnley": (53.79, -2.24),
+    "bury": (53.59, -2.30),
+    "colne": (53.86, -2.17),
+    "ellesmere_port": (53.28, -2.90),
+    "fleetwood": (53.92, -3.01),
+    "lancaster": (54.05, -2.80),
+    "liverpool": (53.41, -2.98),
+    "macclesfield": (53.26, -2.13),
+    "manchester": (53.48, -2.24),
+    "oldham": (53.54, -2.12),
+    "preston": (53.76, -2.70),
+    "rochdale": (53.62, -2.16),
+    "stockport": (53.41, -2.16),
+    "warrington_runcorn": (53.37, -2.65),  # between Warrington and Runcorn
+    "wigan": (53.55, -2.63),
+    "blackpool": (53.82, -3.05),
+    "southport": (53.65, -3.01),
+    "northwich": (53.26, -2.52),
+    "scotland": (54.30, -2.75),
+    "yorkshire": (53.70, -1.92),
+    "the_midlands": (53.12, -2.30),
+}
+
+# Projection: equirectangular, `_SCALE` pixels per degree of latitude. East–west distances are stretched by
+# `_STRETCH` because the eastern towns lie close together and their boxes are wider than they are tall.
+_SCALE = 700.0
+_STRETCH = 1.5
+_NORTH, _WEST = 54.30, -3.30
+_ORIGIN = (20.0, 70.0)
+
+# Pixel offsets moving crowded towns apart so that their boxes and names do not overlap.
+_NUDGE = {
+    "birkenhead": (-45.0, 10.0),
+    "liverpool": (5.0, -15.0),
+    "bolton": (-25.0, 0.0),
+    "bury": (0.0, -20.0),
+    "rochdale": (10.0, -25.0),
+    "oldham": (45.0, 0.0),
+    "manchester": (0.0, 5.0),
+    "stockport": (20.0, 20.0),
+    "macclesfield": (20.0, 20.0),
+    "burnley": (0.0, 10.0),
+    "colne": (30.0, -10.0),
+    "wigan": (-10.0, 0.0),
+}
+
+
+def _project(lat: float, lon: float) -> tuple[float, float]:
+    """Picture coordinates of a latitude and longitude."""
+    x = _ORIGIN[0] + (lon - _WEST) * _SCALE * _STRETCH * math.cos(math.radians(53.7))
+    y = _ORIGIN[1] + (_NORTH - lat) * _SCALE
+    return x, y
+
+
+def _positions() -> dict[str, tuple[float, float]]:
+    """The picture position of every location: its projected latitude and longitude, nudged."""
+    positions = {}
+    for location, (lat, lon) in LAT_LON.items():
+        x, y = _project(lat, lon)
+        dx, dy = _NUDGE.get(location, (0.0, 0.0))
+        positions[location] = (round(x + dx), round(y + dy))
+    return positions
+
+
+# Location id -> (x, y) centre of the location in the picture.
+POSITIONS: dict[str, tuple[int, int]] = _positions()
+
+MAP_WIDTH = 940
+PANEL_WIDTH = 440
+WIDTH = MAP_WIDTH + PANEL_WIDTH
+HEIGHT = 940
+
+SPACE = 26  # side of a building space
+GAP = 3  # gap between spaces and around them in a location box
+
+
+# --- Input --------------------------------------------------------------------------------------------------
+
+
+def _state_object(state: Any) -> dict:
+    """The state JSON object of a state of either engine, of a JSON text, or of an already parsed object."""
+    if isinstance(state, dict):
+        return state
+    if isinstance(state, str):
+        return json.loads(state)
+    return json.loads(state.to_json())
+
+
+@cache
+def _load_data(name: str) -> dict:
+    """The game data file `brass/data/<name>.json`."""
+    with open(DATA_DIR / f"{name}.json", encoding="utf-8") as f:
+        return json.load(f)
+
+
+def _data_for(obj: dict) -> dict:
+    """The data file a state was made with (`game.data` is `"<file>/<version>"`)."""
+    return _load_data(obj["game"]["data"].split("/")[0])
+
+
+def current_player(obj: dict) -> int | None:
+    """The player to decide in a state JSON object (`docs/state-format.md`, "Derived, not stored")."""
+    players = obj["players"]
+    if obj["decision"] == "over":
+        return None
+    if obj["decision"] == "remove":
+        return next((p for p in obj["turn_order"] if players[p]["money"] < 0), None)
+    if obj["turn"] < len(players):
+        return obj["turn_order"][obj["turn"]]
+    return None
+
+
+def _rounds_per_era(obj: dict, data: dict) -> int | None:
+    """Rounds in each era for this configuration, if the data says."""
+    section = data.get("classic", {}) if obj["game"]["name"] == "brass" else data.get("setup", {})
+    return section.get("rounds_per_era", {}).get(str(obj["game"]["players"]))
+
+
+def _title(obj: dict) -> str:
+    """'Brass: Lancashire — 4 players', with any options."""
+    game = obj["game"]
+    text = f"{GAME_TITLES.get(game['name'], game['name'])} — {game['players']} players"
+    options = [key if value is True else f"{key}={value}" for key, value in sorted(game["options"].items())]
+    if options:
+        text += f" ({', '.join(options)})"
+    return text
+
+
+# --- SVG helpers --------------------------------------------------------------------------------------------
+
+
+def _attrs(attrs: dict[str, Any]) -> str:
+    """Attributes as SVG text. Python names map to SVG names: `_` becomes `-`, a trailing `_` is dropped
+    (`class_`, `stroke_width`, `data_space`); `None` leaves the attribute out; booleans are `true` / `false`."""
+    out = []
+    for key, value in attrs.items():
+        if value is None:
+            continue
+        if isinstance(value, bool):
+            value = "true" if value else "false"
+        elif isinstance(value, float):
+            value = f"{value:g}"
+        name = key.rstrip("_").replace("_", "-")
+        out.append(f' {name}="{escape(str(value), {chr(34): "&quot;"})}"')
+    return "".join(out)
+
+
+def _element(tag: str, children: str = "", **attrs: Any) -> str:
+    """An element with already built children (markup, not text)."""
+    if children:
+        return f"<{tag}{_attrs(attrs)}>{children}</{tag}>"
+    return f"<{tag}{_attrs(attrs)}/>"
+
+
+def _text(x: float, y: float, text: str, **attrs: Any) -> str:
+    """A `<text>` element; the text is escaped."""
+    return f"<text{_attrs({'x': x, 'y': y, **attrs})}>{escape(text)}</text>"
+
+
+def _group(children: list[str], **attrs: Any) -> str:
+    """A `<g>` of the given elements."""
+    return f"<g{_attrs(attrs)}>" + "".join(children) + "</g>"
+
+
+def _tooltip(text: str) -> str:
+    """A `<title>` child, shown as a tooltip by browsers."""
+    return f"<title>{escape(text)}</title>"
+
+
+def _tint(colour: str, amount: float) -> str:
+    """The colour `#rrggbb` mixed with white; `amount` 0 is the colour, 1 is white."""
+    rgb = [int(colour[i : i + 2], 16) for i in (1, 3, 5)]
+    return "#" + "".join(f"{round(c + (255 - c) * amount):02x}" for c in rgb)
+
+
+def _signed(n: int) -> str:
+    return f"+{n}" if n > 0 else str(n)
+
+
+# --- The map ------------------------------------------------------------------------------------------------
+
+
+def _draw_lines(obj: dict, data: dict) -> list[str]:
+    """Every line of the map: a pale blue band if it can take a canal, a grey line if it can take a rail
+    (dashed when rail only); lines the era cannot use are faded; a placed link is a thick line in its owner's
+    colour. The virtual link Liverpool–Birkenhead is dotted when the configuration has it."""
+    out = []
+    era = obj["era"]
+    for line in data["lines"]:
+        a, b = line["ends"]
+        name = f"{a}-{b}"
+        (x1, y1), (x2, y2) = POSITIONS[a], POSITIONS[b]
+        ends = {"x1": x1, "y1": y1, "x2": x2, "y2": y2}
+        owner = obj["links"].get(name)
+        if owner is not None:
+            colour = PLAYER_COLOURS[owner % len(PLAYER_COLOURS)]
+            parts = [
+                _tooltip(f"{era} link {name} of player {owner}"),
+                _element("line", **ends, stroke="#333333", stroke_width=9, stroke_linecap="round"),
+                _element("line", **ends, stroke=colour, stroke_width=6, stroke_linecap="round"),
+            ]
+            out.append(_group(parts, class_="link", data_line=name, data_owner=owner, data_era=era))
+            continue
+        parts = [_tooltip(f"{name}: " + " and ".join(k for k in ("canal", "rail") if line[k]))]
+        if line["canal"]:
+            parts.append(_element("line", **ends, stroke="#b9d7ef", stroke_width=6, stroke_linecap="round"))
+        if line["rail"]:
+            dash = None if line["canal"] else "6 4"
+            parts.append(_element("line", **ends, stroke="#8a8a8a", stroke_width=1.5, stroke_dasharray=dash))
+        usable = line[era]
+        out.append(
+            _group(
+                parts,
+                class_="line",
+                data_line=name,
+                data_canal=line["canal"],
+                data_rail=line["rail"],
+                opacity=None if usable else 0.35,
+            )
+        )
+    options = obj["game"]["options"]
+    if obj["game"]["name"] == "brass" or options.get("virtual_link"):
+        a, b = data.get("classic", {}).get("virtual_link", ("liverpool", "birkenhead"))
+        (x1, y1), (x2, y2) = POSITIONS[a], POSITIONS[b]
+        parts = [
+            _tooltip(f"virtual link {a}-{b} (industry cards only)"),
+            _element("line", x1=x1, y1=y1, x2=x2, y2=y2, stroke="#555555", stroke_width=2, stroke_dasharray="2 3"),
+        ]
+        out.append(_group(parts, class_="virtual-link", data_line=f"{a}-{b}"))
+    return out
+
+
+def _location_box(n_spaces: int) -> tuple[int, int]:
+    """Width and height of the box of a location with `n_spaces` spaces."""
+    return n_spaces * SPACE + (n_spaces + 1) * GAP, SPACE + 2 * GAP
+
+
+def _draw_space(obj: dict, location: dict, number: int, icons: list[str], x: float, y: float) -> str:
+    """One building space with its top-left corner at (x, y): the industry letters when empty, else the tile."""
+    name = f"{location['id']}/{number}"
+    tile = obj["board"].get(name)
+    if tile is None:
+        letters = "/".join(INDUSTRY_LETTERS.get(i, i[:1].upper()) for i in icons)
+        parts = [
+            _tooltip(f"{location['name']} {number}: empty, " + " or ".join(i.replace("_", " ") for i in icons)),
+            _element("rect", x=x, y=y, width=SPACE, height=SPACE, rx=3, fill="#ffffff", stroke="#9a9a9a"),
+            _text(x + SPACE / 2, y + SPACE / 2 + 3.5, letters, font_size=10, text_anchor="middle", fill="#777777"),
+        ]
+        return _group(parts, class_="space empty", data_space=name, data_icons=" ".join(icons))
+
+    owner, industry = tile["owner"], tile["industry"]
+    colour = PLAYER_COLOURS[owner % len(PLAYER_COLOURS)]
+    flipped = tile["flipped"]
+    state_word = "flipped" if flipped else "not flipped"
+    parts = [
+        _tooltip(
+            f"{location['name']} {number}: {industry.replace('_', ' ')} level {tile['level']} of player {owner}, "
+            f"{state_word}, {tile['cubes']} cubes"
+        )
+    ]
+    if flipped:  # a flipped tile is filled with its owner's colour
+        parts.append(_element("rect", x=x, y=y, width=SPACE, height=SPACE, rx=3, fill=colour, stroke=colour))
+        ink = _INK_ON_PLAYER[owner % len(_INK_ON_PLAYER)]
+    else:  # an unflipped tile is outlined
+        parts.append(
+            _element(
+                "rect",
+                x=x + 1.5,
+                y=y + 1.5,
+                width=SPACE - 3,
+                height=SPACE - 3,
+                rx=3,
+                fill=_tint(colour, 0.8),
+                stroke=colour,
+                stroke_width=3,
+            )
+        )
+        ink = "#000000"
+    label = f"{INDUSTRY_LETTERS.get(industry, industry[:1].upper())}{tile['level']}"
+    parts.append(_text(x + SPACE / 2, y + 13, label, font_size=11, font_weight="bold", text_anchor="middle", fill=ink))
+    cube = CUBE_COLOURS["iron" if industry == "iron_works" else "coal"]
+    for i in range(tile["cubes"]):  # small squares along the bottom
+        parts.append(_element("rect", x=x + 3.5 + 3.4 * i, y=y + SPACE - 8, width=2.8, height=4, fill=cube))
+    return _group(
+        parts,
+        class_="space tile",
+        data_space=name,
+        data_owner=owner,
+        data_industry=industry,
+        data_level=tile["level"],
+        data_flipped=flipped,
+        data_cubes=tile["cubes"],
+    )
+
+
+def _draw_location(obj: dict, location: dict) -> str:
+    """A location: a box of its spaces and its name below, a dot for a town without spaces, or a labelled box
+    for an external trading location."""
+    lid, name = location["id"], location["name"]
+    x, y = POSITIONS[lid]
+    spaces = location["spaces"]
+    if location.get("trade_icon"):
+        width = 10 + 7 * len(name)
+        left = x - width / 2
+        parts = [
+            _element("rect", x=left, y=y - 13, width=width, height=26, rx=13, fill="#eadfc4", stroke="#8b7d5b"),
+            _text(x, y + 4.5, name, font_size=12, font_weight="bold", text_anchor="middle", fill="#4a4030"),
+        ]
+        return _group(parts, class_="location external", data_location=lid)
+    if not spaces:
+        parts = [
+            _element("circle", cx=x, cy=y, r=7, fill="#ffffff", stroke="#555555", stroke_width=1.5),
+            _text(x, y + 21, name, font_size=11, text_anchor="middle", fill="#333333"),
+        ]
+        return _group(parts, class_="location town", data_location=lid)
+    width, height = _location_box(len(spaces))
+    left, top = x - width / 2, y - height / 2
+    parts = [
+        _element("rect", x=left, y=top, width=width, height=height, rx=4, fill="#f2f2f2", stroke="#555555"),
+        _text(x, top + height + 12, name, font_size=11, font_weight="bold", text_anchor="middle", fill="#222222"),
+    ]
+    for number, icons in enumerate(spaces, start=1):
+        sx = left + GAP + (number - 1) * (SPACE + GAP)
+        parts.append(_draw_space(obj, location, number, icons, sx, top + GAP))
+    return _group(parts, class_="location", data_location=lid)
+
+
+# --- The side panel -----------------------------------------------------------------------------------------
+
+
+def _cells(x: float, y: float, labels: list[str], filled: list[bool], fill: str, cls: str, **attrs: Any) -> str:
+    """A row of small cells (a market track): filled cells coloured, each labelled below."""
+    parts = []
+    for i, (label, full) in enumerate(zip(labels, filled, strict=True)):
+        cx = x + i * 22
+        parts.append(
+            _element("rect", x=cx, y=y, width=18, height=18, rx=2, fill=fill if full else "#ffffff", stroke="#777777")
+        )
+        parts.append(_text(cx + 9, y + 30, label, font_size=10, text_anchor="middle", fill="#555555"))
+    return _group(parts, class_=cls, **attrs)
+
+
+def _draw_panel(obj: dict, data: dict) -> list[str]:
+    """Era, round, whose turn, the decision, the players, the markets, the DCM and the deck."""
+    x = MAP_WIDTH + 15
+    out = [_element("rect", x=MAP_WIDTH, y=45, width=PANEL_WIDTH, height=HEIGHT - 45, fill="#ffffff")]
+    players = obj["players"]
+    now = current_player(obj)
+
+    y = 75
+    rounds = _rounds_per_era(obj, data)
+    era = f"{obj['era'].capitalize()} Era, round {obj['round']}" + (f" of {rounds}" if rounds else "")
+    out.append(_text(x, y, era, font_size=15, font_weight="bold", class_="era", data_era=obj["era"]))
+    y += 22
+    if now is None:
+        whose = "game over" if obj["decision"] == "over" else "no player to move"
+    else:
+        whose = f"player {now} ({PLAYER_COLOUR_NAMES[now % 4]}) to decide: {obj['decision']}"
+        if obj["decision"] != "remove":
+            whose += f", {obj['actions_left']} action{'s' if obj['actions_left'] != 1 else ''} left"
+    out.append(_text(x, y, whose, font_size=12, class_="turn", data_player=now, data_decision=obj["decision"]))
+    action = obj.get("action")
+    if action:
+        y += 18
+        text = "under way: " + ("double build" if action.get("double") else action["kind"])
+        if action.get("target"):
+            text += f" {action['target']}"
+        need = [f"{action[k]} {k}" for k in ("coal", "iron") if action.get(k)]
+        if need:
+            text += f" ({', '.join(need)} to take)"
+        out.append(_text(x, y, text, font_size=12, class_="action", data_kind=action["kind"]))
+
+    # Players, in seat order.
+    y += 34
+    columns = [("player", 0), ("order", 92), ("£", 142), ("income", 182), ("VP", 238), ("links", 280), ("cards", 330)]
+    header = [_text(x + dx, y, title, font_size=11, fill="#555555") for title, dx in columns]
+    out.append(_group(header, class_="players-header"))
+    levels = data["income_track"]["levels"]
+    for p, player in enumerate(players):
+        y += 22
+        colour = PLAYER_COLOURS[p % len(PLAYER_COLOURS)]
+        order = obj["turn_order"].index(p) + 1 if p in obj["turn_order"] else ""
+        space = player["income_space"]
+        level = levels[space] if 0 <= space < len(levels) else space
+        weight = "bold" if p == now else None
+        values = [
+            f"{'▶ ' if p == now else ''}player {p}",
+            str(order),
+            str(player["money"]),
+            f"{_signed(level)} ({space})",
+            str(player["vp"]),
+            str(player["links_left"]),
+            str(sum(player["hand"].values())),
+        ]
+        row = [_element("rect", x=x - 12, y=y - 10, width=9, height=11, fill=colour)]
+        row += [_text(x + dx, y, v, font_size=12, font_weight=weight) for v, (_, dx) in zip(values, columns)]
+        out.append(
+            _group(
+                row,
+                class_="player current" if p == now else "player",
+                data_player=p,
+                data_colour=colour,
+                data_money=player["money"],
+                data_income_level=level,
+                data_vp=player["vp"],
+            )
+        )
+    y += 16
+    out.append(_text(x, y, "income: level (space on the track)", font_size=10, fill="#777777"))
+
+    # Coal and iron markets: the k cubes sit on the k most expensive spaces.
+    for resource in ("coal", "iron"):
+        market = data[f"{resource}_market"]
+        prices = market["prices"]
+        cubes = obj[f"{resource}_market"]
+        y += 30
+        text = f"{resource.capitalize()} market: {cubes} cubes (empty: £{market['empty_price']})"
+        out.append(_text(x, y, text, font_size=12))
+        filled = [i >= len(prices) - cubes for i in range(len(prices))]
+        labels = [f"£{price}" for price in prices]
+        out.append(_cells(x, y + 7, labels, filled, CUBE_COLOURS[resource], f"market {resource}", data_cubes=cubes))
+        y += 32
+
+    # Distant Cotton Market: spaces 0 .. x_space; the marker's space is highlighted.
+    dcm = obj["dcm"]
+    dcm_data = data["distant_cotton_market"]
+    y += 30
+    text = f"Distant Cotton Market: {len(dcm['pile'])} tiles face down"
+    if dcm["discards"]:
+        text += f", drawn {', '.join(map(str, dcm['discards']))}"
+    out.append(_text(x, y, text, font_size=12))
+    labels = [_signed(n) for n in dcm_data["income_by_space"]] + ["X"]
+    filled = [i == dcm["marker"] for i in range(len(labels))]
+    out.append(_cells(x, y + 7, labels, filled, "#555555", "dcm", data_marker=dcm["marker"]))
+    y += 32
+
+    # Cards.
+    y += 30
+    text = f"Draw pile: {len(obj['deck'])} cards"
+    under = sum(obj.get("deck_tile", {}).values())
+    if under:
+        text += f"; under the deck tile: {under}"
+    removed = sum(obj.get("removed", {}).values())
+    if removed:
+        text += f"; removed unseen: {removed}"
+    out.append(_text(x, y, text, font_size=12, class_="deck", data_deck=len(obj["deck"])))
+
+    out.extend(_draw_legend(x, y + 30))
+    return out
+
+
+def _draw_legend(x: float, y: float) -> list[str]:
+    """What the letters, fills and line styles mean."""
+    out = [_text(x, y, "Key", font_size=12, font_weight="bold")]
+    y += 18
+    industries = ", ".join(f"{letter} {name.replace('_', ' ')}" for name, letter in INDUSTRY_LETTERS.items())
+    out.append(_text(x, y, industries, font_size=10.5))
+    y += 16
+    out.append(_text(x, y, "tile: industry letter and level; filled = flipped, outlined = not", font_size=10.5))
+    y += 14
+    out.append(_text(x, y, "flipped; small squares = coal / iron cubes on the tile", font_size=10.5))
+    samples = [
+        ("canal and rail", [("#b9d7ef", 6, None), ("#8a8a8a", 1.5, None)]),
+        ("canal only", [("#b9d7ef", 6, None)]),
+        ("rail only", [("#8a8a8a", 1.5, "6 4")]),
+        ("link (owner's colour)", [("#333333", 9, None), (PLAYER_COLOURS[0], 6, None)]),
+    ]
+    for label, strokes in samples:
+        y += 18
+        for stroke, width, dash in strokes:
+            ends = {"x1": x, "y1": y - 4, "x2": x + 40, "y2": y - 4}
+            out.append(_element("line", **ends, stroke=stroke, stroke_width=width, stroke_dasharray=dash))
+        out.append(_text(x + 50, y, label, font_size=10.5))
+    y += 16
+    out.append(_text(x, y, "lines the era cannot use are faded", font_size=10.5, fill="#777777"))
+    return [_group(out, class_="legend")]
+
+
+# --- The picture --------------------------------------------------------------------------------------------
+
+
+def board(state: Any) -> str:
+    """An SVG picture of a position: the map with its lines, links and tiles, and a side panel with the era,
+    round, player to decide, the players' money, income level, VP, links and hand sizes, the markets, the
+    Distant Cotton Market and the deck.
+
+    `state` is a `brass.State`, a `brass.reference.State`, a state JSON text or its parsed object."""
+    obj = _state_object(state)
+    data = _data_for(obj)
+    title = _title(obj)
+    body = [
+        _tooltip(title),
+        _element("rect", x=0, y=0, width=WIDTH, height=HEIGHT, fill="#ffffff"),
+        _element("rect", x=0, y=45, width=MAP_WIDTH, height=HEIGHT - 45, fill="#f6f3ea"),
+        _text(15, 30, title, font_size=20, font_weight="bold", class_="title", data_game=obj["game"]["name"]),
+        _group(_draw_lines(obj, data), class_="lines"),
+        _group([_draw_location(obj, location) for location in data["locations"]], class_="locations"),
+        _group(_draw_panel(obj, data), class_="panel"),
+    ]
+    return (
+        f'<svg xmlns="http://www.w3.org/2000/svg"{_attrs({"width": WIDTH, "height": HEIGHT})}'
+        f' viewBox="0 0 {WIDTH} {HEIGHT}" font-family="Helvetica, Arial, sans-serif" class="brass-board">\n'
+        + "\n".join(body)
+        + "\n</svg>\n"
+    )
+
+
+def save(state: Any, path: str | Path) -> None:
+    """Write the picture of `state` (see `board`) to an SVG file."""
+    Path(path).write_text(board(state), encoding="utf-8")
+
+
+class Board:
+    """A position shown as a picture in Jupyter: `brass.svg.Board(state)` as the last expression of a cell.
+
+    The picture is drawn when displayed, from the state as it is then."""
+
+    def __init__(self, state: Any) -> None:
+        self.state = state
+
+    def _repr_svg_(self) -> str:
+        return board(self.state)
+
+    def __str__(self) -> str:
+        return board(self.state)
