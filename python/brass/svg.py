@@ -22,6 +22,8 @@ from pathlib import Path
 from typing import Any
 from xml.sax.saxutils import escape
 
+import brass
+
 DATA_DIR = Path(__file__).resolve().parent / "data"
 
 # Okabe–Ito colours, distinguishable with the common colour-vision deficiencies; seat order.
@@ -121,13 +123,23 @@ GAP = 3  # gap between spaces and around them in a location box
 # --- Input --------------------------------------------------------------------------------------------------
 
 
-def _state_object(state: Any) -> dict:
-    """The state JSON object of a state of either engine, of a JSON text, or of an already parsed object."""
-    if isinstance(state, dict):
-        return state
-    if isinstance(state, str):
-        return json.loads(state)
-    return json.loads(state.to_json())
+def _position(state: Any) -> tuple[dict, int | None]:
+    """The state JSON object and the player to decide, for a state of either engine, a JSON text or a parsed
+    object. Everything goes through the native loader (`brass.State.from_json`), so input is validated
+    (`InvalidStateError`, `ArgumentTypeError`) and the player to decide comes from the engine."""
+    if isinstance(state, brass.State):
+        native = state
+    elif isinstance(state, str):
+        native = brass.State.from_json(state)
+    elif isinstance(state, dict):
+        native = brass.State.from_json(json.dumps(state))
+    elif callable(getattr(state, "to_json", None)):
+        native = brass.State.from_json(state.to_json())
+    else:
+        raise brass.ArgumentTypeError(
+            f"a state, a state JSON text or its parsed object is needed, not {type(state).__name__}"
+        )
+    return json.loads(native.to_json()), native.current_player
 
 
 @cache
@@ -140,18 +152,6 @@ def _load_data(name: str) -> dict:
 def _data_for(obj: dict) -> dict:
     """The data file a state was made with (`game.data` is `"<file>/<version>"`)."""
     return _load_data(obj["game"]["data"].split("/")[0])
-
-
-def current_player(obj: dict) -> int | None:
-    """The player to decide in a state JSON object (`docs/state-format.md`, "Derived, not stored")."""
-    players = obj["players"]
-    if obj["decision"] == "over":
-        return None
-    if obj["decision"] == "remove":
-        return next((p for p in obj["turn_order"] if players[p]["money"] < 0), None)
-    if obj["turn"] < len(players):
-        return obj["turn_order"][obj["turn"]]
-    return None
 
 
 def _rounds_per_era(obj: dict, data: dict) -> int | None:
@@ -384,12 +384,11 @@ def _cells(x: float, y: float, labels: list[str], filled: list[bool], fill: str,
     return _group(parts, class_=cls, **attrs)
 
 
-def _draw_panel(obj: dict, data: dict) -> list[str]:
-    """Era, round, whose turn, the decision, the players, the markets, the DCM and the deck."""
+def _draw_panel(obj: dict, data: dict, now: int | None) -> list[str]:
+    """Era, round, whose turn (`now`), the decision, the players, the markets, the DCM and the deck."""
     x = MAP_WIDTH + 15
     out = [_element("rect", x=MAP_WIDTH, y=45, width=PANEL_WIDTH, height=HEIGHT - 45, fill="#ffffff")]
     players = obj["players"]
-    now = current_player(obj)
 
     y = 75
     rounds = _rounds_per_era(obj, data)
@@ -529,7 +528,7 @@ def board(state: Any) -> str:
     Distant Cotton Market and the deck.
 
     `state` is a `brass.State`, a `brass.reference.State`, a state JSON text or its parsed object."""
-    obj = _state_object(state)
+    obj, now = _position(state)
     data = _data_for(obj)
     title = _title(obj)
     body = [
@@ -539,7 +538,7 @@ def board(state: Any) -> str:
         _text(15, 30, title, font_size=20, font_weight="bold", class_="title", data_game=obj["game"]["name"]),
         _group(_draw_lines(obj, data), class_="lines"),
         _group([_draw_location(obj, location) for location in data["locations"]], class_="locations"),
-        _group(_draw_panel(obj, data), class_="panel"),
+        _group(_draw_panel(obj, data, now), class_="panel"),
     ]
     return (
         f'<svg xmlns="http://www.w3.org/2000/svg"{_attrs({"width": WIDTH, "height": HEIGHT})}'
