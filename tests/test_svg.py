@@ -236,3 +236,13 @@ def test_states_of_both_engines_show_themselves_as_svg_in_jupyter():
     for module in (brass, reference):
         state = module.Game("lancashire", players=3).new_state(seed=4)
         assert state._repr_svg_() == brass.svg.board(state)
+
+
+@pytest.mark.parametrize("game,players,options,rounds", [("lancashire", 3, {}, 9), ("brass", 3, {}, 10),
+                                                           ("lancashire", 3, {"classic_deck": True}, 10)])
+def test_the_round_count_is_the_configuration_s(game, players, options, rounds):
+    """The panel's "round r of n" uses `Game.rounds_per_era` (L-7, C-2, L-56)."""
+    state = brass.Game(game, players=players, **options).new_state(seed=2)
+    assert state.game.rounds_per_era == brass.reference.Game(game, players=players, **options).rounds_per_era
+    (era,) = find(parse(brass.svg.board(state)), **{"class": "era"})
+    assert texts(era)[0].endswith(f"round 1 of {rounds}")

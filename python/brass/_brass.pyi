@@ -43,6 +43,9 @@ class Game:
     @property
     def card_kinds(self) -> list[str]: ...
     @property
+    def rounds_per_era(self) -> int:
+        """Rounds in each era (L-7; C-2 and L-56: 10 at 3 players)."""
+    @property
     def max_decisions(self) -> int:
         """An upper bound on the decisions in one game (docs/actions.md)."""
     @property

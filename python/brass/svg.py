@@ -123,7 +123,7 @@ GAP = 3  # gap between spaces and around them in a location box
 # --- Input --------------------------------------------------------------------------------------------------
 
 
-def _position(state: Any) -> tuple[dict, int | None]:
+def _position(state: Any) -> tuple[dict, brass.State]:
     """The state JSON object and the player to decide, for a state of either engine, a JSON text or a parsed
     object. Everything goes through the native loader (`brass.State.from_json`), so input is validated
     (`InvalidStateError`, `ArgumentTypeError`) and the player to decide comes from the engine."""
@@ -139,7 +139,7 @@ def _position(state: Any) -> tuple[dict, int | None]:
         raise brass.ArgumentTypeError(
             f"a state, a state JSON text or its parsed object is needed, not {type(state).__name__}"
         )
-    return json.loads(native.to_json()), native.current_player
+    return json.loads(native.to_json()), native
 
 
 @cache
@@ -152,12 +152,6 @@ def _load_data(name: str) -> dict:
 def _data_for(obj: dict) -> dict:
     """The data file a state was made with (`game.data` is `"<file>/<version>"`)."""
     return _load_data(obj["game"]["data"].split("/")[0])
-
-
-def _rounds_per_era(obj: dict, data: dict) -> int | None:
-    """Rounds in each era for this configuration, if the data says."""
-    section = data.get("classic", {}) if obj["game"]["name"] == "brass" else data.get("setup", {})
-    return section.get("rounds_per_era", {}).get(str(obj["game"]["players"]))
 
 
 def _title(obj: dict) -> str:
@@ -384,15 +378,15 @@ def _cells(x: float, y: float, labels: list[str], filled: list[bool], fill: str,
     return _group(parts, class_=cls, **attrs)
 
 
-def _draw_panel(obj: dict, data: dict, now: int | None) -> list[str]:
-    """Era, round, whose turn (`now`), the decision, the players, the markets, the DCM and the deck."""
+def _draw_panel(obj: dict, data: dict, now: int | None, rounds: int) -> list[str]:
+    """Era, round (of `rounds`), whose turn (`now`), the decision, the players, the markets, the DCM and the
+    deck."""
     x = MAP_WIDTH + 15
     out = [_element("rect", x=MAP_WIDTH, y=45, width=PANEL_WIDTH, height=HEIGHT - 45, fill="#ffffff")]
     players = obj["players"]
 
     y = 75
-    rounds = _rounds_per_era(obj, data)
-    era = f"{obj['era'].capitalize()} Era, round {obj['round']}" + (f" of {rounds}" if rounds else "")
+    era = f"{obj['era'].capitalize()} Era, round {obj['round']} of {rounds}"
     out.append(_text(x, y, era, font_size=15, font_weight="bold", class_="era", data_era=obj["era"]))
     y += 22
     if now is None:
@@ -528,7 +522,7 @@ def board(state: Any) -> str:
     Distant Cotton Market and the deck.
 
     `state` is a `brass.State`, a `brass.reference.State`, a state JSON text or its parsed object."""
-    obj, now = _position(state)
+    obj, native = _position(state)
     data = _data_for(obj)
     title = _title(obj)
     body = [
@@ -538,7 +532,7 @@ def board(state: Any) -> str:
         _text(15, 30, title, font_size=20, font_weight="bold", class_="title", data_game=obj["game"]["name"]),
         _group(_draw_lines(obj, data), class_="lines"),
         _group([_draw_location(obj, location) for location in data["locations"]], class_="locations"),
-        _group(_draw_panel(obj, data, now), class_="panel"),
+        _group(_draw_panel(obj, data, native.current_player, native.game.rounds_per_era), class_="panel"),
     ]
     return (
         f'<svg xmlns="http://www.w3.org/2000/svg"{_attrs({"width": WIDTH, "height": HEIGHT})}'

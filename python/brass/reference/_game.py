@@ -75,6 +75,11 @@ class Game:
         return list(self._data.card_kinds)
 
     @property
+    def rounds_per_era(self) -> int:
+        """Rounds in each era (L-7; C-2 and L-56: 10 at 3 players)."""
+        return self._data.rounds
+
+    @property
     def max_decisions(self) -> int:
         """An upper bound on the decisions in one game (docs/actions.md): at most 7 per card played (the
         action, a coal and an iron choice per tile or link, a follow-up question, the card), plus one per

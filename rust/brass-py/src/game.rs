@@ -105,6 +105,11 @@ impl Game {
     fn card_kinds(&self) -> Vec<String> {
         self.inner.card_names.clone()
     }
+    /// Rounds in each era (L-7; C-2 and L-56: 10 at 3 players).
+    #[getter]
+    fn rounds_per_era(&self) -> u8 {
+        self.inner.rounds_per_era
+    }
     /// An upper bound on the number of decisions in one game (docs/actions.md).
     #[getter]
     fn max_decisions(&self) -> u32 {
