@@ -53,16 +53,22 @@ fn play_out(g: &Game, seed: u64) -> (Vec<u32>, Vec<u32>) {
     (canal, rail)
 }
 
+/// Twelve random games: each player plays 1 + 2 × (rounds − 1) cards in the Canal Era, 2 × rounds in the Rail Era.
+fn assert_every_round_plays_its_cards(g: &Game, rounds: u8) {
+    let players = g.players as usize;
+    for seed in 0..12 {
+        let (canal, rail) = play_out(g, seed);
+        assert_eq!(canal, vec![1 + 2 * (rounds as u32 - 1); players]);
+        assert_eq!(rail, vec![2 * rounds as u32; players]);
+    }
+}
+
 #[test]
 fn c2_c3_classic_games_play_every_card_in_10_or_8_rounds() {
     for (players, rounds) in [(3, 10), (4, 8)] {
         let g = game("brass", players, &[]).unwrap();
         assert_eq!(g.rounds_per_era, rounds);
-        for seed in 0..12 {
-            let (canal, rail) = play_out(&g, seed);
-            assert_eq!(canal, vec![1 + 2 * (rounds as u32 - 1); players as usize]);
-            assert_eq!(rail, vec![2 * rounds as u32; players as usize]);
-        }
+        assert_every_round_plays_its_cards(&g, rounds);
     }
 }
 
@@ -71,11 +77,7 @@ fn l56_classic_deck_plays_every_card_and_3p_has_10_rounds() {
     for (players, rounds) in [(3, 10), (4, 8)] {
         let g = game("lancashire", players, &[("classic_deck", true)]).unwrap();
         assert_eq!((g.rounds_per_era, g.deck_size), (rounds, 66));
-        for seed in 0..12 {
-            let (canal, rail) = play_out(&g, seed);
-            assert_eq!(canal, vec![1 + 2 * (rounds as u32 - 1); players as usize]);
-            assert_eq!(rail, vec![2 * rounds as u32; players as usize]);
-        }
+        assert_every_round_plays_its_cards(&g, rounds);
     }
 }
 
