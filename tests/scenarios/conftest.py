@@ -119,6 +119,8 @@ class Position:
         index = [i for i, lv in enumerate(stack) if lv == level][same - 1]
         mat = self.obj["players"][owner]["mat"]
         mat[industry] = min(mat[industry], len(stack) - index - 1)
+        if "built_industry" in self.obj["players"][owner]:
+            self.obj["players"][owner]["built_industry"] = True  # C-6: a tile on the board was built
         return self
 
     def mat(self, player: int, **left: int) -> Position:

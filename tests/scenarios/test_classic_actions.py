@@ -221,8 +221,8 @@ def test_C15_income_level_then_money_before_the_turn_order(position, h):
 
 
 def test_C15_no_track_space_tie_break(position, h):
-    """Lancashire compares track spaces inside a level (R-4); classic Brass does not: 11 and 12 are both level
-    1, so the next turn order decides."""
+    """The track space inside a level is no tie-break (C-15, as R-4 for Lancashire): 11 and 12 are both level 1,
+    so the next turn order decides."""
     pos = rail_end(position).player(0, income_space=12).player(1, income_space=11).player(2, income_space=11)
     state = h.do(pos.state(), "pass")
     assert state.winners() == [1]

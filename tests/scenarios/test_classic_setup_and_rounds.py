@@ -104,7 +104,7 @@ def test_C3_canal_setup_deals_8_and_removes_cards_unseen(engine, players, remove
 @pytest.mark.parametrize("seed", [0, 77, 2**64 - 1])
 def test_C3_canal_setup_rng_order(engine, players, seed):
     """docs/classic.md: 1. shuffle the full deck; 2. deal 8 each in seat order; 3. the next 6 (4p) / 9 (3p) cards
-    go to `removed`; 4. DCM (all 12 tiles); 5. turn order."""
+    go to `removed`; 4. DCM (all 12 tiles); 5. turn order: one `below(players)` for the start player (C-17)."""
     rng = SplitMix64(seed)
     deck = full_deck()
     rng.shuffle(deck)
@@ -114,8 +114,8 @@ def test_C3_canal_setup_rng_order(engine, players, seed):
     removed, deck = counts(deck[:n]), deck[n:]
     pile = sorted(DATA["distant_cotton_market"]["tiles"]["full"])
     rng.shuffle(pile)
-    order = list(range(players))
-    rng.shuffle(order)
+    first = rng.below(players)  # C-17: a random start player, then clockwise (seat order)
+    order = [(first + i) % players for i in range(players)]
     obj = json.loads(engine.Game("brass", players=players).new_state(seed).to_json())
     assert [p["hand"] for p in obj["players"]] == hands
     assert (obj["removed"], obj["deck"], obj["deck_tile"]) == (removed, deck, {})
@@ -223,6 +223,18 @@ def test_C4_shortfall_opens_the_next_round(position, h):
     h.do(state, "remove preston/3")
     assert (state.decision, state.round, state.current_player) == ("action", 4, 0)
     assert state.player(1).money == 0
+
+
+def test_C4_shortfall_with_no_tile_left_costs_vp(position, h):
+    """docs/rules.md "ambiguous": the classic rules say only that tiles are removed; with none left, the Lancashire
+    rule applies (L-11): 1 VP per £1 still owed, never below 0."""
+    pos = position(3, game="brass", round=3).set_cards({2: ["manchester"]}, deck=REFILL).last_action_of_round()
+    pos.player(1, income_space=5, money=2, vp=4)  # level -5: owes 3, no tile on the board
+    pos.player(0, income_space=2, money=1, vp=2)  # level -8: owes 7, only 2 VP
+    state = h.do(pos.state(), "pass")
+    assert (state.decision, state.round) == ("action", 4)
+    assert [state.player(p).money for p in range(2)] == [0, 0]
+    assert state.scores()[:2] == [0, 1]
 
 
 def canal_end(position, players=3):

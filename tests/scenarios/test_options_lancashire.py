@@ -142,6 +142,16 @@ def test_L54_extra_scoring(position, h):
     assert state.winners() == [0]
 
 
+def test_L54_R8_vp_floor_applies_when_the_income_level_is_added(position, h):
+    """docs/rules.md "ambiguous": the floor at 0 is applied when the (negative) income level is added, not to the
+    final total. Player 0: 5 VP from the flipped level-2 mill; £0 -> 0; level -8 -> 0 (not -3); the level-2 mill
+    again -> 5. (Floor on the total only would give 5 + 0 - 8 + 5 = 2.)"""
+    pos = position(3, intro=True).tile("stockport/1", 0, "cotton_mill", 2, flipped=True)
+    pos.player(0, money=0, income_space=2)  # level -8
+    state = h.do(pos.end_of_era().state(), "pass")
+    assert state.scores()[0] == 5
+
+
 def test_L54_no_rail_setup_and_no_rng_use(position, h):
     pos = intro_end(position)
     before = pos.state()

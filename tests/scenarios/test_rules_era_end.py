@@ -102,9 +102,20 @@ def test_L53_tie_broken_by_income_level(position):
     assert state.winners() == [1]
 
 
-def test_L53_R4_then_by_track_space(position):
-    state = over(position, p0={"vp": 50, "income_space": 20}, p1={"vp": 50, "income_space": 19, "money": 90})
-    assert state.winners() == [0]
+def test_L53_R4_the_track_space_is_not_a_tie_break_money_is(position):
+    """R-4's example (seed 004: income level, then money, then a shared win): 102 VP and income level 10 each;
+    space 30 with £20 against space 29 with £29: the player with £29 wins alone."""
+    state = over(position, p0={"vp": 102, "income_space": 30, "money": 20},
+                 p1={"vp": 102, "income_space": 29, "money": 29})
+    assert state.player(0).income_level == state.player(1).income_level == 10
+    assert state.winners() == [1]
+
+
+def test_L53_R4_same_level_and_money_on_different_spaces_share_the_win(position):
+    state = over(position, p0={"vp": 50, "income_space": 20, "money": 9}, p2={"vp": 50, "income_space": 19,
+                                                                             "money": 9})
+    assert state.player(0).income_level == state.player(2).income_level
+    assert state.winners() == [0, 2]
 
 
 def test_L53_then_by_money(position):

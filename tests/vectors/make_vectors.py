@@ -52,7 +52,8 @@ CONFIG_GAMES = [
     ("lancashire", 4, {"intro": True, "virtual_link": True}, 605),
 ]
 # Rules a configuration's game shows besides those its decisions derive (docs/classic.md ids).
-CONFIG_RULES = {"brass": ["C-2", "C-3", "C-4", "C-5", "C-7", "C-11", "C-15", "R-11"], "classic_deck": ["L-56"],
+CONFIG_RULES = {"brass": ["C-2", "C-3", "C-4", "C-5", "C-6", "C-7", "C-11", "C-14", "C-15", "C-17", "R-11", "R-14",
+                          "R-15", "R-16"], "classic_deck": ["L-56"],
                 "virtual_link": ["L-55"], "intro": ["L-54"]}
 
 

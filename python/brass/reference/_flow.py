@@ -45,7 +45,7 @@ def new_position(data: Rules, seed: int) -> dict:
     """L-1 … L-6 and C-3 / L-56, in the RNG order of docs/state-format.md and docs/classic.md: shuffle the deck
     (the bottom cards go under the deck tile: `players` for Roxley, 9 / 6 with the classic deck, none in classic
     Brass); deal 8 to each seat; classic Brass: the next 9 / 6 cards from the top are removed unseen; shuffle the
-    DCM tiles; shuffle the turn order."""
+    DCM tiles; then the first turn order (`first_turn_order`)."""
     players = data.players
     rng = SplitMix64(seed)
     deck = data.deck_list()
@@ -60,9 +60,8 @@ def new_position(data: Rules, seed: int) -> dict:
     deck = deck[data.removed_canal:]
     pile = data.dcm_tiles()
     rng.shuffle(pile)
-    order = list(range(players))
-    rng.shuffle(order)
-    return {
+    order = first_turn_order(data, rng)
+    position = {
         "rng": rng.state,
         "era": "canal",
         "round": 1,
@@ -93,6 +92,21 @@ def new_position(data: Rules, seed: int) -> dict:
         "deck_tile": count_cards(under),
         "removed": count_cards(removed),
     }
+    if data.first_build_once_per_game:
+        for p in position["players"]:
+            p["built_industry"] = False  # C-6, R-14
+    return position
+
+
+def first_turn_order(data: Rules, rng: SplitMix64) -> list[int]:
+    """L-6: the players in a random order (Roxley's character tiles). C-17 (R-16): classic Brass draws a start
+    player at random, and play goes clockwise from them, i.e. in seat order."""
+    seats = list(range(data.players))
+    if data.first_order_clockwise:
+        first = rng.below(data.players)
+        return seats[first:] + seats[:first]
+    rng.shuffle(seats)
+    return seats
 
 
 def count_cards(cards: list[str]) -> dict[str, int]:
@@ -191,6 +205,8 @@ def build(data: Rules, pos: dict, player: int, space: int, industry: str, double
     pos["action"] = new_action("build", double=double, target=space, coal=tile["coal"], iron=tile["iron"],
                                cards=cards)
     pos["board"].pop(space, None)
+    if data.first_build_once_per_game:
+        pos["players"][player]["built_industry"] = True  # C-6, R-14: the first build of the game is behind them
     spend(pos, player, tile["cost"])
     pos["players"][player]["mat"][industry] -= 1
     pos["board"][space] = {"owner": player, "industry": industry, "level": tile["level"], "flipped": False,
@@ -603,13 +619,15 @@ def start_rail_era(data: Rules, pos: dict) -> None:
 # --- the winners (L-53) ----------------------------------------------------------------------------
 
 def ranking_key(data: Rules, pos: dict, player: int) -> tuple:
-    """L-53, R-4: VP, then income level, then income track space, then money (ties stay shared).
+    """L-53, R-4: VP, then income level, then money; players equal on all three share the win. Two markers on
+    different spaces of the same income level are equal: the space is not a tie-break (seed 004).
     C-15 (classic Brass): VP, then income level, then money, then the earlier place in the next turn order (the
     final state's `turn_order`), so there is always one winner."""
     p = pos["players"][player]
+    key = (p["vp"], income_level(data, pos, player), p["money"])
     if data.classic_tie_break:
-        return (p["vp"], income_level(data, pos, player), p["money"], -pos["turn_order"].index(player))
-    return (p["vp"], income_level(data, pos, player), p["income_space"], p["money"])
+        return key + (-pos["turn_order"].index(player),)
+    return key
 
 
 def winners(data: Rules, pos: dict) -> list[int]:

@@ -23,7 +23,7 @@ def action_space(data_file: str) -> ActionSpace:
 
 class Game:
     """`Game(name, players=N, **options)`: "lancashire" with 2-4 players and the options `intro`,
-    `virtual_link`, `classic_deck` (L-54 … L-56); "brass" (classic, C-1 … C-16) with 3-4 players."""
+    `virtual_link`, `classic_deck` (L-54 … L-56); "brass" (classic, C-1 … C-17) with 3-4 players."""
 
     __slots__ = ("_name", "_players", "_options", "_data", "_acts")
 

@@ -67,7 +67,7 @@ def to_obj(data: Rules, players: int, options: dict, pos: dict) -> dict:
             "cards": None if action["cards"] is None else list(action["cards"]),
             "first_card": action["first_card"],
         }
-    return {
+    obj = {
         "format": STATE_FORMAT,
         "game": game_obj(data, players, options),
         "rng": str(pos["rng"]),
@@ -96,6 +96,10 @@ def to_obj(data: Rules, players: int, options: dict, pos: dict) -> dict:
         "deck_tile": dict(pos["deck_tile"]),
         "removed": dict(pos["removed"]),
     }
+    if data.first_build_once_per_game:  # C-6, R-14: classic Brass states only
+        for p, written in zip(pos["players"], obj["players"], strict=True):
+            written["built_industry"] = p["built_industry"]
+    return obj
 
 
 # --- reading ---------------------------------------------------------------------------------------
@@ -226,7 +230,10 @@ def from_obj(data: Rules, players: int, obj: dict) -> dict:
     pos_players = []
     for i, p in enumerate(plist):
         path = f"players[{i}]"
-        check_dict(p, path, PLAYER_KEYS)
+        # C-6, R-14: classic Brass states may say whether the player has built an industry tile in this game.
+        # States written before that key existed leave it out; it then reads as "has a tile on the board".
+        optional_key = data.first_build_once_per_game and isinstance(p, dict) and "built_industry" in p
+        check_dict(p, path, PLAYER_KEYS | {"built_industry"} if optional_key else PLAYER_KEYS)
         mat = check_dict(p["mat"], f"{path}.mat", set(data.industries))
         for ind in data.industries:
             check_int(mat[ind], f"{path}.mat.{ind}", 0, data.stack_size(ind))
@@ -243,6 +250,10 @@ def from_obj(data: Rules, players: int, obj: dict) -> dict:
             "mat": {ind: mat[ind] for ind in data.industries},
             "links_left": check_int(p["links_left"], f"{path}.links_left", 0, data.links),
         })
+        if data.first_build_once_per_game:
+            pos_players[-1]["built_industry"] = (
+                check_bool(p["built_industry"], f"{path}.built_industry") if optional_key else None
+            )
 
     # board
     board = {}
@@ -302,6 +313,12 @@ def from_obj(data: Rules, players: int, obj: dict) -> dict:
         "dcm": {"marker": marker, "pile": pile, "discards": discards}, "deck": deck, "deck_tile": deck_tile,
         "removed": removed,
     }
+    if data.first_build_once_per_game:
+        for p, me in enumerate(pos_players):
+            if me["built_industry"] is None:  # the documented default of an older state
+                me["built_industry"] = any(t["owner"] == p for t in board.values())
+            elif not me["built_industry"] and any(t["owner"] == p for t in board.values()):
+                fail(f"players[{p}].built_industry is false, but the player has an industry tile on the board (C-6)")
     pos["action"] = check_action(data, pos, obj["action"])
     check_cards(data, players, pos)
     check_tiles(data, players, pos)

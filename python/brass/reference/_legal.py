@@ -136,7 +136,7 @@ def canal_location_problem(data: Rules, pos: dict, player: int, space: int) -> s
 def paying_cards(data: Rules, pos: dict, player: int, space: int, industry: str, net=None) -> list[str]:
     """L-21, L-22: card kinds in hand that pay for a single build of `industry` on `space`, in card order:
     the location card; the industry card if the location is in the network (or reached by the virtual link,
-    `industry_card_reaches`), or as a first build (no tile and no link on the board, undeveloped space)."""
+    `industry_card_reaches`), or as a first build on an undeveloped space (`is_first_build`)."""
     hand = pos["players"][player]["hand"]
     location = data.spaces[space].location
     kinds = []
@@ -145,10 +145,20 @@ def paying_cards(data: Rules, pos: dict, player: int, space: int, industry: str,
     if hand.get(industry):
         if net is None:
             net = network(data, pos, player)
-        first_build = not has_anything_on_board(pos, player) and space not in pos["board"]
+        first_build = is_first_build(data, pos, player) and space not in pos["board"]
         if industry_card_reaches(data, net, location) or first_build:
             kinds.append(industry)
     return sorted(kinds, key=data.card_order.__getitem__)
+
+
+def is_first_build(data: Rules, pos: dict, player: int) -> bool:
+    """Would the player's next build be their first, so that an industry card may build anywhere?
+    L-22 (Lancashire): the player has no industry tile and no link on the board (R-2).
+    C-6 (classic Brass, R-14): the player has not yet built an industry tile in this game; having nothing on the
+    board again after the Canal Era removed the level-1 tiles does not count."""
+    if data.first_build_once_per_game:
+        return not pos["players"][player]["built_industry"]
+    return not has_anything_on_board(pos, player)
 
 
 def industry_card_reaches(data: Rules, net: set[str], location: str) -> bool:
@@ -330,8 +340,16 @@ def coal_consumers(data: Rules, pos: dict) -> list[str]:
 
 
 def coal_choices(data: Rules, pos: dict) -> list[int]:
-    """L-16: the closest connected coal mines with coal (a decision only when two or more are tied)."""
-    return closest_coal_mines(data, pos, coal_consumers(data, pos))
+    """L-16: the closest connected coal mines with coal (a decision only when two or more are tied).
+    C-14 (classic Brass, R-15): a rail's coal goes to the end the player chooses, and the closest source to *that*
+    end applies; so every mine that is closest to one of the two ends is a possible source."""
+    consumers = coal_consumers(data, pos)
+    if pos["action"]["kind"] == "link" and data.rail_coal_to_chosen_end:
+        choices = set()
+        for end in consumers:
+            choices.update(closest_coal_mines(data, pos, [end]))
+        return sorted(choices)
+    return closest_coal_mines(data, pos, consumers)
 
 
 def iron_choices(pos: dict) -> list[int]:

@@ -16,7 +16,7 @@ Configurations (docs/classic.md):
 | `... virtual_link=True`                               | L-55: the virtual link Liverpool-Birkenhead   |
 | `... intro=True`                                      | L-54: the introductory game (Canal Era only)  |
 | `... variant="community-2p"`                          | L-57: refused, the alternate map is unknown (R-13) |
-| `Game("brass", players=3..4)`                         | the classic rules C-1 … C-16                  |
+| `Game("brass", players=3..4)`                         | the classic rules C-1 … C-17                  |
 """
 
 from __future__ import annotations
@@ -52,7 +52,7 @@ def check_options(name: str, players: int, options: dict) -> dict:
     if name == "brass":
         if options:
             raise ConfigError(
-                f"classic brass takes no options (got {sorted(options)[0]!r}); its rules are fixed (C-1 … C-16), "
+                f"classic brass takes no options (got {sorted(options)[0]!r}); its rules are fixed (C-1 … C-17), "
                 "the virtual link included (C-7)"
             )
         return {}
@@ -88,7 +88,7 @@ class Rules(GameData):
         self.players = players
         self.options = dict(sorted(options.items()))
 
-        # C-1 … C-16: classic Brass.
+        # C-1 … C-17: classic Brass.
         self.classic = name == "brass"
         # L-54: the introductory game (Canal Era only, extra scoring).
         self.intro = bool(options.get("intro"))
@@ -127,6 +127,14 @@ class Rules(GameData):
         self.classic_tile_vp = self.classic
         # C-15: classic tie-break (income level, money, next turn order) instead of L-53 / R-4.
         self.classic_tie_break = self.classic
+        # C-6, R-14: an industry card builds anywhere for the player's first industry build of the *game* (a fact
+        # kept per player, `built_industry`); Lancashire: while the player has nothing on the board (L-22, R-2).
+        self.first_build_once_per_game = self.classic
+        # C-14, R-15: a rail's coal is brought to the end the player chooses, from the closest source to that end;
+        # Lancashire: from the closest source to either end (L-36).
+        self.rail_coal_to_chosen_end = self.classic
+        # C-17, R-16: the first round starts with a random player and goes clockwise; Lancashire: random order (L-6).
+        self.first_order_clockwise = self.classic
         # L-54: the last era of the game.
         self.last_era = "canal" if self.intro else "rail"
 

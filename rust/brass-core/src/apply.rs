@@ -1,7 +1,7 @@
 //! How actions resolve and how turns, rounds and eras end (docs/actions.md, "How each action resolves").
 use crate::actions::Action;
 use crate::error::{Error, Result};
-use crate::game::{Era, Game, MAX_PLAYERS, NONE};
+use crate::game::{Era, FirstBuild, FirstOrder, Game, MAX_PLAYERS, NONE};
 use crate::market;
 use crate::network::{adjacency, reachable, trade_locations};
 use crate::rng::Rng;
@@ -20,6 +20,7 @@ pub fn new_state(game: &Game, seed: u64) -> State {
         discards: [0; 32],
         taken: [0; 6],
         links_left: game.links_per_player,
+        built_industry: false,
     };
     let mut state = State {
         rng: Rng(seed),
@@ -61,9 +62,15 @@ pub fn new_state(game: &Game, seed: u64) -> State {
     remove_unseen(&mut state, game.removed_canal);
     // L-4: the DCM pile.
     shuffle_dcm(game, &mut state);
-    // L-6: random first turn order.
+    // L-6: a random first turn order; C-17: a random start player, then clockwise (seat order).
     let mut order: Vec<u8> = (0..n as u8).collect();
-    state.rng.shuffle(&mut order);
+    match game.first_order {
+        FirstOrder::Shuffled => state.rng.shuffle(&mut order),
+        FirstOrder::RandomStartClockwise => {
+            let start = state.rng.below(n as u64) as usize;
+            order.rotate_left(start);
+        }
+    }
     state.turn_order[..n].copy_from_slice(&order);
     state
 }
@@ -256,12 +263,12 @@ fn start_build(game: &Game, state: &mut State, p: usize, space: u8, industry: u8
     } else {
         let loc = game.spaces[space as usize].location;
         let net = crate::network::network(game, state, p as u8);
-        let presence = crate::network::has_presence(game, state, p as u8);
+        let first_build_used = rules::first_build_used(game, state, p as u8);
         let overbuild = !state.board[space as usize].is_empty();
         Some(rules::build_cards(
             game,
             net,
-            presence,
+            first_build_used,
             &state.players[p],
             loc,
             industry,
@@ -280,6 +287,9 @@ fn start_build(game: &Game, state: &mut State, p: usize, space: u8, industry: u8
         cubes: 0,
     };
     state.players[p].taken[industry as usize] += 1;
+    if game.first_build == FirstBuild::FirstOfGame {
+        state.players[p].built_industry = true;
+    }
     spend(state, p, spec.cost as u32);
     let mut u = Underway::new(ActionKind::Build);
     u.double = double;
@@ -717,8 +727,8 @@ fn end_era(game: &Game, state: &mut State) {
     }
 }
 
-/// Final ranking (L-53, R-4): VP, then income level, then track space, then money; the players tied
-/// on all of these share the win.
+/// Final ranking (L-53, R-4): VP, then income level, then money; the players tied on all three share
+/// the win. The track space within an income level is not a tie-break (R-4, seed 004).
 pub fn winners(game: &Game, state: &State) -> Vec<u8> {
     if !state.is_terminal() {
         return Vec::new();
@@ -746,12 +756,7 @@ pub fn winners(game: &Game, state: &State) -> Vec<u8> {
     }
     let key = |p: u8| {
         let pl = &state.players[p as usize];
-        (
-            pl.vp,
-            state.income_level(game, p),
-            pl.income_space,
-            pl.money,
-        )
+        (pl.vp, state.income_level(game, p), pl.money)
     };
     let best = (0..game.players).map(key).max().expect("players");
     (0..game.players).filter(|&p| key(p) == best).collect()

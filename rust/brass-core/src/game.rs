@@ -185,6 +185,34 @@ pub enum LoanBan {
     RailDeckEmpty,
 }
 
+/// When the industry-card "first build anywhere" exception is available (L-22, C-6).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum FirstBuild {
+    /// While the player has no industry tile and no link on the board (L-22, R-2).
+    NothingOnBoard,
+    /// For the player's first industry build of the game only (C-6, R-14); kept in the state as
+    /// `Player::built_industry`, since the era's end can empty the board again.
+    FirstOfGame,
+}
+
+/// From where a new rail's coal is measured (L-36, C-14, R-15).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum RailCoal {
+    /// The closest source to either end of the new link, both ends together (L-36).
+    EitherEnd,
+    /// The player chooses the end that receives the coal; the closest source to that end (C-14, R-15).
+    ChosenEnd,
+}
+
+/// How the first round's turn order is drawn (L-6, C-17, R-16).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum FirstOrder {
+    /// A random order of all players (L-6).
+    Shuffled,
+    /// A random start player, then clockwise in seat order (C-17).
+    RandomStartClockwise,
+}
+
 /// A game configuration. Build it with [`Game::new`]; share it (it is immutable) between states.
 #[derive(Clone, Debug)]
 pub struct Game {
@@ -259,6 +287,12 @@ pub struct Game {
     pub dcm_recycle: bool,
     /// C-15: the last tie-break is the next turn order (else a shared win, L-53).
     pub tie_break_turn_order: bool,
+    /// L-22 / C-6: when an industry card may build anywhere.
+    pub first_build: FirstBuild,
+    /// L-36 / C-14: which end of a new rail its coal is measured from.
+    pub rail_coal: RailCoal,
+    /// L-6 / C-17: the first round's turn order.
+    pub first_order: FirstOrder,
 }
 
 impl Game {
@@ -630,6 +664,21 @@ impl Game {
             virtual_link,
             dcm_recycle: classic,
             tie_break_turn_order: classic,
+            first_build: if classic {
+                FirstBuild::FirstOfGame
+            } else {
+                FirstBuild::NothingOnBoard
+            },
+            rail_coal: if classic {
+                RailCoal::ChosenEnd
+            } else {
+                RailCoal::EitherEnd
+            },
+            first_order: if classic {
+                FirstOrder::RandomStartClockwise
+            } else {
+                FirstOrder::Shuffled
+            },
         })
     }
 

@@ -1,7 +1,7 @@
 //! Canonical state JSON (docs/state-format.md): written with sorted keys and no white space, read with
 //! full validation. Also game records.
 use crate::error::{Error, Result};
-use crate::game::{Era, Game, MAX_PLAYERS, NONE};
+use crate::game::{Era, FirstBuild, Game, MAX_PLAYERS, NONE};
 use crate::rng::Rng;
 use crate::rules;
 use crate::state::{ActionKind, Decision, State, Tile, Underway};
@@ -48,7 +48,7 @@ pub fn state_value(game: &Game, state: &State) -> Value {
                     json!(game.stacks[i].len() - p.taken[i] as usize),
                 );
             }
-            json!({
+            let mut player = json!({
                 "money": p.money,
                 "money_spent": p.money_spent,
                 "income_space": p.income_space,
@@ -57,7 +57,11 @@ pub fn state_value(game: &Game, state: &State) -> Value {
                 "discards": counts(game, &p.discards),
                 "mat": Value::Object(mat),
                 "links_left": p.links_left,
-            })
+            });
+            if game.first_build == FirstBuild::FirstOfGame {
+                player["built_industry"] = json!(p.built_industry);
+            }
+            player
         })
         .collect();
     let mut board = Map::new();
@@ -188,11 +192,20 @@ fn invalid(msg: String) -> Error {
 
 impl<'a> Reader<'a> {
     fn new(path: &str, v: &'a Value, keys: &[&str]) -> Result<Reader<'a>> {
+        Reader::with_optional(path, v, keys, &[])
+    }
+    /// A reader of an object that must hold `keys` and may hold `optional` keys, and nothing else.
+    fn with_optional(
+        path: &str,
+        v: &'a Value,
+        keys: &[&str],
+        optional: &[&str],
+    ) -> Result<Reader<'a>> {
         let obj = v
             .as_object()
             .ok_or_else(|| invalid(format!("{path}: expected an object")))?;
         for k in obj.keys() {
-            if !keys.contains(&k.as_str()) {
+            if !keys.contains(&k.as_str()) && !optional.contains(&k.as_str()) {
                 return Err(invalid(format!("{path}: unexpected key `{k}`")));
             }
         }
@@ -215,6 +228,9 @@ impl<'a> Reader<'a> {
     }
     fn value(&self, key: &str) -> &'a Value {
         &self.obj[key]
+    }
+    fn has(&self, key: &str) -> bool {
+        self.obj.contains_key(key)
     }
     fn int(&self, key: &str, lo: i64, hi: i64) -> Result<i64> {
         int_in(&self.at(key), self.value(key), lo, hi)
@@ -377,9 +393,18 @@ pub fn from_value(v: &Value) -> Result<(Game, State)> {
     if players.len() != n {
         return Err(invalid(format!("players: expected {n} entries")));
     }
+    // C-6, R-14: classic Brass states say whether each player has built an industry tile this game;
+    // a state without the key (written before it existed) reads it from the board.
+    let first_of_game = game.first_build == FirstBuild::FirstOfGame;
+    let optional: &[&str] = if first_of_game {
+        &["built_industry"]
+    } else {
+        &[]
+    };
+    let mut built_from_board = [false; MAX_PLAYERS];
     for (i, pv) in players.iter().enumerate() {
         let path = format!("players[{i}]");
-        let pr = Reader::new(
+        let pr = Reader::with_optional(
             &path,
             pv,
             &[
@@ -392,6 +417,7 @@ pub fn from_value(v: &Value) -> Result<(Game, State)> {
                 "mat",
                 "links_left",
             ],
+            optional,
         )?;
         let p = &mut state.players[i];
         p.money = pr.int("money", -1000, 100_000)? as i32;
@@ -408,6 +434,11 @@ pub fn from_value(v: &Value) -> Result<(Game, State)> {
             p.taken[ind] = (stack - left) as u8;
         }
         p.links_left = pr.int("links_left", 0, game.links_per_player as i64)? as u8;
+        if pr.has("built_industry") {
+            p.built_industry = pr.bool("built_industry")?;
+        } else {
+            built_from_board[i] = first_of_game;
+        }
         if p.money < 0 && state.decision != Decision::Remove {
             return Err(invalid(format!(
                 "{path}.money: negative money is only possible while paying a shortfall"
@@ -445,6 +476,9 @@ pub fn from_value(v: &Value) -> Result<(Game, State)> {
             flipped,
             cubes,
         };
+        if built_from_board[owner as usize] {
+            state.players[owner as usize].built_industry = true;
+        }
     }
     // Links.
     let links = r
@@ -650,6 +684,21 @@ pub fn check_state(game: &Game, state: &State) -> Result<()> {
             )));
         }
         built[t.owner as usize][t.industry as usize][t.level as usize] += 1;
+        if game.first_build == FirstBuild::FirstOfGame
+            && !state.players[t.owner as usize].built_industry
+        {
+            return Err(invalid(format!(
+                "players[{}].built_industry: false, but the player has a tile on {} (C-6)",
+                t.owner, game.spaces[s].name
+            )));
+        }
+    }
+    if game.first_build != FirstBuild::FirstOfGame
+        && state.players[..n].iter().any(|p| p.built_industry)
+    {
+        return Err(invalid(
+            "players: built_industry is kept only by classic Brass (C-6)".into(),
+        ));
     }
     for p in 0..n {
         for ind in 0..game.industries.len() {

@@ -1,6 +1,6 @@
 //! Which actions are legal (docs/actions.md, "When each action id is legal"), with the reason when not.
 use crate::actions::Action;
-use crate::game::{Era, Game, LoanBan, MAX_INDUSTRIES, MAX_LOCATIONS, NONE};
+use crate::game::{Era, FirstBuild, Game, LoanBan, RailCoal, MAX_INDUSTRIES, MAX_LOCATIONS, NONE};
 use crate::market;
 use crate::network::{self, adjacency, closest_coal, reachable};
 use crate::state::{ActionKind, Decision, State};
@@ -12,8 +12,9 @@ pub type Why = &'static str;
 pub struct Ctx {
     pub player: u8,
     pub network: u64,
-    /// The player has a tile or a link on the board (L-22, R-2).
-    pub presence: bool,
+    /// The industry-card "first build anywhere" exception is no longer available to the player (L-22,
+    /// C-6; see [`first_build_used`]).
+    pub first_build_used: bool,
     /// Iron cubes on all unflipped iron works (L-18).
     pub iron_on_board: u32,
     pub coal_on_board: u32,
@@ -91,10 +92,14 @@ impl Ctx {
             component_coal[c as usize] += coal_at[l];
             component_trade[c as usize] |= trade & (1 << l) != 0;
         }
+        let first_build_used = match game.first_build {
+            FirstBuild::NothingOnBoard => presence,
+            FirstBuild::FirstOfGame => state.players[player as usize].built_industry,
+        };
         Ctx {
             player,
             network,
-            presence,
+            first_build_used,
             iron_on_board,
             coal_on_board,
             component,
@@ -212,7 +217,7 @@ pub fn check_build(
     let cards = build_cards(
         game,
         ctx.network,
-        ctx.presence,
+        ctx.first_build_used,
         player,
         loc,
         industry,
@@ -297,12 +302,22 @@ pub fn check_build_site(
     Ok(overbuild)
 }
 
+/// Has the player lost the industry-card "first build anywhere" exception? Lancashire (L-22, R-2): while
+/// they have a tile or a link on the board. Classic Brass (C-6, R-14): once they have built an industry
+/// tile in this game, even if the end of the Canal Era emptied the board again.
+pub fn first_build_used(game: &Game, state: &State, player: u8) -> bool {
+    match game.first_build {
+        FirstBuild::NothingOnBoard => crate::network::has_presence(game, state, player),
+        FirstBuild::FirstOfGame => state.players[player as usize].built_industry,
+    }
+}
+
 /// The card kinds in hand that can pay for a single build at `loc` (L-21, L-22): the location's card, or
-/// the industry's card with the location in the network (anywhere for a first build).
+/// the industry's card with the location in the network (anywhere for a first build, L-22, C-6).
 pub fn build_cards(
     game: &Game,
     network: u64,
-    presence: bool,
+    first_build_used: bool,
     player: &crate::state::Player,
     loc: u8,
     industry: u8,
@@ -326,7 +341,7 @@ pub fn build_cards(
     let ind_card = game.industry_cards[industry as usize];
     if ind_card != NONE
         && player.hand[ind_card as usize] > 0
-        && (network & (1 << loc) != 0 || (!presence && !overbuild))
+        && (network & (1 << loc) != 0 || (!first_build_used && !overbuild))
     {
         cards |= 1 << ind_card;
     }
@@ -538,22 +553,23 @@ pub fn check_loan(game: &Game, state: &State, player: u8, amount: u8) -> Result<
     Ok(())
 }
 
-/// The coal mines the player may take the next coal from, when the rules leave a choice (L-16).
+/// The coal mines the player may take the next coal from (L-16); a decision when there are two or more.
+/// A rail's coal in classic Brass (C-14, R-15): the player chooses the end that receives it, so the
+/// choices are the closest mines to either end, each end measured on its own.
 pub fn coal_choices(game: &Game, state: &State) -> u64 {
     let Some(u) = state.action else { return 0 };
     let adj = adjacency(game, state);
-    closest_coal(
-        game,
-        state,
-        &adj,
-        consumer_locations(game, u.kind, u.target),
-        NONE,
-    )
-    .0
+    if u.kind == ActionKind::Link && game.rail_coal == RailCoal::ChosenEnd {
+        let line = &game.lines[u.target as usize];
+        return closest_coal(game, state, &adj, 1 << line.a, NONE).0
+            | closest_coal(game, state, &adj, 1 << line.b, NONE).0;
+    }
+    let consumers = consumer_locations(game, u.kind, u.target);
+    closest_coal(game, state, &adj, consumers, NONE).0
 }
 
 /// The locations a coal cube must reach for the action under way: the build location or both ends of
-/// the rail link just placed (L-16).
+/// the rail link just placed (L-16, L-36).
 pub fn consumer_locations(game: &Game, kind: ActionKind, target: u8) -> u64 {
     match kind {
         ActionKind::Link => game.lines[target as usize].ends(),
@@ -676,7 +692,7 @@ pub fn legal_actions(game: &Game, state: &State, out: &mut Vec<u16>) {
                     if build_cards(
                         game,
                         ctx.network,
-                        ctx.presence,
+                        ctx.first_build_used,
                         player,
                         loc,
                         industry as u8,

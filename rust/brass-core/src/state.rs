@@ -156,6 +156,8 @@ pub struct Player {
     /// Tiles taken from the top of each industry's stack (built or developed).
     pub taken: [u8; MAX_INDUSTRIES],
     pub links_left: u8,
+    /// The player has built an industry tile this game (C-6, R-14; classic Brass only, else false).
+    pub built_industry: bool,
 }
 
 impl Player {

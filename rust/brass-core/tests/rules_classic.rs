@@ -1,4 +1,4 @@
-//! The classic 2007 rules (`brass`, C-1 … C-16) and the Lancashire options (L-54 … L-57), docs/classic.md.
+//! The classic 2007 rules (`brass`, C-1 … C-17) and the Lancashire options (L-54 … L-57), docs/classic.md.
 mod common;
 use brass_core::game::Era;
 use brass_core::state::Decision;
@@ -372,4 +372,134 @@ fn l54_l55_option_games_reach_their_end() {
             );
         }
     }
+}
+
+/// C-6, R-14: the industry-card "build anywhere" exception is a player's first industry build of the game,
+/// not "nothing on the board": once used, a player whose tiles all left the board does not get it back.
+#[test]
+fn c6_r14_first_build_anywhere_is_the_first_industry_build_of_the_game_only() {
+    let mut p = Pos::of("brass", 3, &[]).rail();
+    p.hand(0, &["coal_mine"]).lowest(0, "coal_mine", 2);
+    // Nothing of player 0 on the board, and no build yet in this game: anywhere.
+    assert!(!p.s.players[0].built_industry);
+    assert!(p.is_legal("build coal_mine bolton/1"));
+    assert!(p.is_legal("build coal_mine wigan/1"));
+    // Nothing on the board, but the Canal Era's tiles were built (and removed at its end): only in the
+    // network, which is empty.
+    p.s.players[0].built_industry = true;
+    assert!(!p.is_legal("build coal_mine bolton/1"));
+    assert!(!p.is_legal("build coal_mine wigan/1"));
+    assert!(p.refuse("build coal_mine wigan/1").contains("L-22"));
+    // Lancashire keeps L-22: with nothing on the board, an industry card builds anywhere again.
+    let mut q = Pos::new(3).rail();
+    q.hand(0, &["coal_mine"]).lowest(0, "coal_mine", 2);
+    assert!(q.is_legal("build coal_mine bolton/1"));
+}
+
+/// C-6, R-14: a build sets the per-player fact (a develop does not), and the end of the Canal Era, which
+/// removes the player's level-1 tiles, does not reset it.
+#[test]
+fn c6_r14_a_build_records_the_first_build_and_the_canal_era_end_keeps_it() {
+    let mut p = Pos::of("brass", 3, &[]);
+    p.hand(0, &["coal_mine", "cotton_mill"]);
+    p.play("develop cotton_mill")
+        .play("stop")
+        .play("card cotton_mill");
+    assert!(!p.s.players[0].built_industry, "a develop is not a build");
+    p.play("build coal_mine wigan/1");
+    assert!(p.s.players[0].built_industry);
+    assert!(p.json().contains("\"built_industry\":true"));
+    assert!(p.json().contains("\"built_industry\":false"));
+    // Lancashire states have no such key.
+    assert!(!Pos::new(3).json().contains("built_industry"));
+
+    // The last action of the Canal Era: player 0's only tile is level 1 and leaves the board.
+    let mut e = Pos::of("brass", 3, &[]);
+    e.tile("wigan/1", 0, "coal_mine", 1, 2);
+    e.s.players[0].built_industry = true;
+    e.s.round = e.g.rounds_per_era;
+    e.s.turn = 2;
+    e.s.actions_left = 1;
+    e.hand(0, &[]).hand(1, &[]).hand(2, &["bolton"]);
+    e.play("pass");
+    assert_eq!(e.s.era, Era::Rail);
+    assert!(e.is_empty("wigan/1"));
+    assert!(e.s.players[0].built_industry, "the era's end keeps it");
+    e.s.turn_order = [0, 1, 2, 0];
+    e.s.turn = 0;
+    e.s.decision = Decision::Action;
+    e.hand(0, &["coal_mine"]).lowest(0, "coal_mine", 2);
+    assert!(!e.is_legal("build coal_mine bolton/1"));
+}
+
+fn rail_coal_position(name: &str) -> Pos {
+    // Player 0 owns the Wigan mine (so Wigan is in the network); a Manchester mine of player 1 is one link
+    // from Bolton. The new rail Wigan–Bolton: from Wigan the Wigan mine is closest (0 links); from Bolton
+    // both mines are 1 link away.
+    let mut p = Pos::of(name, 3, &[]).rail();
+    p.tile("wigan/1", 0, "coal_mine", 2, 3)
+        .tile("manchester/1", 1, "coal_mine", 2, 3)
+        .link("bolton-manchester", 1)
+        .hand(0, &["bolton"]);
+    p
+}
+
+/// C-14, R-15: the player chooses the end of a new rail that receives its coal, then the closest source
+/// to that end: the Manchester mine (closest to Bolton) is offered beside the Wigan mine.
+#[test]
+fn c14_r15_classic_rail_coal_comes_to_the_end_the_player_chooses() {
+    let mut p = rail_coal_position("brass");
+    p.play("link wigan-bolton");
+    assert_eq!(p.decision(), Decision::Coal);
+    assert_eq!(p.legal(), vec!["coal manchester/1", "coal wigan/1"]);
+    p.play("coal manchester/1");
+    assert_eq!(p.at("manchester/1").cubes, 2);
+    assert_eq!(p.at("wigan/1").cubes, 3);
+    // L-36 (Lancashire, unchanged): the closest source to either end, the ends together: Wigan, no question.
+    let mut q = rail_coal_position("lancashire");
+    q.play("link wigan-bolton");
+    assert_ne!(q.decision(), Decision::Coal);
+    assert_eq!(q.at("wigan/1").cubes, 2);
+    assert_eq!(q.at("manchester/1").cubes, 3);
+}
+
+/// C-14, R-15: one source only (the same mine closest to both ends) asks nothing.
+#[test]
+fn c14_r15_classic_rail_coal_asks_only_on_a_real_choice() {
+    let mut p = Pos::of("brass", 3, &[]).rail();
+    p.tile("wigan/1", 0, "coal_mine", 2, 3).hand(0, &["bolton"]);
+    p.play("link wigan-bolton");
+    assert_ne!(p.decision(), Decision::Coal);
+    assert_eq!(p.at("wigan/1").cubes, 2);
+}
+
+/// C-17, R-16: classic Brass starts with a random start player, then clockwise in seat order (a rotation of
+/// the seats, drawn with one `below(players)` after the DCM shuffle); Lancashire shuffles the whole order (L-6).
+#[test]
+fn c17_r16_classic_first_round_is_a_rotation_of_the_seats() {
+    for players in [3i64, 4] {
+        let g = game("brass", players, &[]).unwrap();
+        let mut starts = [0u32; 4];
+        for seed in 0..200u64 {
+            let s = apply::new_state(&g, seed);
+            let n = players as usize;
+            let first = s.turn_order[0] as usize;
+            let expected: Vec<u8> = (0..n).map(|i| ((first + i) % n) as u8).collect();
+            assert_eq!(&s.turn_order[..n], &expected[..], "seed {seed}");
+            starts[first] += 1;
+        }
+        assert!(
+            starts[..players as usize].iter().all(|&c| c > 20),
+            "every seat starts sometimes: {starts:?}"
+        );
+    }
+    // Lancashire: some first orders are not rotations.
+    let g = game("lancashire", 4, &[]).unwrap();
+    let rotations = (0..200u64)
+        .filter(|&seed| {
+            let o = apply::new_state(&g, seed).turn_order;
+            (0..4).all(|i| o[i] == (o[0] + i as u8) % 4)
+        })
+        .count();
+    assert!(rotations < 200, "Lancashire shuffles the whole order (L-6)");
 }

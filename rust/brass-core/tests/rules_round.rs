@@ -185,26 +185,49 @@ fn l52_rail_end_scores_one_vp_per_full_ten_pounds() {
 }
 
 #[test]
-fn l53_r4_ties_break_on_income_level_then_track_space_then_money() {
+fn l53_r4_ties_break_on_income_level_then_money_not_on_the_track_space() {
+    // The example of R-4: 102 VP and income level 10 each; space 30 with £20 against space 29 with £29.
+    let mut p = last_action_of_round(2, 10).rail();
+    for pl in 0..2 {
+        p.s.players[pl].vp = 100;
+    }
+    p.s.players[0].income_space = 30; // level 10, further along
+    p.s.players[1].income_space = 29; // level 10
+    p.money(0, 20).money(1, 29);
+    p.play("pass"); // + £2 and £2 of final money VP (L-52): 102 VP each
+    assert_eq!(
+        (p.s.players[0].vp, p.s.players[1].vp),
+        (102, 102),
+        "equal VP after the final scoring"
+    );
+    assert_eq!(apply::winners(&p.g, &p.s), vec![1], "more money wins alone");
+    // Income level still comes before money.
     let mut p = last_action_of_round(3, 9).rail();
     for pl in 0..3 {
         p.money(pl, 9);
         p.s.players[pl as usize].vp = 20;
     }
     p.s.players[0].income_space = 27; // level 9
-    p.s.players[1].income_space = 28; // level 9, further along
-    p.s.players[2].income_space = 28;
-    p.money(2, 8);
+    p.s.players[1].income_space = 29; // level 10
+    p.s.players[2].income_space = 28; // level 9
+    p.money(1, 8); // less money, higher level
     p.play("pass");
     assert_eq!(apply::winners(&p.g, &p.s), vec![1]);
     let mut q = last_action_of_round(2, 10).rail();
     q.s.players[0].vp = 5;
     q.s.players[1].vp = 5;
+    q.s.players[0].income_space = 11; // level 1
+    q.s.players[1].income_space = 12; // level 1, further along
+    assert_eq!(
+        q.g.income_level(q.s.players[0].income_space),
+        q.g.income_level(q.s.players[1].income_space),
+        "two spaces of one level"
+    );
     q.play("pass");
     assert_eq!(
         apply::winners(&q.g, &q.s),
         vec![0, 1],
-        "a full tie shares the win"
+        "equal VP, income level and money share the win, whatever the track space"
     );
 }
 

@@ -1,6 +1,6 @@
 //! Hand-built positions for rule tests.
 #![allow(dead_code)]
-use brass_core::game::{Era, NONE};
+use brass_core::game::{Era, FirstBuild, NONE};
 use brass_core::state::{Decision, Tile};
 use brass_core::{apply, json, rules, Game, State};
 use std::collections::BTreeMap;
@@ -72,6 +72,9 @@ impl Pos {
             flipped,
             cubes,
         };
+        if self.g.first_build == FirstBuild::FirstOfGame {
+            self.s.players[owner as usize].built_industry = true; // C-6: a tile on the board was built
+        }
         self
     }
     pub fn flipped(&mut self, space: &str) -> &mut Self {
