@@ -11,6 +11,17 @@ and the game data file, so a state of either engine (`brass.State`, `brass.refer
 picture, and a state JSON text or object can be drawn as well. Elements carry `class` and `data-*`
 attributes (`data-location`, `data-space="manchester/1"`, `data-line="bolton-manchester"`, `data-player`)
 so that tools and tests can find them.
+
+Each tile shows its industry letter and level, the coal / iron cubes on it, and at the bottom the VP it scores
+once flipped (left) and the income spaces flipping it gives (right), as printed on the tile. Location names
+are placed beside their box where they cross the fewest lines (below, above, right or left), on a halo of the
+map colour.
+
+Links leave the board when an era is scored, so the position after the last move of an era (and the final
+position of a game) has no links left. `board(state, scored_links={...})` draws such removed links on top of
+the map as an overlay (hatched in the owner's colour, `class="scored-link"`); the replay viewer
+(`brass.viewer`) passes the links of the position just before the scoring move, so the picture of a finished
+game shows the network that scored.
 """
 
 from __future__ import annotations
@@ -116,7 +127,7 @@ PANEL_WIDTH = 440
 WIDTH = MAP_WIDTH + PANEL_WIDTH
 HEIGHT = 940
 
-SPACE = 26  # side of a building space
+SPACE = 28  # side of a building space
 GAP = 3  # gap between spaces and around them in a location box
 
 
@@ -256,9 +267,9 @@ def _draw_lines(obj: dict, data: dict) -> list[str]:
                 opacity=None if usable else 0.35,
             )
         )
-    options = obj["game"]["options"]
-    if obj["game"]["name"] == "brass" or options.get("virtual_link"):
-        a, b = data.get("classic", {}).get("virtual_link", ("liverpool", "birkenhead"))
+    virtual = _virtual_link(obj, data)
+    if virtual is not None:
+        a, b = virtual
         (x1, y1), (x2, y2) = POSITIONS[a], POSITIONS[b]
         parts = [
             _tooltip(f"virtual link {a}-{b} (industry cards only)"),
@@ -266,6 +277,43 @@ def _draw_lines(obj: dict, data: dict) -> list[str]:
         ]
         out.append(_group(parts, class_="virtual-link", data_line=f"{a}-{b}"))
     return out
+
+
+def _draw_scored_links(obj: dict, data: dict, scored_links: dict[str, int]) -> list[str]:
+    """Links removed when their era was scored (see the module docstring), dashed in their owner's colour."""
+    out = []
+    for line in data["lines"]:
+        a, b = line["ends"]
+        name = f"{a}-{b}"
+        if name not in scored_links:
+            continue
+        owner = scored_links[name]
+        (x1, y1), (x2, y2) = POSITIONS[a], POSITIONS[b]
+        ends = {"x1": x1, "y1": y1, "x2": x2, "y2": y2}
+        colour = PLAYER_COLOURS[owner % len(PLAYER_COLOURS)]
+        parts = [
+            _tooltip(f"link {name} of player {owner}: scored, then removed at the end of the era"),
+            _element("line", **ends, stroke="#333333", stroke_width=8, stroke_opacity=0.45, stroke_linecap="round"),
+            _element("line", **ends, stroke=colour, stroke_width=5, stroke_dasharray="9 4"),
+        ]
+        out.append(_group(parts, class_="scored-link", data_line=name, data_owner=owner))
+    return out
+
+
+def _check_scored_links(scored_links: Any, obj: dict, data: dict) -> dict[str, int]:
+    """`scored_links` as a dict of line -> owner, checked against the map and the player count."""
+    if not isinstance(scored_links, dict):
+        raise brass.ArgumentTypeError(
+            f"scored_links must be a dict of line -> owner, not {type(scored_links).__name__}")
+    lines = {"-".join(line["ends"]) for line in data["lines"]}
+    for name, owner in scored_links.items():
+        if name not in lines:
+            raise brass.InvalidStateError(f"scored_links: `{name}` is not a line of this map")
+        if isinstance(owner, bool) or not isinstance(owner, int):
+            raise brass.ArgumentTypeError(f"scored_links[{name!r}]: an owner index (int) is needed")
+        if not 0 <= owner < obj["game"]["players"]:
+            raise brass.InvalidStateError(f"scored_links[{name!r}]: no player {owner} in this game")
+    return dict(scored_links)
 
 
 def _location_box(n_spaces: int) -> tuple[int, int]:
@@ -315,10 +363,17 @@ def _draw_space(obj: dict, location: dict, number: int, icons: list[str], x: flo
         )
         ink = "#000000"
     label = f"{INDUSTRY_LETTERS.get(industry, industry[:1].upper())}{tile['level']}"
-    parts.append(_text(x + SPACE / 2, y + 13, label, font_size=11, font_weight="bold", text_anchor="middle", fill=ink))
+    parts.append(_text(x + SPACE / 2, y + 11, label, font_size=10.5, font_weight="bold", text_anchor="middle",
+                       fill=ink))
     cube = CUBE_COLOURS["iron" if industry == "iron_works" else "coal"]
-    for i in range(tile["cubes"]):  # small squares along the bottom
-        parts.append(_element("rect", x=x + 3.5 + 3.4 * i, y=y + SPACE - 8, width=2.8, height=4, fill=cube))
+    for i in range(tile["cubes"]):  # small squares under the label
+        parts.append(_element("rect", x=x + 3.5 + 3.4 * i, y=y + 13, width=2.8, height=4, fill=cube))
+    vp, income = _tile_values(obj, industry, tile["level"])
+    if vp is not None:  # as printed on the tile: VP bottom left, income spaces bottom right
+        parts.append(_text(x + 4, y + SPACE - 3.5, str(vp), font_size=7.5, font_weight="bold", fill=ink,
+                           class_="tile-vp"))
+        parts.append(_text(x + SPACE - 4, y + SPACE - 3.5, _signed(income), font_size=7.5, text_anchor="end",
+                           fill=ink, class_="tile-income"))
     return _group(
         parts,
         class_="space tile",
@@ -328,7 +383,128 @@ def _draw_space(obj: dict, location: dict, number: int, icons: list[str], x: flo
         data_level=tile["level"],
         data_flipped=flipped,
         data_cubes=tile["cubes"],
+        data_vp=vp,
+        data_income=income,
     )
+
+
+def _tile_values(obj: dict, industry: str, level: int) -> tuple[int | None, int | None]:
+    """The VP a tile scores when flipped and the income spaces it gives (L-50; classic Brass uses a tile's
+    `vp_classic` where it has one, R-11); (None, None) for a tile the data file does not list."""
+    for row in _data_for(obj)["tiles"].get(industry, []):
+        if row["level"] == level:
+            vp = row["vp_classic"] if obj["game"]["name"] == "brass" and "vp_classic" in row else row["vp"]
+            return vp, row["income"]
+    return None, None
+
+
+# --- Location labels ----------------------------------------------------------------------------------------
+
+MAP_COLOUR = "#f6f3ea"
+# Text halo in the map colour: a line passing close to a name is hidden under its letters.
+_HALO = {"stroke": MAP_COLOUR, "stroke_width": 3, "stroke_linejoin": "round", "paint_order": "stroke"}
+# Estimated advance per character of the 11 px names (bold, regular) and the extent of a line of text around
+# its baseline; used only to keep names clear of lines and boxes.
+_CHAR_WIDTH = {"bold": 6.4, "normal": 6.0}
+_ASCENT, _DESCENT = 9.0, 3.0
+# Half the widest stroke of a line or link (9 px), kept free around a name.
+_LINE_MARGIN = 4.5
+
+Rect = tuple[float, float, float, float]  # left, top, right, bottom
+
+
+def _location_rect(location: dict) -> Rect:
+    """The box of a location (its spaces), the dot of a town, or the pill of an external location."""
+    x, y = POSITIONS[location["id"]]
+    if location.get("trade_icon"):
+        half = (10 + 7 * len(location["name"])) / 2
+        return x - half, y - 13, x + half, y + 13
+    if not location["spaces"]:
+        return x - 7, y - 7, x + 7, y + 7
+    width, height = _location_box(len(location["spaces"]))
+    return x - width / 2, y - height / 2, x + width / 2, y + height / 2
+
+
+def _overlaps(a: Rect, b: Rect) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+def _crosses(p: tuple[float, float], q: tuple[float, float], rect: Rect) -> bool:
+    """Whether the segment p-q passes through the rectangle (Liang–Barsky clipping)."""
+    (x1, y1), (x2, y2) = p, q
+    dx, dy = x2 - x1, y2 - y1
+    low, high = 0.0, 1.0
+    for step, room in ((-dx, x1 - rect[0]), (dx, rect[2] - x1), (-dy, y1 - rect[1]), (dy, rect[3] - y1)):
+        if step == 0:
+            if room < 0:
+                return False
+            continue
+        t = room / step
+        if step < 0:
+            low = max(low, t)
+        else:
+            high = min(high, t)
+        if low > high:
+            return False
+    return True
+
+
+def _label_candidates(rect: Rect) -> list[tuple[float, float, str]]:
+    """Where a name may go around a location's rectangle, in order of preference: (x, baseline, text-anchor)
+    below, above, right, left, then below and above shifted to either side."""
+    left, top, right, bottom = rect
+    x, y = (left + right) / 2, (top + bottom) / 2
+    below, above = bottom + _ASCENT + 2, top - _DESCENT - 2
+    places = [(x, below, "middle"), (x, above, "middle"), (right + 4, y + 4, "start"), (left - 4, y + 4, "end")]
+    for row in (below, above):
+        places += [(left, row, "start"), (right, row, "end"), (x + 4, row, "start"), (x - 4, row, "end")]
+    return places
+
+
+def _text_rect(x: float, y: float, anchor: str, width: float) -> Rect:
+    left = {"start": x, "middle": x - width / 2, "end": x - width}[anchor]
+    return left, y - _ASCENT, left + width, y + _DESCENT
+
+
+@cache
+def _label_places(data_name: str, virtual_link: tuple[str, str] | None) -> dict[str, tuple[float, float, str]]:
+    """Location id -> (x, baseline, text-anchor) of its name: of the candidate places (`_label_candidates`),
+    the one crossing the fewest lines, never over another location's box, another name or the map's edge."""
+    data = _load_data(data_name)
+    segments = [tuple(POSITIONS[end] for end in line["ends"]) for line in data["lines"]]
+    if virtual_link is not None:
+        segments.append(tuple(POSITIONS[end] for end in virtual_link))
+    boxes = {loc["id"]: _location_rect(loc) for loc in data["locations"]}
+    placed: list[Rect] = []
+    places = {}
+    for location in data["locations"]:
+        if location.get("trade_icon"):
+            continue  # the name is inside the pill
+        weight = "normal" if not location["spaces"] else "bold"
+        width = _CHAR_WIDTH[weight] * len(location["name"])
+        best = None
+        for rank, (x, y, anchor) in enumerate(_label_candidates(boxes[location["id"]])):
+            text = _text_rect(x, y, anchor, width)
+            margin = (text[0] - _LINE_MARGIN, text[1] - _LINE_MARGIN, text[2] + _LINE_MARGIN, text[3] + _LINE_MARGIN)
+            cost = sum(_crosses(a, b, margin) for a, b in segments)
+            cost += 10 * sum(_overlaps(text, box) for lid, box in boxes.items() if lid != location["id"])
+            cost += 10 * sum(_overlaps(text, other) for other in placed)
+            if text[0] < 2 or text[2] > MAP_WIDTH - 2 or text[1] < 47 or text[3] > HEIGHT - 2:
+                cost += 100
+            if best is None or (cost, rank) < best[0]:
+                best = ((cost, rank), (x, y, anchor), text)
+        assert best is not None
+        places[location["id"]] = best[1]
+        placed.append(best[2])
+    return places
+
+
+def _virtual_link(obj: dict, data: dict) -> tuple[str, str] | None:
+    """The ends of the virtual link when the configuration has it (classic Brass, the `virtual_link` option)."""
+    if obj["game"]["name"] == "brass" or obj["game"]["options"].get("virtual_link"):
+        a, b = data.get("classic", {}).get("virtual_link", ("liverpool", "birkenhead"))
+        return a, b
+    return None
 
 
 def _draw_location(obj: dict, location: dict) -> str:
@@ -345,17 +521,20 @@ def _draw_location(obj: dict, location: dict) -> str:
             _text(x, y + 4.5, name, font_size=12, font_weight="bold", text_anchor="middle", fill="#4a4030"),
         ]
         return _group(parts, class_="location external", data_location=lid)
+    data = _data_for(obj)
+    lx, ly, anchor = _label_places(obj["game"]["data"].split("/")[0], _virtual_link(obj, data))[lid]
     if not spaces:
         parts = [
             _element("circle", cx=x, cy=y, r=7, fill="#ffffff", stroke="#555555", stroke_width=1.5),
-            _text(x, y + 21, name, font_size=11, text_anchor="middle", fill="#333333"),
+            _text(lx, ly, name, font_size=11, text_anchor=anchor, fill="#333333", class_="name", **_HALO),
         ]
         return _group(parts, class_="location town", data_location=lid)
     width, height = _location_box(len(spaces))
     left, top = x - width / 2, y - height / 2
     parts = [
         _element("rect", x=left, y=top, width=width, height=height, rx=4, fill="#f2f2f2", stroke="#555555"),
-        _text(x, top + height + 12, name, font_size=11, font_weight="bold", text_anchor="middle", fill="#222222"),
+        _text(lx, ly, name, font_size=11, font_weight="bold", text_anchor=anchor, fill="#222222", class_="name",
+              **_HALO),
     ]
     for number, icons in enumerate(spaces, start=1):
         sx = left + GAP + (number - 1) * (SPACE + GAP)
@@ -378,7 +557,7 @@ def _cells(x: float, y: float, labels: list[str], filled: list[bool], fill: str,
     return _group(parts, class_=cls, **attrs)
 
 
-def _draw_panel(obj: dict, data: dict, now: int | None, rounds: int) -> list[str]:
+def _draw_panel(obj: dict, data: dict, now: int | None, rounds: int, scored: bool = False) -> list[str]:
     """Era, round (of `rounds`), whose turn (`now`), the decision, the players, the markets, the DCM and the
     deck."""
     x = MAP_WIDTH + 15
@@ -482,11 +661,11 @@ def _draw_panel(obj: dict, data: dict, now: int | None, rounds: int) -> list[str
         text += f"; removed unseen: {removed}"
     out.append(_text(x, y, text, font_size=12, class_="deck", data_deck=len(obj["deck"])))
 
-    out.extend(_draw_legend(x, y + 30))
+    out.extend(_draw_legend(x, y + 30, scored))
     return out
 
 
-def _draw_legend(x: float, y: float) -> list[str]:
+def _draw_legend(x: float, y: float, scored: bool = False) -> list[str]:
     """What the letters, fills and line styles mean."""
     out = [_text(x, y, "Key", font_size=12, font_weight="bold")]
     y += 18
@@ -495,13 +674,18 @@ def _draw_legend(x: float, y: float) -> list[str]:
     y += 16
     out.append(_text(x, y, "tile: industry letter and level; filled = flipped, outlined = not", font_size=10.5))
     y += 14
-    out.append(_text(x, y, "flipped; small squares = coal / iron cubes on the tile", font_size=10.5))
+    out.append(_text(x, y, "flipped; small squares = coal / iron cubes on the tile; bottom:", font_size=10.5))
+    y += 14
+    out.append(_text(x, y, "VP when flipped (left), income spaces when flipped (right)", font_size=10.5))
     samples = [
         ("canal and rail", [("#b9d7ef", 6, None), ("#8a8a8a", 1.5, None)]),
         ("canal only", [("#b9d7ef", 6, None)]),
         ("rail only", [("#8a8a8a", 1.5, "6 4")]),
         ("link (owner's colour)", [("#333333", 9, None), (PLAYER_COLOURS[0], 6, None)]),
     ]
+    if scored:
+        samples.append(("link scored and removed at the end of the era", [("#a8a8a8", 8, None),
+                                                                          (PLAYER_COLOURS[0], 5, "9 4")]))
     for label, strokes in samples:
         y += 18
         for stroke, width, dash in strokes:
@@ -516,23 +700,32 @@ def _draw_legend(x: float, y: float) -> list[str]:
 # --- The picture --------------------------------------------------------------------------------------------
 
 
-def board(state: Any) -> str:
+def board(state: Any, *, scored_links: dict[str, int] | None = None) -> str:
     """An SVG picture of a position: the map with its lines, links and tiles, and a side panel with the era,
     round, player to decide, the players' money, income level, VP, links and hand sizes, the markets, the
     Distant Cotton Market and the deck.
 
-    `state` is a `brass.State`, a `brass.reference.State`, a state JSON text or its parsed object."""
+    `state` is a `brass.State`, a `brass.reference.State`, a state JSON text or its parsed object.
+    `scored_links` (line -> owner), if given, are links that were scored and removed at the end of an era,
+    drawn dashed over the map (`class="scored-link"`): pass the links of the position before the era's last
+    move to show the network that scored."""
     obj, native = _position(state)
     data = _data_for(obj)
     title = _title(obj)
     body = [
         _tooltip(title),
         _element("rect", x=0, y=0, width=WIDTH, height=HEIGHT, fill="#ffffff"),
-        _element("rect", x=0, y=45, width=MAP_WIDTH, height=HEIGHT - 45, fill="#f6f3ea"),
+        _element("rect", x=0, y=45, width=MAP_WIDTH, height=HEIGHT - 45, fill=MAP_COLOUR),
         _text(15, 30, title, font_size=20, font_weight="bold", class_="title", data_game=obj["game"]["name"]),
         _group(_draw_lines(obj, data), class_="lines"),
+    ]
+    if scored_links is not None:
+        scored = _check_scored_links(scored_links, obj, data)
+        body.append(_group(_draw_scored_links(obj, data, scored), class_="scored-links"))
+    body += [
         _group([_draw_location(obj, location) for location in data["locations"]], class_="locations"),
-        _group(_draw_panel(obj, data, native.current_player, native.game.rounds_per_era), class_="panel"),
+        _group(_draw_panel(obj, data, native.current_player, native.game.rounds_per_era, scored_links is not None),
+               class_="panel"),
     ]
     return (
         f'<svg xmlns="http://www.w3.org/2000/svg"{_attrs({"width": WIDTH, "height": HEIGHT})}'
