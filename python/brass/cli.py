@@ -2,9 +2,15 @@
 
     brass selfplay [--players 4] [--agents mcts:200 greedy greedy random] [--games 40] [--seed 1]
                    [--jobs N] [--out games.jsonl] [--ray [ADDRESS]]
-    brass replay games.jsonl
+    brass replay games.jsonl [--moves] [--svg DIR] [--game-index N]
+    brass render games.jsonl [--game-index N] -o game.html
     brass play [--players 4] [--seat 0] [--agents greedy ...] [--seed 1]
     brass bench [--game G] [--players 2 3 4] [--json] [--quick]
+
+`replay --moves` prints one game's moves in notation, numbered, with the player who made each; `replay --svg DIR`
+writes the picture of each of its positions (000.svg, 001.svg, ...); `render` writes the replay viewer, one
+self-contained HTML page stepping through the game (brass.viewer). RECORD files hold one game record (JSON) or
+one per line (JSON Lines, as `selfplay --out` writes); `--game-index N` (default 0) chooses the game.
 
 User mistakes (a bad option, an unreadable file, an illegal move) print one line and exit non-zero.
 """
@@ -14,6 +20,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import os
 import statistics
 import sys
 import time
@@ -213,6 +220,96 @@ def _replay(args: argparse.Namespace) -> int:
     return 0
 
 
+def _read_records(path: str) -> list[tuple[str, Any]]:
+    """The game records of a file, each with where it is (`FILE` or `FILE:LINE`): one JSON record, or JSON Lines
+    of records or of `selfplay --out` entries (whose `record` is taken)."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
+    except OSError as e:
+        raise UserError(f"cannot read {path}: {e.strerror}") from None
+    except UnicodeDecodeError:
+        raise UserError(f"{path}: not UTF-8 text") from None
+    try:
+        entries = [(path, json.loads(text))]
+    except ValueError:
+        entries = []
+        for n, line in enumerate(text.splitlines(), 1):
+            if line.strip():
+                try:
+                    entries.append((f"{path}:{n}", json.loads(line)))
+                except ValueError as e:
+                    raise UserError(f"{path}:{n}: not JSON ({e})") from None
+    if not entries:
+        raise UserError(f"{path}: no game record in the file")
+    return [(where, e["record"] if isinstance(e, dict) and "format" not in e and "record" in e else e)
+            for where, e in entries]
+
+
+def _pick_record(path: str, index: int) -> tuple[str, Any]:
+    """The record `--game-index` chooses and where it is."""
+    records = _read_records(path)
+    if not 0 <= index < len(records):
+        raise UserError(f"{path} holds {len(records)} game record{'s' if len(records) != 1 else ''}: "
+                        f"--game-index must be between 0 and {len(records) - 1}")
+    return records[index]
+
+
+def _chosen_game(path: str, index: int) -> tuple[str, list]:
+    """Where the record `--game-index` chooses is, and its positions (brass.viewer.positions)."""
+    from brass import viewer
+
+    where, record = _pick_record(path, index)
+    try:
+        return where, viewer.positions(record)
+    except brass.BrassError as e:
+        raise UserError(f"{where}: {e}") from None
+
+
+def _replay_and_show(args: argparse.Namespace) -> int:
+    """`brass replay`: check every record, then `--moves` / `--svg DIR` for the chosen game."""
+    code = _replay(args)
+    if not (args.moves or args.svg):
+        return code
+    from brass import svg
+
+    _, game_positions = _chosen_game(args.file, args.game_index)
+    if args.moves:
+        for position in game_positions[1:]:
+            print(position.move)
+    if args.svg:
+        width = max(3, len(str(len(game_positions) - 1)))
+        try:
+            os.makedirs(args.svg, exist_ok=True)
+            for p in game_positions:
+                with open(os.path.join(args.svg, f"{p.index:0{width}d}.svg"), "w", encoding="utf-8") as f:
+                    f.write(svg.board(p.state, scored_links=p.scored_links))
+        except OSError as e:
+            raise UserError(f"cannot write to {args.svg}: {e.strerror}") from None
+        print(f"{len(game_positions)} pictures written to {args.svg} ({0:0{width}d}.svg to "
+              f"{len(game_positions) - 1:0{width}d}.svg)")
+    return code
+
+
+def _render(args: argparse.Namespace) -> int:
+    """`brass render RECORD -o game.html`: the replay viewer of one game."""
+    from brass import viewer
+
+    where, record = _pick_record(args.record, args.game_index)
+    try:
+        page = viewer.render_html(record)
+    except brass.BrassError as e:
+        raise UserError(f"{where}: {e}") from None
+    try:
+        with open(args.out, "w", encoding="utf-8") as f:
+            f.write(page)
+    except OSError as e:
+        raise UserError(f"cannot write {args.out}: {e.strerror}") from None
+    moves = page.count("<li data-index=") - 1
+    print(f"{args.out}: replay of {where}, {moves} moves, {len(page.encode()) / 1e3:.0f} kB")
+    return 0
+
+
 def describe(state: brass.State, seat: int) -> str:
     """The position as text, from `seat`'s point of view."""
     doc = json.loads(state.to_json())
@@ -333,7 +430,18 @@ def build_parser() -> argparse.ArgumentParser:
 
     rp = sub.add_parser("replay", help="replay game records, checking every move and the final scores")
     rp.add_argument("file")
-    rp.set_defaults(run=_replay)
+    rp.add_argument("--moves", action="store_true", help="print the moves of one game in notation, numbered")
+    rp.add_argument("--svg", metavar="DIR", help="write a picture of each position of one game: DIR/000.svg, ...")
+    rp.add_argument("--game-index", type=int, default=0, metavar="N",
+                    help="the game for --moves and --svg: the Nth record of the file, from 0 (default 0)")
+    rp.set_defaults(run=_replay_and_show)
+
+    vp = sub.add_parser("render", help="write the replay viewer of a game: one self-contained HTML page")
+    vp.add_argument("record", metavar="RECORD", help="a JSON game record, or JSON Lines of them (selfplay --out)")
+    vp.add_argument("-o", "--out", required=True, metavar="FILE", help="the HTML file to write")
+    vp.add_argument("--game-index", type=int, default=0, metavar="N",
+                    help="the Nth record of a JSON Lines file, from 0 (default 0)")
+    vp.set_defaults(run=_render)
 
     pp = sub.add_parser("play", help="play against agents in the terminal")
     pp.add_argument("--game", default="lancashire")

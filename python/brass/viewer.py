@@ -141,6 +141,7 @@ def pictures(record: Any) -> list[str]:
 # --- The page -----------------------------------------------------------------------------------------------
 
 _PIECE = re.compile(r"(?=<g[ >]|<text)")
+_XMLNS = ' xmlns="http://www.w3.org/2000/svg"'
 
 
 def _pack(svgs: list[str]) -> tuple[list[str], list[list[int]]]:
@@ -151,7 +152,8 @@ def _pack(svgs: list[str]) -> tuple[list[str], list[list[int]]]:
     runs: list[list[int]] = []
     for svg in svgs:
         ids = []
-        for piece in _PIECE.split(svg):
+        # Inline in HTML, <svg> is in the SVG namespace without the attribute: the page names no URL at all.
+        for piece in _PIECE.split(svg.replace(_XMLNS, "", 1)):
             if piece not in numbers:
                 numbers[piece] = len(pieces)
                 pieces.append(piece)
@@ -342,11 +344,11 @@ def render_html(record: Any) -> str:
 <header>
 <h1>{html.escape(title)}</h1>
 <nav>
-<button id="first" type="button" title="First position (Home)">&#x23EE; First</button>
-<button id="prev" type="button" title="Previous position (Left arrow)">&#x25C0; Previous</button>
+<button id="first" type="button" title="First position (Home)">&#xAB; First</button>
+<button id="prev" type="button" title="Previous position (Left arrow)">&#x2039; Previous</button>
 <span id="counter"></span>
-<button id="next" type="button" title="Next position (Right arrow)">Next &#x25B6;</button>
-<button id="last" type="button" title="Last position (End)">Last &#x23ED;</button>
+<button id="next" type="button" title="Next position (Right arrow)">Next &#x203A;</button>
+<button id="last" type="button" title="Last position (End)">Last &#xBB;</button>
 </nav>
 </header>
 <main>
