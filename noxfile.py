@@ -29,6 +29,18 @@ def tests(session: nox.Session) -> None:
 
 
 @nox.session
+def browser(session: nox.Session) -> None:
+    """The replay viewer in a real headless Chromium (needs the Debian package `chromium`).
+
+    tests/browser drives it over the DevTools pipe; `.ci/run` installs Chromium first. The default pytest run
+    (the `tests` session) leaves these tests out."""
+    session.env.update(_cargo_env())
+    session.env.update(DEV_BUILD)
+    session.install("-e", ".[test]")
+    session.run("pytest", "-q", "tests/browser", *session.posargs)
+
+
+@nox.session
 def lint(session: nox.Session) -> None:
     """Formatting and lints for both languages."""
     session.env.update(_cargo_env())

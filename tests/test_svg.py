@@ -246,3 +246,135 @@ def test_the_round_count_is_the_configuration_s(game, players, options, rounds):
     assert state.game.rounds_per_era == brass.reference.Game(game, players=players, **options).rounds_per_era
     (era,) = find(parse(brass.svg.board(state)), **{"class": "era"})
     assert texts(era)[0].endswith(f"round 1 of {rounds}")
+
+
+# --- Tile values, name placement, the scored-links overlay --------------------------------------------------
+
+
+def tile_row(industry: str, level: int) -> dict:
+    (row,) = [row for row in data()["tiles"][industry] if row["level"] == level]
+    return row
+
+
+@pytest.mark.parametrize(("name", "players", "seed"), [("lancashire", 4, 5), ("brass", 3, 2)])
+def test_tiles_show_their_vp_and_income(name, players, seed):
+    """Each tile shows the VP it scores when flipped (bottom left) and its income spaces (bottom right); classic
+    Brass scores a level-1 cotton mill 3 VP (R-11)."""
+    fast, _ = play_both(name, players, seed, stop=lambda obj: len(obj["board"]) >= 6)
+    obj = json.loads(fast.to_json())
+    assert len(obj["board"]) >= 6
+    root = parse(brass.svg.board(fast))
+    for space, tile in obj["board"].items():
+        (el,) = find(root, data_space=space)
+        row = tile_row(tile["industry"], tile["level"])
+        vp = row.get("vp_classic", row["vp"]) if name == "brass" else row["vp"]
+        assert el.get("data-vp") == str(vp) and el.get("data-income") == str(row["income"])
+        (vp_text,) = [t for t in el.iter(f"{SVG}text") if t.get("class") == "tile-vp"]
+        (income_text,) = [t for t in el.iter(f"{SVG}text") if t.get("class") == "tile-income"]
+        assert vp_text.text == str(vp)
+        assert income_text.text == (f"+{row['income']}" if row["income"] > 0 else str(row["income"]))
+        # Inside the tile, below the label.
+        x, y = float(el.find(f"{SVG}rect").get("x")), float(el.find(f"{SVG}rect").get("y"))
+        for t in (vp_text, income_text):
+            assert x <= float(t.get("x")) <= x + brass.svg.SPACE and y + 18 <= float(t.get("y")) <= y + brass.svg.SPACE
+    assert any(t.get("class") == "tile-vp" for t in root.iter(f"{SVG}text"))
+    legend = " ".join(texts(find(root, **{"class": "legend"})[0]))
+    assert "VP when flipped" in legend and "income spaces" in legend
+
+
+def test_a_classic_level_one_cotton_mill_shows_3_vp():
+    def has_mill(obj):
+        return any(t["industry"] == "cotton_mill" and t["level"] == 1 for t in obj["board"].values())
+
+    fast, _ = play_both("brass", 3, 4, stop=has_mill)
+    obj = json.loads(fast.to_json())
+    (space, _) = next((s, t) for s, t in obj["board"].items() if t["industry"] == "cotton_mill" and t["level"] == 1)
+    (el,) = find(parse(brass.svg.board(fast)), data_space=space)
+    assert el.get("data-vp") == "3" and tile_row("cotton_mill", 1)["vp"] == 5
+
+
+def _segments(obj_game: dict) -> list[tuple[tuple[int, int], tuple[int, int]]]:
+    pos = brass.svg.POSITIONS
+    segments = [(pos[a], pos[b]) for a, b in (line["ends"] for line in data()["lines"])]
+    if obj_game["name"] == "brass" or obj_game["options"].get("virtual_link"):
+        segments.append((pos["liverpool"], pos["birkenhead"]))
+    return segments
+
+
+@pytest.mark.parametrize(("name", "players", "options"), [("lancashire", 4, {}), ("lancashire", 3, {"virtual_link": True}),
+                                                          ("brass", 4, {})])
+def test_location_names_are_clear_of_lines_boxes_and_each_other(name, players, options):
+    """Every name sits where no line of the map passes (with the widest stroke's margin), off every location box
+    and every other name, on a halo of the map colour (text extents estimated as brass.svg does)."""
+    state = brass.Game(name, players=players, **options).new_state(seed=1)
+    obj = json.loads(state.to_json())
+    root = parse(brass.svg.board(state))
+    boxes = {loc["id"]: brass.svg._location_rect(loc) for loc in data()["locations"]}
+    names = []
+    for group in root.iter(f"{SVG}g"):
+        lid = group.get("data-location")
+        if lid is None or group.get("class") == "location external":
+            continue
+        (label,) = [t for t in group.iter(f"{SVG}text") if t.get("class") == "name"]
+        assert label.get("paint-order") == "stroke" and label.get("stroke") == brass.svg.MAP_COLOUR
+        weight = "bold" if label.get("font-weight") == "bold" else "normal"
+        width = brass.svg._CHAR_WIDTH[weight] * len(label.text)
+        rect = brass.svg._text_rect(float(label.get("x")), float(label.get("y")), label.get("text-anchor"), width)
+        m = brass.svg._LINE_MARGIN
+        wide = (rect[0] - m, rect[1] - m, rect[2] + m, rect[3] + m)
+        crossing = [s for s in _segments(obj["game"]) if brass.svg._crosses(*s, wide)]
+        assert not crossing, (lid, crossing)
+        assert not [other for other, box in boxes.items() if other != lid and brass.svg._overlaps(rect, box)], lid
+        assert not brass.svg._overlaps(rect, boxes[lid]), lid
+        assert 0 < rect[0] and rect[2] < brass.svg.MAP_WIDTH and 45 < rect[1] and rect[3] < brass.svg.HEIGHT
+        names.append((lid, rect))
+    assert len(names) == sum(1 for loc in data()["locations"] if not loc.get("trade_icon"))
+    for i, (a, ra) in enumerate(names):
+        for b, rb in names[i + 1:]:
+            assert not brass.svg._overlaps(ra, rb), (a, b)
+
+
+def _last_move_of_a_game(seed: int) -> tuple[brass.State, brass.State]:
+    state = brass.Game("lancashire", players=3).new_state(seed=seed)
+    rng = random.Random(seed)
+    before = state
+    while state.decision != "over":
+        before = state.clone()
+        state.apply(rng.choice(state.legal_actions()))
+    return before, state
+
+
+def test_scored_links_are_drawn_over_a_final_position():
+    """Links are removed when an era is scored: `scored_links` draws those of the position before the last
+    move over the final position, dashed in the owner's colour, under the locations; the default picture is
+    unchanged."""
+    before, final = _last_move_of_a_game(6)
+    assert before.links and not final.links
+    plain = brass.svg.board(final)
+    assert plain == brass.svg.board(final, scored_links=None)
+    assert 'class="scored-link' not in plain and "scored and removed" not in plain
+    root = parse(brass.svg.board(final, scored_links=before.links))
+    drawn = [el for el in root.iter() if el.get("class") == "scored-link"]
+    assert {el.get("data-line"): int(el.get("data-owner")) for el in drawn} == before.links
+    for el in drawn:
+        colour = brass.svg.PLAYER_COLOURS[int(el.get("data-owner"))]
+        assert colour in [line.get("stroke") for line in el.iter(f"{SVG}line")]
+        assert any(line.get("stroke-dasharray") for line in el.iter(f"{SVG}line"))
+    layers = [el.get("class") for el in root if el.tag == f"{SVG}g"]
+    assert layers.index("lines") < layers.index("scored-links") < layers.index("locations")
+    assert not find(root, **{"class": "link"})
+    assert "link scored and removed at the end of the era" in texts(find(root, **{"class": "legend"})[0])
+    assert parse(brass.svg.board(final, scored_links={})).iter()  # an empty overlay is fine
+
+
+@pytest.mark.parametrize(("bad", "error"), [
+    (["bolton-manchester"], brass.ArgumentTypeError),
+    ({"bolton-nowhere": 0}, brass.InvalidStateError),
+    ({"lancaster-preston": "0"}, brass.ArgumentTypeError),
+    ({"lancaster-preston": True}, brass.ArgumentTypeError),
+    ({"lancaster-preston": 3}, brass.InvalidStateError),
+])
+def test_bad_scored_links_raise_brass_errors(bad, error):
+    state = brass.Game("lancashire", players=3).new_state(seed=1)
+    with pytest.raises(error):
+        brass.svg.board(state, scored_links=bad)
