@@ -50,7 +50,7 @@ def test_native_and_python_drivers_play_the_same_games(game: brass.Game) -> None
         assert (py.actions, py.scores, py.winners, py.seats) == (list(r.actions), list(r.scores), list(r.winners),
                                                                  list(r.seats))
         replayed = brass.replay(r.record)
-        assert replayed.scores() == list(r.scores) and replayed.winners() == list(r.winners)
+        assert replayed.scores == list(r.scores) and replayed.winners == list(r.winners)
     # The same games whatever the split over threads.
     again = agents.play_games(game, seats, 3, seed=11, first=5, threads=2)
     assert [list(r.actions) for r in again] == [list(r.actions) for r in native]

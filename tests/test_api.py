@@ -38,7 +38,6 @@ def test_game_configuration_and_action_space(game: brass.Game) -> None:
         (("birmingham",), {"players": 4}, "unknown game"),
         (("lancashire",), {"players": 5}, "2, 3 or 4"),
         (("lancashire",), {"players": 1}, "2, 3 or 4"),
-        (("lancashire",), {"players": "4"}, "must be an int"),
         (("lancashire",), {"players": 4, "turbo": True}, "unknown option `turbo`"),
     ],
 )
@@ -53,10 +52,33 @@ def test_error_hierarchy() -> None:
     assert issubclass(brass.BrassError, ValueError)
 
 
-@pytest.mark.parametrize("seed", [-1, 2**64, 1.5, "7", True])
-def test_bad_seed(seed: object) -> None:
-    with pytest.raises(brass.ConfigError, match="seed"):
+@pytest.mark.parametrize("players", ["4", 4.0, True, None])
+def test_players_of_the_wrong_type_raise_argument_type_error(players: object) -> None:
+    with pytest.raises(brass.ArgumentTypeError, match="players must be an int"):
+        brass.Game("lancashire", players=players)
+
+
+@pytest.mark.parametrize("seed", [-1, 2**64])
+def test_seed_out_of_range_raises_config_error(seed: object) -> None:
+    with pytest.raises(brass.ConfigError, match="0 <= seed < 2\\*\\*64"):
         brass.Game("lancashire", players=2).new_state(seed=seed)
+
+
+@pytest.mark.parametrize("seed", [1.5, "7", True])
+def test_seed_of_the_wrong_type_raises_argument_type_error(seed: object) -> None:
+    with pytest.raises(brass.ArgumentTypeError, match="seed"):
+        brass.Game("lancashire", players=2).new_state(seed=seed)
+
+
+def test_integer_like_arguments_are_accepted_everywhere() -> None:
+    """numpy integers (anything with `__index__`) are ints for players, seeds, action ids and player indices."""
+    import numpy as np
+
+    game = brass.Game("lancashire", players=np.int64(3))
+    state = game.new_state(seed=np.uint64(3))
+    assert state == game.new_state(seed=3)
+    state.apply(np.int64(state.legal_actions()[0]))
+    assert state.player(np.int32(2)).money == state.player(2).money
 
 
 def test_new_state_follows_setup_rules(game: brass.Game) -> None:
@@ -96,7 +118,7 @@ def test_apply_by_notation_and_history(game: brass.Game) -> None:
     state = game.new_state(seed=3)
     first = state.legal_actions()[0]
     state.apply(game.action_name(first))
-    assert state.history() == [first]
+    assert state.history == [first]
 
 
 @pytest.mark.parametrize("bad", [-1, 10**30, 523, 1.0, None, b"pass", [1], True, np.float64(3)])
@@ -105,7 +127,7 @@ def test_bad_action_values_raise_and_change_nothing(bad: object) -> None:
     before = state.to_json()
     with pytest.raises(brass.IllegalActionError):
         state.apply(bad)
-    assert state.to_json() == before and state.history() == []
+    assert state.to_json() == before and state.history == []
 
 
 @pytest.mark.parametrize("text", ["", "build", "fly away", "build cotton_mill nowhere/1", "sell manchester/1 moon",
@@ -132,7 +154,7 @@ def test_clone_is_independent() -> None:
     child = state.clone()
     assert child == state
     child.apply(child.legal_actions()[-1])
-    assert child != state and state.history() == []
+    assert child != state and state.history == []
     assert copy.copy(state) == state and copy.deepcopy(state) == state
 
 
@@ -141,7 +163,7 @@ def test_pickle_keeps_position_and_history() -> None:
     for _ in range(5):
         state.apply(state.legal_actions()[0])
     back = pickle.loads(pickle.dumps(state))
-    assert back == state and back.history() == state.history()
+    assert back == state and back.history == state.history
     assert back.legal_actions() == state.legal_actions()
 
 
@@ -150,7 +172,7 @@ def test_json_is_canonical_and_round_trips() -> None:
     text = state.to_json()
     assert text == json.dumps(json.loads(text), sort_keys=True, separators=(",", ":"))
     back = brass.State.from_json(text)
-    assert back == state and back.to_json() == text and back.history() == []
+    assert back == state and back.to_json() == text and back.history == []
 
 
 @pytest.mark.parametrize(
@@ -175,10 +197,28 @@ def test_from_json_rejects_bad_states(edit, fragment: str) -> None:
         brass.State.from_json(json.dumps(doc))
 
 
-@pytest.mark.parametrize("text", ["", "{", "[]", "null", "1" * 100, "[" * 10_000 + "]" * 10_000, 42])
+@pytest.mark.parametrize("text", ["", "{", "[]", "null", "1" * 100, "[" * 10_000 + "]" * 10_000, b"{", b"\xff",
+                                  {"format": 1}])
 def test_from_json_rejects_garbage(text: object) -> None:
     with pytest.raises(brass.InvalidStateError):
         brass.State.from_json(text)
+
+
+@pytest.mark.parametrize("text", [42, None, ["{}"]])
+def test_from_json_of_the_wrong_type_raises_argument_type_error(text: object) -> None:
+    with pytest.raises(brass.ArgumentTypeError, match="str, bytes or dict"):
+        brass.State.from_json(text)
+
+
+def test_from_json_and_replay_accept_text_bytes_and_dicts(game: brass.Game) -> None:
+    state = game.new_state(seed=4)
+    state.apply(state.legal_actions()[0])
+    text = state.to_json()
+    for form in (text, text.encode(), json.loads(text)):
+        assert brass.State.from_json(form) == state
+    record = state.record()
+    for form in (record, record.encode(), json.loads(record)):
+        assert brass.replay(form) == state
 
 
 def test_record_replays_exactly() -> None:
@@ -187,12 +227,12 @@ def test_record_replays_exactly() -> None:
     game = brass.Game("lancashire", players=3)
     state = game.new_state(seed=21)
     chooser = random.Random(0)
-    while not state.is_terminal():
+    while not state.is_terminal:
         state.apply(chooser.choice(state.legal_actions()))
     record = json.loads(state.record())
-    assert record["seed"] == 21 and record["actions"] == state.history()
+    assert record["seed"] == 21 and record["actions"] == state.history
     replayed = brass.replay(state.record())
-    assert replayed == state and replayed.scores() == state.scores() and replayed.winners() == state.winners()
+    assert replayed == state and replayed.scores == state.scores and replayed.winners == state.winners
     record["actions"][5] = 0  # almost surely illegal there
     with pytest.raises(brass.IllegalActionError, match="record action 5"):
         brass.replay(json.dumps(record))
@@ -212,7 +252,7 @@ def test_views_and_repr() -> None:
     assert "player" in repr(state) and "lancashire" in repr(state.game)
     with pytest.raises(IndexError):
         state.player(2)
-    assert state.scores() == [0, 0] and state.winners() == []
+    assert state.scores == [0, 0] and state.winners == []
 
 
 def test_numpy_integers_are_accepted_as_ids() -> None:
@@ -221,7 +261,7 @@ def test_numpy_integers_are_accepted_as_ids() -> None:
     mask = state.legal_action_mask()
     first = np.flatnonzero(mask)[0]
     state.apply(first)  # a numpy integer, as np.argmax or np.flatnonzero return
-    assert state.history() == [int(first)]
+    assert state.history == [int(first)]
     assert game.action_name(np.int32(first)) == game.action_name(int(first))
     with pytest.raises(TypeError):
         state.player(True)

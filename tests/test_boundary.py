@@ -141,7 +141,7 @@ def test_many_threads_play_their_own_games_on_a_shared_game() -> None:
     def play(seed: int) -> None:
         results[seed] = brass.rollouts(game, 1, seed=seed, threads=1).scores.tolist()
         state = game.new_state(seed=seed)
-        while not state.is_terminal():
+        while not state.is_terminal:
             state.apply(state.legal_actions()[seed % len(state.legal_actions())])
         assert state.validate() is None
 
@@ -161,7 +161,7 @@ def test_a_state_shared_between_threads_never_breaks() -> None:
 
     def worker(k: int) -> None:
         for _ in range(300):
-            if state.is_terminal():
+            if state.is_terminal:
                 return
             ids = state.legal_actions()
             try:

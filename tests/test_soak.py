@@ -20,7 +20,7 @@ def _play(game: brass.Game, seed: int, check_every: int = 0) -> brass.State:
     n = game.players
     canal_played = None
     step = 0
-    while not state.is_terminal():
+    while not state.is_terminal:
         if check_every and step % check_every == 0:
             assert state.clone() == state
             text = state.to_json()
@@ -46,7 +46,7 @@ def test_many_seeded_random_games_reach_the_end(players: int) -> None:
     for seed in range(340):
         state = _play(game, seed)
         assert state.decision == "over" and state.legal_actions() == []
-        assert state.winners() and all(v >= 0 for v in state.scores())
+        assert state.winners and all(v >= 0 for v in state.scores)
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
@@ -61,7 +61,7 @@ def test_every_legal_action_applies_and_illegal_ones_change_nothing(players: int
     game = brass.Game("lancashire", players=players)
     chooser = random.Random(players)
     state = game.new_state(seed=77)
-    while not state.is_terminal():
+    while not state.is_terminal:
         ids = state.legal_actions()
         for a in ids:
             child = state.clone()

@@ -45,7 +45,7 @@ def play_both(name: str, players: int, seed: int, stop=lambda obj: False, limit:
     slow = brass.reference.Game(name, players=players).new_state(seed=seed)
     rng = random.Random(seed)
     for _ in range(limit):
-        if fast.is_terminal() or stop(json.loads(fast.to_json())):
+        if fast.is_terminal or stop(json.loads(fast.to_json())):
             break
         action = rng.choice(fast.legal_actions())
         fast.apply(action)
@@ -187,7 +187,7 @@ def test_the_player_to_decide_comes_from_the_engine():
                 current = find(root, **{"class": "player current"})
                 assert [el.get("data-player") for el in current] == (
                     [] if state.current_player is None else [str(state.current_player)])
-            if state.is_terminal():
+            if state.is_terminal:
                 break
             state.apply(rng.choice(state.legal_actions()))
     assert {"action", "over"} <= decisions

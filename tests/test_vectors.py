@@ -70,4 +70,4 @@ def test_vector_record_replays_with_replay(engine, path):
     vec = load(path)
     final = engine.replay(json.dumps(vec["record"]))
     assert json.loads(final.to_json()) == vec["final_state"]
-    assert final.history() == vec["record"]["actions"]
+    assert final.history == vec["record"]["actions"]

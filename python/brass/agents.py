@@ -70,7 +70,7 @@ def play_game(game: brass.Game, seats: Sequence[Seat], seed: int = 0, index: int
     order = [seats[(p + index) % n] if rotate else seats[p] for p in range(n)]
     deal, rng = selfplay_seeds(seed, index)
     state = game.new_state(seed=deal)
-    while not state.is_terminal():
+    while not state.is_terminal:
         seat = order[state.current_player]
         decision_seed = rng.next()
         if isinstance(seat, Agent):
@@ -78,8 +78,8 @@ def play_game(game: brass.Game, seats: Sequence[Seat], seed: int = 0, index: int
         else:
             choice = seat(state)
         state.apply(choice)
-    return PlayedGame(index=index, seed=deal, seats=[seat_name(s) for s in order], actions=state.history(),
-                      scores=state.scores(), winners=state.winners(), record=state.record())
+    return PlayedGame(index=index, seed=deal, seats=[seat_name(s) for s in order], actions=state.history,
+                      scores=state.scores, winners=state.winners, record=state.record())
 
 
 __all__ = ["MCTS", "Agent", "GameResult", "Greedy", "PlayedGame", "Random", "evaluate", "play_game", "play_games",

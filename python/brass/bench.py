@@ -62,7 +62,7 @@ def python_loop(game: brass.Game, seconds: float) -> dict[str, float]:
     while time.perf_counter() - start < seconds:
         state = game.new_state(seed=seed)
         seed += 1
-        while not state.is_terminal():
+        while not state.is_terminal:
             ids = state.legal_actions()
             state.apply(ids[chooser.randrange(len(ids))])
             decisions += 1
@@ -109,10 +109,10 @@ def reference_ratio(game: brass.Game, games: int) -> dict[str, float]:
     for i in range(games):
         deal, rng = game_seeds(1, i)
         state = ref_game.new_state(seed=deal)
-        while not state.is_terminal():
+        while not state.is_terminal:
             ids = state.legal_actions()
             state.apply(ids[rng.below(len(ids))])
-        scores.append(state.scores())
+        scores.append(state.scores)
     ref_rate = _rate(games, time.perf_counter() - start)
     native = brass.rollouts(game, max(games * 50, 200), seed=1, threads=1)
     same = native.scores[:games].tolist() == scores

@@ -209,12 +209,12 @@ def _replay(args: argparse.Namespace) -> int:
             state = brass.replay(json.dumps(record))
         except (ValueError, KeyError, TypeError) as e:
             raise UserError(f"{args.file}:{n}: {e}") from None
-        if isinstance(entry, dict) and "scores" in entry and state.scores() != entry["scores"]:
-            raise UserError(f"{args.file}:{n}: replayed scores {state.scores()} differ from recorded {entry['scores']}")
-        if isinstance(entry, dict) and "winners" in entry and state.winners() != entry["winners"]:
+        if isinstance(entry, dict) and "scores" in entry and state.scores != entry["scores"]:
+            raise UserError(f"{args.file}:{n}: replayed scores {state.scores} differ from recorded {entry['scores']}")
+        if isinstance(entry, dict) and "winners" in entry and state.winners != entry["winners"]:
             raise UserError(f"{args.file}:{n}: replayed winners differ from the record")
         games += 1
-        decisions += len(state.history())
+        decisions += len(state.history)
     print(f"{games} games replayed from {args.file}: every action legal, every final score matches "
           f"({decisions} decisions)")
     return 0
@@ -350,7 +350,7 @@ def _play(args: argparse.Namespace) -> int:
     decision_seed = args.seed
     print(HELP)
     shown = None
-    while not state.is_terminal():
+    while not state.is_terminal:
         p = state.current_player
         agent = seats[p]
         if agent is not None:
@@ -393,9 +393,9 @@ def _play(args: argparse.Namespace) -> int:
             undo.append(before)
         except brass.BrassError as e:
             print(f"not possible: {e}")
-    scores = state.scores()
+    scores = state.scores
     print(describe(state, args.seat))
-    print(f"Game over. VP: {scores}; winners: {state.winners()}")
+    print(f"Game over. VP: {scores}; winners: {state.winners}")
     return 0
 
 

@@ -251,10 +251,10 @@ class Pair:
         engine's state; it must hold the same position. Its history is checked from here on."""
         if rust is not None:
             self.rust = rust
-            self._rust_base = (len(rust.history()), len(self.actions))
+            self._rust_base = (len(rust.history), len(self.actions))
         if ref is not None:
             self.ref = ref
-            self._ref_base = (len(ref.history()), len(self.actions))
+            self._ref_base = (len(ref.history), len(self.actions))
         return self.check()
 
     # --- records and reports ------------------------------------------------------------------------
@@ -308,8 +308,8 @@ class Pair:
             if la == sorted(set(la)) and lb == sorted(set(lb)) and not only_a and not only_b:
                 details.append(f"same sets, different lists: {la} / {lb}")
             raise self.diverged("legal actions", details)
-        facts_a = (a.current_player, a.decision, a.is_terminal(), a.round, a.era, a.actions_left, a.deck_size)
-        facts_b = (b.current_player, b.decision, b.is_terminal(), b.round, b.era, b.actions_left, b.deck_size)
+        facts_a = (a.current_player, a.decision, a.is_terminal, a.round, a.era, a.actions_left, a.deck_size)
+        facts_b = (b.current_player, b.decision, b.is_terminal, b.round, b.era, b.actions_left, b.deck_size)
         if facts_a != facts_b:
             raise self.diverged("properties", [(f"(player, decision, terminal, round, era, actions_left, deck) "
                                                 f"rust {facts_a} / reference {facts_b}")])
@@ -317,12 +317,12 @@ class Pair:
         if views_a != views_b:
             raise self.diverged("position views", [f"(board, links, coal, iron, dcm marker, dcm tiles, deck tile) "
                                                    f"rust {views_a} / reference {views_b}"])
-        if a.is_terminal() and (a.scores(), a.winners()) != (b.scores(), b.winners()):
-            raise self.diverged("final scores", [f"scores rust {a.scores()} / reference {b.scores()}",
-                                                     f"winners rust {a.winners()} / reference {b.winners()}"])
+        if a.is_terminal and (a.scores, a.winners) != (b.scores, b.winners):
+            raise self.diverged("final scores", [f"scores rust {a.scores} / reference {b.scores}",
+                                                     f"winners rust {a.winners} / reference {b.winners}"])
         for name, state, (h0, a0) in (("rust", a, self._rust_base), ("reference", b, self._ref_base)):
-            if state.history()[h0:] != self.actions[a0:]:
-                raise self.diverged("history", [f"{name} history {state.history()[h0:]}",
+            if state.history[h0:] != self.actions[a0:]:
+                raise self.diverged("history", [f"{name} history {state.history[h0:]}",
                                                 f"decisions taken {self.actions[a0:]}"])
         self.legal = la
         self._json = ja
@@ -409,7 +409,7 @@ class Pair:
             top = sorted(((p["vp"], lv, p["money"]) for p, lv in zip(after["players"], levels)), reverse=True)
             if top[0] == top[1]:
                 events.append("next turn order decides C-15")
-        if after["decision"] == "over" and len(self.rust.winners()) > 1:
+        if after["decision"] == "over" and len(self.rust.winners) > 1:
             events.append("shared win L-53")
         if after["decision"] == "over":
             top = sorted(p["vp"] for p in after["players"])
@@ -421,7 +421,7 @@ class Pair:
     def reject(self, bad) -> str:
         """`bad` is not a legal decision: both engines must raise the same exception class and change nothing.
         Returns the exception class name."""
-        before = [(s.to_json(), s.history()) for s in (self.rust, self.ref)]
+        before = [(s.to_json(), s.history) for s in (self.rust, self.ref)]
         raised = []
         for state in (self.rust, self.ref):
             try:
@@ -431,7 +431,7 @@ class Pair:
                 raise
             except BaseException as e:  # noqa: BLE001 - a PanicException is a finding too
                 raised.append(e)
-        after = [(s.to_json(), s.history()) for s in (self.rust, self.ref)]
+        after = [(s.to_json(), s.history) for s in (self.rust, self.ref)]
         kinds = [type(e) if e is not None else None for e in raised]
         if kinds[0] is None or kinds[0] is not kinds[1] or not isinstance(raised[0], brass.BrassError):
             raise self.diverged(f"rejecting {bad!r}", [f"rust: {raised[0]!r}", f"reference: {raised[1]!r}"])

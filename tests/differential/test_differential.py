@@ -66,7 +66,7 @@ def test_random_games_agree_decision_by_decision(players, data):
     STATS.game_started(test)
     pair = Pair(players, seed, test=test)
     assert play(data, pair, style, probe_every)
-    assert pair.rust.decision == "over" and pair.rust.winners()
+    assert pair.rust.decision == "over" and pair.rust.winners
     target(float(pair.rare), label="rarer rule paths taken")  # steer generation toward them
     STATS.game_done(test, players)
 
@@ -94,9 +94,9 @@ def config_test(cfg):
         STATS.game_started(test)
         pair = Pair(players, seed, test=test, config=cfg)
         assert play(data, pair, style, probe_every)
-        assert pair.rust.decision == "over" and pair.rust.winners()
+        assert pair.rust.decision == "over" and pair.rust.winners
         if cfg.name == "brass":
-            assert len(pair.rust.winners()) == 1  # C-15: always one winner
+            assert len(pair.rust.winners) == 1  # C-15: always one winner
         target(float(pair.rare), label="rarer rule paths taken")
         STATS.game_done(test, players, cfg)
 

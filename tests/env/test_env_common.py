@@ -13,7 +13,7 @@ from brass.env import _common
 def finished(players: int, seed: int) -> brass.State:
     state = brass.Game("lancashire", players=players).new_state(seed)
     policy = benv.RandomPolicy(seed)
-    while not state.is_terminal():
+    while not state.is_terminal:
         state.apply(policy(state))
     return state
 
@@ -42,7 +42,7 @@ def test_win_rewards_are_zero_sum_and_follow_the_winners(players):
         assert len(rewards) == players
         assert abs(sum(rewards)) < 1e-12
         assert all(low - 1e-12 <= r <= high + 1e-12 for r in rewards)
-        winners = state.winners()
+        winners = state.winners
         assert {p for p in range(players) if rewards[p] == max(rewards)} == set(winners)
         if len(winners) == 1:
             assert rewards[winners[0]] == 1.0
@@ -102,7 +102,7 @@ def test_observations_stay_inside_the_declared_bounds():
                 obs = state.observation(p)
                 assert obs.dtype == np.float32
                 assert _common.OBS_LOW <= obs.min() and obs.max() <= _common.OBS_HIGH
-            if state.is_terminal():
+            if state.is_terminal:
                 break
             state.apply(policy(state))
 

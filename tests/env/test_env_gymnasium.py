@@ -59,10 +59,10 @@ def test_masked_episode_rewards_the_learners_win_share(players):
     env = BrassEnv(players=players, seat=1)
     trajectory, reward, info = play(env, seed=5)
     state = env.brass_state
-    assert state.is_terminal()
+    assert state.is_terminal
     assert all(r == 0.0 for _, r in trajectory[:-1])
     assert reward == benv.win_rewards(state)[1]
-    assert info["scores"] == state.scores() and info["winners"] == state.winners()
+    assert info["scores"] == state.scores and info["winners"] == state.winners
     assert not info["action_mask"].any() and not env.action_masks().any()
     with pytest.raises(RuntimeError):
         env.step(0)
@@ -74,7 +74,7 @@ def test_episodes_are_reproducible_and_deal_the_seed():
     tb, rb, ib = play(b, seed=11)
     assert ta == tb and ra == rb and ia["seat"] == ib["seat"]
     replayed = brass.Game("lancashire", players=3).new_state(11)
-    for action in a.brass_state.history():
+    for action in a.brass_state.history:
         replayed.apply(action)
     assert replayed == a.brass_state
 
@@ -109,7 +109,7 @@ def test_opponents_get_a_copy_of_the_state():
 
     env = BrassEnv(players=2, seat=0, opponents=meddler)
     play(env, seed=4)
-    assert env.brass_state.is_terminal()
+    assert env.brass_state.is_terminal
 
 
 def test_illegal_actions():
@@ -131,10 +131,16 @@ def test_illegal_actions():
 def test_bad_arguments():
     with pytest.raises(brass.ConfigError):
         BrassEnv(players=1)
-    with pytest.raises(ValueError):
+    with pytest.raises(brass.PlayerIndexError, match="seat 2 does not exist: seats go from 0 to 1"):
         BrassEnv(players=2, seat=2)
-    with pytest.raises(ValueError):
+    with pytest.raises(brass.ArgumentTypeError, match="seat"):
+        BrassEnv(players=2, seat="1")
+    with pytest.raises(brass.ConfigError):
         BrassEnv(players=2, illegal_action="ignore")
+    with pytest.raises(brass.ArgumentTypeError, match="seed"):
+        BrassEnv(players=2).reset(seed=1.5)
+    with pytest.raises(brass.ConfigError, match="seed"):
+        BrassEnv(players=2).reset(seed=-1)
     with pytest.raises(gymnasium.error.ResetNeeded):
         BrassEnv(players=2).step(0)
 
@@ -146,9 +152,9 @@ def test_native_agents_are_opponents_and_stay_reproducible():
     for _ in range(2):
         env = BrassEnv(players=2, seat=0, opponents=agents.Greedy())
         trajectory, reward, _ = play(env, seed=8)
-        runs.append((trajectory, reward, env.brass_state.history()))
+        runs.append((trajectory, reward, env.brass_state.history))
         replayed = brass.Game("lancashire", players=2).new_state(8)
-        for action in env.brass_state.history():
+        for action in env.brass_state.history:
             replayed.apply(action)
         assert replayed == env.brass_state
     assert runs[0] == runs[1]

@@ -94,11 +94,11 @@ def test_a_full_game_ends_with_zero_sum_win_rewards(players):
             action = int(rng.choice(legal))
         env.step(action)
     state = env.unwrapped.brass_state
-    assert state.is_terminal()
+    assert state.is_terminal
     expected = benv.win_rewards(state)
     assert [returns[a] for a in env.possible_agents] == pytest.approx(expected)
     assert set(finals) == set(env.possible_agents)
-    assert all(i == {"scores": state.scores(), "winners": state.winners()} for i in finals.values())
+    assert all(i == {"scores": state.scores, "winners": state.winners} for i in finals.values())
     assert env.agents == []
 
 

@@ -20,13 +20,11 @@ def test_exception_classes_are_the_shared_ones():
                                     dict(name="brass", players=5), dict(name="brass", players=4, intro=True),
                                     dict(name="brass", players=4, virtual_link=False),
                                     dict(name="lancashire", players=1), dict(name="lancashire", players=5),
-                                    dict(name="lancashire", players="4"), dict(name="lancashire", players=True),
                                     dict(name="lancashire", players=4, intro=1),
                                     dict(name="lancashire", players=4, turbo=True),
                                     dict(name="lancashire", players=2, classic_deck=True),
                                     dict(name="lancashire", players=2, variant="community-2p"),
-                                    dict(name="lancashire", players=2, variant=True),
-                                    dict(name=None, players=4)])
+                                    dict(name="lancashire", players=2, variant=True)])
 def test_bad_configuration(kwargs):
     with pytest.raises(ref.ConfigError):
         ref.Game(**kwargs)
@@ -52,9 +50,22 @@ def test_games_and_options():
     assert ref.Game("lancashire", players=3, intro=False) == ref.Game("lancashire", players=3)
 
 
-@pytest.mark.parametrize("seed", [-1, 2**64, 1.0, "1", None, True])
+@pytest.mark.parametrize("kwargs", [dict(name="lancashire", players="4"), dict(name="lancashire", players=True),
+                                    dict(name=None, players=4)])
+def test_arguments_of_the_wrong_type(kwargs):
+    with pytest.raises(ref.ArgumentTypeError):
+        ref.Game(**kwargs)
+
+
+@pytest.mark.parametrize("seed", [-1, 2**64])
 def test_bad_seed(seed):
-    with pytest.raises(ref.ConfigError):
+    with pytest.raises(ref.ConfigError, match="0 <= seed < 2\\*\\*64"):
+        ref.Game("lancashire", players=2).new_state(seed)
+
+
+@pytest.mark.parametrize("seed", [1.0, "1", None, True])
+def test_seed_of_the_wrong_type(seed):
+    with pytest.raises(ref.ArgumentTypeError, match="seed"):
         ref.Game("lancashire", players=2).new_state(seed)
 
 
@@ -184,9 +195,15 @@ def test_from_json_rejects(change, message):
         ref.State.from_json(edited(change))
 
 
-@pytest.mark.parametrize("text", ["", "{", "[]", "null", "{}", 5, None, b"{}", '{"format": NaN}'])
+@pytest.mark.parametrize("text", ["", "{", "[]", "null", "{}", b"{}", b"\xff", {}, '{"format": NaN}'])
 def test_from_json_rejects_garbage(text):
     with pytest.raises(ref.InvalidStateError):
+        ref.State.from_json(text)
+
+
+@pytest.mark.parametrize("text", [5, None, ["{}"]])
+def test_from_json_of_the_wrong_type(text):
+    with pytest.raises(ref.ArgumentTypeError, match="str, bytes or dict"):
         ref.State.from_json(text)
 
 

@@ -18,7 +18,7 @@ def random_game(players, seed, on_decision=None, bias=0.8):
     game = ref.Game("lancashire", players=players)
     state = game.new_state(seed)
     rng = random.Random(seed * 1009 + players)
-    while not state.is_terminal():
+    while not state.is_terminal:
         legal = state.legal_actions()
         if on_decision:
             on_decision(state, legal)
@@ -43,13 +43,13 @@ def test_random_game_reaches_the_end(players, seed):
         seen_rounds.add((state.era, state.round))
 
     state = random_game(players, seed, check)
-    assert state.is_terminal()
+    assert state.is_terminal
     assert state.decision == "over" and state.current_player is None
     assert state.legal_actions() == [] and not state.legal_action_mask().any()
-    assert state.winners() and set(state.winners()) <= set(range(players))
+    assert state.winners and set(state.winners) <= set(range(players))
     assert state.era == "rail" and state.round == ROUNDS[players]
     assert seen_rounds == {(e, r) for e in ("canal", "rail") for r in range(1, ROUNDS[players] + 1)}
-    assert len(state.scores()) == players and all(v >= 0 for v in state.scores())
+    assert len(state.scores) == players and all(v >= 0 for v in state.scores)
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
@@ -59,7 +59,7 @@ def test_every_legal_action_is_applicable(players):
         for a in legal:
             child = state.clone()
             child.apply(a)
-            assert child.history()[-1] == a
+            assert child.history[-1] == a
         assert state.to_json() == before
 
     random_game(players, 11, check)
@@ -74,7 +74,7 @@ def test_cards_played_per_era(players, seed):
     state = game.new_state(seed)
     rng = random.Random(seed)
     canal_checked = False
-    while not state.is_terminal():
+    while not state.is_terminal:
         before = state.clone()
         state.apply(rng.choice(state.legal_actions()))
         if before.era == "canal" and state.era == "rail":
@@ -103,7 +103,7 @@ def test_json_round_trip_at_every_decision(players):
         assert loaded.to_json() == text
         assert loaded.legal_actions() == legal
         assert loaded.current_player == state.current_player
-        assert loaded.history() == []
+        assert loaded.history == []
 
     random_game(players, 5, check)
 
@@ -117,7 +117,7 @@ def test_clone_is_independent():
     for make in (lambda s: s.clone(), copy.copy, copy.deepcopy, lambda s: pickle.loads(pickle.dumps(s))):
         child = make(state)
         assert child == state and child is not state
-        assert child.history() == state.history()
+        assert child.history == state.history
         for _ in range(40):
             child.apply(rng.choice(child.legal_actions()))
         assert state.to_json() == text
@@ -127,9 +127,9 @@ def test_clone_is_independent():
 def test_replay_and_pickle_keep_the_record():
     state = random_game(3, 8)
     again = ref.replay(state.record())
-    assert again == state and again.history() == state.history()
+    assert again == state and again.history == state.history
     rec = json.loads(state.record())
-    assert rec["format"] == "brass-record/1" and rec["seed"] == 8 and rec["actions"] == state.history()
+    assert rec["format"] == "brass-record/1" and rec["seed"] == 8 and rec["actions"] == state.history
     assert rec["game"] == {"name": "lancashire", "players": 3, "options": {}, "data": "lancashire/1"}
     unpickled = pickle.loads(pickle.dumps(state))
     assert unpickled.record() == state.record()
@@ -150,11 +150,11 @@ def test_record_of_a_loaded_state_uses_start():
 
 def assert_rejected(state, action, error):
     before = state.to_json()
-    history = state.history()
+    history = state.history
     with pytest.raises(error):
         state.apply(action)
     assert state.to_json() == before
-    assert state.history() == history
+    assert state.history == history
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
@@ -178,7 +178,7 @@ def test_apply_accepts_notation():
     a = state.legal_actions()[0]
     state.apply(state.game.action_name(a).upper())
     twin.apply(a)
-    assert state == twin and state.history() == [a]
+    assert state == twin and state.history == [a]
 
 
 def test_applying_after_the_end_is_illegal():

@@ -132,7 +132,7 @@ def test_C7_L55_the_virtual_link_is_not_scored(position, h, config):
     pos = position(4, era="rail", **config).tile("liverpool/1", 0, "port", 2, flipped=True)
     pos.tile("birkenhead/1", 0, "shipyard", 2)
     state = h.do(pos.end_of_era().state(), "pass")
-    assert state.scores()[0] == 4 + 18 + 3  # the two tiles, £30 = 3 VP; no link VP
+    assert state.scores[0] == 4 + 18 + 3  # the two tiles, £30 = 3 VP; no link VP
 
 
 # --- C-11: the Distant Cotton Market -----------------------------------------------------------------------------
@@ -193,7 +193,7 @@ def test_R11_cotton_mill_level_1_scores_3_vp_in_classic_brass(position, h, game,
     pos = position(4, game=game).tile("stockport/1", 1, "cotton_mill", 1, flipped=True)
     pos.tile("macclesfield/1", 2, "cotton_mill", 2, flipped=True)
     state = h.do(pos.end_of_era().state(), "pass")
-    assert state.scores()[1:3] == [vp, 5]
+    assert state.scores[1:3] == [vp, 5]
 
 
 # --- C-15: winners ------------------------------------------------------------------------------------------------
@@ -207,17 +207,17 @@ def rail_end(position, spent=(5, 0, 5)):
 
 def test_C15_full_tie_goes_to_the_earlier_player_in_the_next_turn_order(position, h):
     state = h.do(rail_end(position).state(), "pass")
-    assert state.scores() == [3, 3, 3] and state.turn_order == [1, 0, 2]
-    assert state.winners() == [1]
+    assert state.scores == [3, 3, 3] and state.turn_order == [1, 0, 2]
+    assert state.winners == [1]
     state = h.do(rail_end(position, spent=(0, 4, 4)).state(), "pass")
-    assert state.turn_order == [0, 1, 2] and state.winners() == [0]
+    assert state.turn_order == [0, 1, 2] and state.winners == [0]
 
 
 def test_C15_income_level_then_money_before_the_turn_order(position, h):
     state = h.do(rail_end(position).player(2, income_space=11).state(), "pass")  # level 1 beats level 0
-    assert state.winners() == [2]
+    assert state.winners == [2]
     state = h.do(rail_end(position).player(0, money=39).state(), "pass")  # £39: still 3 VP, more money
-    assert state.scores() == [3, 3, 3] and state.winners() == [0]
+    assert state.scores == [3, 3, 3] and state.winners == [0]
 
 
 def test_C15_no_track_space_tie_break(position, h):
@@ -225,10 +225,10 @@ def test_C15_no_track_space_tie_break(position, h):
     so the next turn order decides."""
     pos = rail_end(position).player(0, income_space=12).player(1, income_space=11).player(2, income_space=11)
     state = h.do(pos.state(), "pass")
-    assert state.winners() == [1]
+    assert state.winners == [1]
 
 
 def test_L53_lancashire_shares_the_win_for_contrast(position, h):
     pos = position(3, era="rail").end_of_era()
     state = h.do(pos.state(), "pass")
-    assert state.scores() == [3, 3, 3] and state.winners() == [0, 1, 2]
+    assert state.scores == [3, 3, 3] and state.winners == [0, 1, 2]

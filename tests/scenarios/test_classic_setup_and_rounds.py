@@ -45,7 +45,7 @@ def finish_action(state):
 def pass_game(state):
     """Play a whole game of passes; returns the highest round seen in each era."""
     seen = {}
-    while not state.is_terminal():
+    while not state.is_terminal:
         seen[state.era] = max(seen.get(state.era, 0), state.round)
         state.apply("pass")
         finish_action(state)
@@ -234,7 +234,7 @@ def test_C4_shortfall_with_no_tile_left_costs_vp(position, h):
     state = h.do(pos.state(), "pass")
     assert (state.decision, state.round) == ("action", 4)
     assert [state.player(p).money for p in range(2)] == [0, 0]
-    assert state.scores()[:2] == [0, 1]
+    assert state.scores[:2] == [0, 1]
 
 
 def canal_end(position, players=3):
@@ -249,7 +249,7 @@ def test_C4_income_is_collected_before_rail_round_1(position, h):
     assert (state.era, state.round, state.decision) == ("rail", 1, "action")
     assert [state.player(p).money for p in range(3)] == [33, 7, 30]
     # Canal scoring came first: bolton-manchester 1 + 1 icons, the flipped mine 1 VP; classic mill 3 VP (R-11)
-    assert state.scores() == [2 + 1, 3, 0]
+    assert state.scores == [2 + 1, 3, 0]
 
 
 def test_C4_shortfall_before_rail_round_1_after_level_1_removal(position, h):
@@ -268,9 +268,9 @@ def test_C4_no_income_after_the_last_round(position, h):
     pos = position(3, game="brass", era="rail").end_of_era()
     pos.player(0, income_space=30, money=47).player(1, income_space=5, money=0)
     state = h.do(pos.state(), "pass")
-    assert state.is_terminal() and state.decision == "over"
+    assert state.is_terminal and state.decision == "over"
     assert [state.player(p).money for p in range(3)] == [47, 0, 30]
-    assert state.scores() == [4, 0, 3]  # L-52: £10 = 1 VP
+    assert state.scores == [4, 0, 3]  # L-52: £10 = 1 VP
 
 
 @pytest.mark.parametrize("players", [3, 4])
@@ -279,7 +279,7 @@ def test_C4_every_round_has_its_cards(engine, players):
     every round (1 in the first Canal round, then 2), and the hands are empty when the game ends."""
     state = engine.Game("brass", players=players).new_state(21)
     actions = 0
-    while not state.is_terminal():
+    while not state.is_terminal:
         assert len(state.player(state.current_player).hand) >= state.actions_left
         actions += 1
         state.apply("pass")

@@ -122,7 +122,7 @@ def intro_end(position, players=3, **options):
 
 def test_L54_the_introductory_game_ends_after_the_canal_era(position, h):
     state = h.do(intro_end(position).state(), "pass")
-    assert state.is_terminal() and state.decision == "over" and state.legal_actions() == []
+    assert state.is_terminal and state.decision == "over" and state.legal_actions() == []
     assert (state.era, state.round, state.current_player) == ("canal", 9, None)
     obj = h.obj(state)
     assert (obj["turn"], obj["actions_left"], obj["action"]) == (3, 0, None)
@@ -138,8 +138,8 @@ def test_L54_extra_scoring(position, h):
     # player 0: link bolton-manchester 1 + mill L2 5 + mine L1 1; £47 -> 11; level 3; the level-2 mill again 5
     # player 1: £100 -> 15 (the maximum); level -5 -> 10
     # player 2: port L2 4; £3 -> 0; level -5 -> 0 (never below 0, R-8); the level-2 port again 4
-    assert state.scores() == [1 + 5 + 1 + 11 + 3 + 5, 10, 4]
-    assert state.winners() == [0]
+    assert state.scores == [1 + 5 + 1 + 11 + 3 + 5, 10, 4]
+    assert state.winners == [0]
 
 
 def test_L54_R8_vp_floor_applies_when_the_income_level_is_added(position, h):
@@ -149,7 +149,7 @@ def test_L54_R8_vp_floor_applies_when_the_income_level_is_added(position, h):
     pos = position(3, intro=True).tile("stockport/1", 0, "cotton_mill", 2, flipped=True)
     pos.player(0, money=0, income_space=2)  # level -8
     state = h.do(pos.end_of_era().state(), "pass")
-    assert state.scores()[0] == 5
+    assert state.scores[0] == 5
 
 
 def test_L54_no_rail_setup_and_no_rng_use(position, h):
@@ -173,7 +173,7 @@ def test_L54_level_1_tiles_stay_on_the_board(position, h):
 def test_L54_a_whole_introductory_game(engine, players, rounds):
     state = engine.Game("lancashire", players=players, intro=True).new_state(6)
     assert pass_game(state) == {"canal": rounds}
-    assert state.winners()
+    assert state.winners
 
 
 def test_L54_the_loader_accepts_over_in_the_canal_era_only_for_the_introductory_game(engine, position, h):

@@ -16,7 +16,7 @@ def test_L49_L50_link_and_tile_scoring(position, h):
     state = h.do(canal_end(position).state(), "pass")
     # links: bolton-manchester 1+1, manchester-stockport 1+0, northwich-the_midlands 2+2, preston-fleetwood 1+0
     # tiles: bolton coal mine L1 1 VP, cotton mill L1 5 VP, the unflipped mine scores nothing, port L2 4 VP
-    assert state.scores() == [2 + 1, 1 + 5, 4, 1 + 4]
+    assert state.scores == [2 + 1, 1 + 5, 4, 1 + 4]
 
 
 def test_L49_links_removed_and_returned(position, h):
@@ -60,8 +60,8 @@ def test_R5_last_canal_round_income_and_shortfall_before_scoring(position, h):
     pos.player(0, income_space=15)
     state = h.do(pos.state(), "pass")
     # the removed mill scores nothing, and no longer counts as a link icon for manchester-stockport
-    assert state.player(1).money == 1 and state.scores()[1] == 0
-    assert state.scores()[0] == 1 + 1  # bolton-manchester: only bolton's flipped mine; + its 1 VP
+    assert state.player(1).money == 1 and state.scores[1] == 0
+    assert state.scores[0] == 1 + 1  # bolton-manchester: only bolton's flipped mine; + its 1 VP
     assert state.player(0).money == 33
 
 
@@ -74,10 +74,10 @@ def rail_end(position):
 
 def test_L52_cash_vp_and_no_income_after_the_last_round(position, h):
     state = h.do(rail_end(position).state(), "pass")
-    assert state.is_terminal() and state.current_player is None and state.legal_actions() == []
+    assert state.is_terminal and state.current_player is None and state.legal_actions() == []
     assert state.player(0).money == 47 and state.player(1).money == 9
-    assert state.scores() == [9 + 4, 1 + 0, 3, 3]
-    assert state.winners() == [0]
+    assert state.scores == [9 + 4, 1 + 0, 3, 3]
+    assert state.winners == [0]
 
 
 def test_L11_turn_order_recomputed_after_the_last_round(position, h):
@@ -94,12 +94,12 @@ def over(position, **players):
 
 def test_L53_most_vp_wins(position):
     state = over(position, p0={"vp": 50}, p1={"vp": 51, "income_space": 0})
-    assert state.winners() == [1] and state.scores()[:2] == [50, 51]
+    assert state.winners == [1] and state.scores[:2] == [50, 51]
 
 
 def test_L53_tie_broken_by_income_level(position):
     state = over(position, p0={"vp": 50, "income_space": 18, "money": 90}, p1={"vp": 50, "income_space": 19})
-    assert state.winners() == [1]
+    assert state.winners == [1]
 
 
 def test_L53_R4_the_track_space_is_not_a_tie_break_money_is(position):
@@ -108,29 +108,29 @@ def test_L53_R4_the_track_space_is_not_a_tie_break_money_is(position):
     state = over(position, p0={"vp": 102, "income_space": 30, "money": 20},
                  p1={"vp": 102, "income_space": 29, "money": 29})
     assert state.player(0).income_level == state.player(1).income_level == 10
-    assert state.winners() == [1]
+    assert state.winners == [1]
 
 
 def test_L53_R4_same_level_and_money_on_different_spaces_share_the_win(position):
     state = over(position, p0={"vp": 50, "income_space": 20, "money": 9}, p2={"vp": 50, "income_space": 19,
                                                                              "money": 9})
     assert state.player(0).income_level == state.player(2).income_level
-    assert state.winners() == [0, 2]
+    assert state.winners == [0, 2]
 
 
 def test_L53_then_by_money(position):
     state = over(position, p0={"vp": 50, "income_space": 20, "money": 8}, p2={"vp": 50, "income_space": 20,
                                                                              "money": 9})
-    assert state.winners() == [2]
+    assert state.winners == [2]
 
 
 def test_L53_still_tied_shares_the_win(position):
     state = over(position, p1={"vp": 7}, p3={"vp": 7})
-    assert state.winners() == [1, 3]
+    assert state.winners == [1, 3]
 
 
 def test_L53_no_winner_before_the_end(position):
-    assert position().state().winners() == []
+    assert position().state().winners == []
 
 
 def test_R5_shortfall_choice_at_the_end_of_the_canal_era(position, h):
@@ -140,4 +140,4 @@ def test_R5_shortfall_choice_at_the_end_of_the_canal_era(position, h):
     assert h.names(state) == ["remove colne/1", "remove manchester/2"]
     h.do(state, "remove manchester/2")  # coal mine L2 worth 3: still owes 2, so the mill goes too
     assert state.era == "rail" and state.player(2).money == -5 + 3 + 7
-    assert state.scores()[2] == 4  # only the Northwich-Midlands link; the mill was sold before scoring
+    assert state.scores[2] == 4  # only the Northwich-Midlands link; the mill was sold before scoring

@@ -96,7 +96,7 @@ def replay_both(record: dict) -> tuple[list[int], dict, list[str]]:
         seen.append(a.game.action_name(aid).split()[0])
         a.apply(aid)
         b.apply(aid)
-        if a.era != era or a.is_terminal():
+        if a.era != era or a.is_terminal:
             seen.append(f"end of {era}")
     if a.to_json() != b.to_json() or a.legal_actions() != b.legal_actions():
         raise Disagreement("engines differ after the last action")
@@ -149,7 +149,7 @@ def busy_choice(rng: random.Random, state, legal: list[int]) -> int:
 
 def play_random(state, rng: random.Random, max_decisions: int | None = None):
     n = 0
-    while not state.is_terminal() and (max_decisions is None or n < max_decisions):
+    while not state.is_terminal and (max_decisions is None or n < max_decisions):
         state.apply(busy_choice(rng, state, state.legal_actions()))
         n += 1
     return state
@@ -198,7 +198,7 @@ def cmd_random(_args) -> int:
     loaded = play_random(brass.State.from_json(state.to_json()), rng)
     vec = make_vector(json.loads(loaded.record()),
                       f"A {players}-player game loaded from a state exported at a `{state.decision}` decision "
-                      f"(seed {seed}, after {len(state.history())} decisions) and played to the end: the record "
+                      f"(seed {seed}, after {len(state.history)} decisions) and played to the end: the record "
                       "has `start` instead of `seed`.", ["L-11"], derive_rules=True)
     write(f"random_{players}p_loaded_start", vec)
     return status

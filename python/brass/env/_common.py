@@ -58,14 +58,12 @@ def config_label(game: str, players: int, options: Mapping[str, Any]) -> str:
 
 
 def win_rewards(state: brass.State) -> list[float]:
-    """Terminal reward of each player (zero-sum).
+    """Terminal reward of each player: the engine's zero-sum `state.returns` (docs/api.md).
 
-    With n players and k winners (after the engine's tie-breaks, `state.winners()`), a winner gets
+    With n players and k winners (after the engine's tie-breaks, `state.winners`), a winner gets
     (n/k - 1)/(n - 1) and everyone else -1/(n - 1): a sole winner +1; 2 players: +1 / -1, a shared win 0 / 0;
     4 players: +1 / -1/3 each. The rewards always sum to 0 and lie in [-1/(n-1), 1]."""
-    flags = np.zeros(state.game.players)
-    flags[state.winners()] = 1.0
-    return win_rewards_from_flags(flags).tolist()
+    return list(state.returns)
 
 
 def win_rewards_from_flags(winners: np.ndarray) -> np.ndarray:
@@ -83,7 +81,7 @@ def reward_range(players: int) -> tuple[float, float]:
 
 def final_info(state: brass.State) -> dict[str, Any]:
     """What every adapter reports at the end of a game (fresh objects on every call)."""
-    return {"scores": list(state.scores()), "winners": list(state.winners())}
+    return {"scores": list(state.scores), "winners": list(state.winners)}
 
 
 # --- policies ------------------------------------------------------------------------------------------------
@@ -127,7 +125,7 @@ def as_policy(opponent: Any, seed: int) -> Policy:
         return policy
     if callable(opponent):
         return opponent
-    raise TypeError(f"an opponent must be a callable (state) -> action id, not {opponent!r}")
+    raise brass.ArgumentTypeError(f"an opponent must be a callable (state) -> action id, not {opponent!r}")
 
 
 def opponents_by_seat(opponents: Any, players: int) -> dict[int, Any]:
@@ -139,15 +137,15 @@ def opponents_by_seat(opponents: Any, players: int) -> dict[int, Any]:
         out = dict(opponents)
     elif isinstance(opponents, Sequence) and not isinstance(opponents, str):
         if len(opponents) != players:
-            raise ValueError(f"opponents: {len(opponents)} entries for {players} seats (use None for a seat)")
+            raise brass.ConfigError(f"opponents: {len(opponents)} entries for {players} seats (use None for a seat)")
         out = dict(enumerate(opponents))
     else:
         out = dict.fromkeys(range(players), opponents)
     for seat, policy in out.items():
         if not isinstance(seat, int) or not 0 <= seat < players:
-            raise ValueError(f"opponents: no seat {seat!r} in a {players}-player game")
+            raise brass.PlayerIndexError(f"opponents: no seat {seat!r}: seats go from 0 to {players - 1}")
         if policy is not None and not (callable(policy) or callable(getattr(policy, "choose", None))):
-            raise TypeError(
+            raise brass.ArgumentTypeError(
                 f"opponents: seat {seat}: expected a callable (state) -> action id, got {policy!r}"
             )
     return {seat: p for seat, p in out.items() if p is not None}
@@ -161,9 +159,17 @@ def deal_seed(seed: int | None, rng: np.random.Generator) -> int:
     `game.new_state(s)`), else a draw from the environment's generator."""
     if seed is None:
         return int(rng.integers(2**63))
-    seed = int(seed)
+    return check_seed(seed)
+
+
+def check_seed(seed: Any) -> int:
+    """A seed as the engine takes it (docs/api.md): an int with 0 <= seed < 2**64; ArgumentTypeError for another
+    type, ConfigError out of range."""
+    if isinstance(seed, bool) or not hasattr(seed, "__index__"):
+        raise brass.ArgumentTypeError(f"seed must be an int with 0 <= seed < 2**64, not {type(seed).__name__}")
+    seed = seed.__index__()
     if not 0 <= seed < 2**64:
-        raise ValueError(f"seed must be in [0, 2**64), not {seed}")
+        raise brass.ConfigError(f"seed must be an int with 0 <= seed < 2**64, not {seed}")
     return seed
 
 
@@ -178,11 +184,11 @@ def render_text(state: brass.State) -> str:
             f"{mark} player {p}: £{v.money}  income level {v.income_level}  VP {v.vp}  "
             f"hand {len(v.hand)}  links left {v.links_left}"
         )
-    history = state.history()
+    history = state.history
     if history:
         lines.append(f"last action: {game.action_name(history[-1])}")
-    if state.is_terminal():
-        lines.append(f"final VP {state.scores()}  winners {state.winners()}")
+    if state.is_terminal:
+        lines.append(f"final VP {state.scores}  winners {state.winners}")
     else:
         lines.append(f"{len(state.legal_actions())} legal actions ({state.decision})")
     return "\n".join(lines)

@@ -40,6 +40,7 @@ from brass.env._common import (
     OBS_LOW,
     as_policy,
     check_config,
+    check_seed,
     configurations,
     deal_seed,
     default_opponent,
@@ -80,12 +81,16 @@ class BrassEnv(gymnasium.Env):
     ) -> None:
         super().__init__()
         self.game: brass.Game = check_config(game, players, **options)
-        if seat is not None and not 0 <= seat < players:
-            raise ValueError(f"seat must be in 0..{players - 1} or None, not {seat}")
+        if seat is not None:
+            if isinstance(seat, bool) or not hasattr(seat, "__index__"):
+                raise brass.ArgumentTypeError(f"seat must be an int or None, not {type(seat).__name__}")
+            seat = seat.__index__()
+            if not 0 <= seat < players:
+                raise brass.PlayerIndexError(f"seat {seat} does not exist: seats go from 0 to {players - 1}")
         if illegal_action not in ("terminate", "raise"):
-            raise ValueError(f"illegal_action must be 'terminate' or 'raise', not {illegal_action!r}")
+            raise brass.ConfigError(f"illegal_action must be 'terminate' or 'raise', not {illegal_action!r}")
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode must be one of {self.metadata['render_modes']} or None")
+            raise brass.ConfigError(f"render_mode must be one of {self.metadata['render_modes']} or None")
         self.render_mode = render_mode
         self.illegal_action = illegal_action
         self.illegal_reward = float(illegal_reward)
@@ -104,6 +109,8 @@ class BrassEnv(gymnasium.Env):
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None):
         """A new game: `reset(seed=s)` deals `game.new_state(s)` and seeds the generator behind later deals,
         the random seat (seat=None) and the default opponents. `options` is accepted and ignored."""
+        if seed is not None:
+            seed = check_seed(seed)
         super().reset(seed=seed)
         rng = self.np_random
         self.brass_state = self.game.new_state(deal_seed(seed, rng))
@@ -136,7 +143,7 @@ class BrassEnv(gymnasium.Env):
             return self._observation(), self.illegal_reward, True, False, info
         state.apply(action)
         self._play_opponents()
-        terminated = state.is_terminal()
+        terminated = state.is_terminal
         reward = win_rewards(state)[self.seat] if terminated else 0.0
         self._done = terminated
         if self.render_mode == "human":
@@ -159,7 +166,7 @@ class BrassEnv(gymnasium.Env):
     # --- helpers -------------------------------------------------------------------------------------------
     def _play_opponents(self) -> None:
         state = self._require_state()
-        while not state.is_terminal() and state.current_player != self.seat:
+        while not state.is_terminal and state.current_player != self.seat:
             state.apply(self._policies[state.current_player](state.clone()))
 
     def _observation(self) -> np.ndarray:
@@ -167,12 +174,12 @@ class BrassEnv(gymnasium.Env):
 
     def _info(self) -> dict[str, Any]:
         state = self._require_state()
-        if self._done or state.is_terminal():
+        if self._done or state.is_terminal:
             mask = np.zeros(self.game.num_actions, dtype=np.int8)
         else:
             mask = state.legal_action_mask().astype(np.int8)
         info: dict[str, Any] = {"action_mask": mask, "seat": self.seat, "decision": state.decision}
-        if state.is_terminal():
+        if state.is_terminal:
             info.update(final_info(state))
         return info
 

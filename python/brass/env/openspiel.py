@@ -96,7 +96,7 @@ class BrassGame(pyspiel.Game):
         players = int(params.get("players", max(counts)))
         deals = int(params.get("deals", DEFAULT_DEALS))
         if not 1 <= deals <= 2**31 - 1:
-            raise ValueError(f"deals must be in [1, 2**31 - 1], not {deals}")
+            raise brass.ConfigError(f"deals must be in [1, 2**31 - 1], not {deals}")
         options = {option: bool(params.get(option, False)) for option in GAME_OPTIONS.get(name, ())}
         brass_game = check_config(name, players, **options)
         low, high = reward_range(players)
@@ -116,7 +116,7 @@ class BrassGame(pyspiel.Game):
         # A label per observation entry ("round", "hand[3]", …) for the observation strings.
         self._labels = [
             block if length == 1 else f"{block}[{j}]"
-            for block, _, length, _ in brass_game.observation_layout()
+            for block, _, length, _ in brass_game.observation_layout
             for j in range(length)
         ]
 
@@ -131,12 +131,12 @@ class BrassGame(pyspiel.Game):
         """The default observation (one player's view) or, with perfect recall, the information state
         (string only). Other observation types (public-only, all-private) are not available."""
         if params:
-            raise ValueError(f"observation parameters are not supported; got {params}")
+            raise brass.ConfigError(f"observation parameters are not supported; got {params}")
         if iig_obs_type is None:
             return _Observer(self, info_state=False)
         if iig_obs_type.public_info and iig_obs_type.private_info == pyspiel.PrivateInfoType.SINGLE_PLAYER:
             return _Observer(self, info_state=bool(iig_obs_type.perfect_recall))
-        raise ValueError(
+        raise brass.ConfigError(
             f"unsupported observation type {iig_obs_type}: only one player's own view is available"
         )
 
@@ -173,7 +173,7 @@ class BrassState(pyspiel.State):
         return self.get_game().brass_game.action_name(int(action))
 
     def is_terminal(self) -> bool:
-        return self.brass_state is not None and self.brass_state.is_terminal()
+        return self.brass_state is not None and self.brass_state.is_terminal
 
     def returns(self) -> list[float]:
         if self.is_terminal():

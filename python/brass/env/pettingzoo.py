@@ -73,7 +73,7 @@ class BrassAECEnv(AECEnv):
     ) -> None:
         super().__init__()
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode must be one of {self.metadata['render_modes']} or None")
+            raise brass.ConfigError(f"render_mode must be one of {self.metadata['render_modes']} or None")
         self.game: brass.Game = check_config(game, players, **options)
         self.render_mode = render_mode
         self.metadata = dict(self.metadata, name=f"brass_{config_label(game, players, options)}_v0")
@@ -128,10 +128,10 @@ class BrassAECEnv(AECEnv):
             return
         state = self._require_state()
         if action is None:
-            raise ValueError(f"{agent} is to move: step(None) is only for agents whose game is over")
+            raise brass.IllegalActionError(f"{agent} is to move: step(None) is only for agents whose game is over")
         state.apply(int(action))  # IllegalActionError (state unchanged) on an illegal id
         self._cumulative_rewards[agent] = 0.0
-        if state.is_terminal():
+        if state.is_terminal:
             rewards = win_rewards(state)
             self.rewards = {a: rewards[self._seat[a]] for a in self.agents}
             self.terminations = dict.fromkeys(self.agents, True)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from functools import cache
 
-from brass._errors import ConfigError, IllegalActionError
+from brass._errors import ArgumentTypeError, ConfigError, IllegalActionError
 
 from ._actions import ActionSpace, as_index
 from ._data import load
@@ -28,10 +28,13 @@ class Game:
     __slots__ = ("_name", "_players", "_options", "_data", "_acts")
 
     def __init__(self, name: str, players: int, **options) -> None:
-        if not isinstance(name, str) or name not in SUPPORTED:
+        if not isinstance(name, str):
+            raise ArgumentTypeError(f"the game name must be a str, not {type(name).__name__}")
+        if name not in SUPPORTED:
             raise ConfigError(f"unknown game {name!r}; this engine implements: {', '.join(SUPPORTED)}")
         counts = player_counts(name)
-        if not isinstance(players, int) or isinstance(players, bool) or players not in counts:
+        players = as_index(players, ArgumentTypeError, "players must be an int")
+        if players not in counts:
             raise ConfigError(f"{name} is played by {counts[0]}-{counts[-1]} players, not {players!r}")
         chosen = check_options(name, players, options)
         self._name = name
@@ -92,9 +95,9 @@ class Game:
 
     def action_name(self, action_id: int) -> str:
         """The notation of an id (docs/actions.md)."""
-        action_id = as_index(action_id, IllegalActionError, "an action id is an int")
+        action_id = as_index(action_id, IllegalActionError, "an action is an int id or a notation str")
         if not 0 <= action_id < len(self._acts):
-            raise IllegalActionError(f"action id {action_id} is outside 0..{len(self._acts) - 1}")
+            raise IllegalActionError(f"action id {action_id} is out of range: ids go from 0 to {len(self._acts) - 1}")
         return self._acts.names[action_id]
 
     def parse_action(self, text: str) -> int:
@@ -106,8 +109,9 @@ class Game:
         from ._flow import new_position
         from ._state import State
 
-        if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < 1 << 64:
-            raise ConfigError(f"the seed must be an int in [0, 2**64), not {seed!r}")
+        seed = as_index(seed, ArgumentTypeError, "seed must be an int with 0 <= seed < 2**64")
+        if not 0 <= seed < 1 << 64:
+            raise ConfigError(f"seed must be an int with 0 <= seed < 2**64, not {seed}")
         return State._make(self, new_position(self._data, seed), [], seed, None)
 
     def __eq__(self, other: object) -> bool:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 
-from brass._errors import InvalidStateError
+from brass._errors import ArgumentTypeError, InvalidStateError
 
 from ._legal import (
     actions_per_turn,
@@ -161,9 +161,21 @@ def check_counts(value, path: str, kinds: list[str]) -> dict[str, int]:
     return {k: value[k] for k in kinds if k in value}
 
 
-def parse_text(text) -> object:
-    if not isinstance(text, str):
-        fail(f"a state must be JSON text, not {type(text).__name__}")
+def parse_text(text, what: str = "state JSON") -> object:
+    """JSON from a str, UTF-8 bytes or an already parsed dict (written back to text first, so both engines read
+    exactly the same thing); ArgumentTypeError for any other type."""
+    if isinstance(text, bytes):
+        try:
+            text = text.decode("utf-8")
+        except UnicodeDecodeError:
+            fail(f"{what}: the bytes are not UTF-8")
+    elif isinstance(text, dict):
+        try:
+            text = json.dumps(text)
+        except (TypeError, ValueError):
+            fail(f"{what}: the dict is not a JSON object")
+    elif not isinstance(text, str):
+        raise ArgumentTypeError(f"{what} must be a str, bytes or dict, not {type(text).__name__}")
     try:
         return json.loads(text, parse_constant=lambda c: fail(f"{c} is not allowed in a state"))
     except json.JSONDecodeError as e:

@@ -162,22 +162,36 @@ class State:
 
         return board(self)
 
+    @property
     def is_terminal(self) -> bool:
+        """True once the game is over."""
         return self._pos["decision"] == "over"
 
     def player(self, i: int) -> PlayerView:
         i = as_index(i, ArgumentTypeError, "a player index is an int")
         if not 0 <= i < self._game.players:
-            raise PlayerIndexError(f"player {i} does not exist; players are 0..{self._game.players - 1}")
+            raise PlayerIndexError(f"player {i} does not exist: players go from 0 to {self._game.players - 1}")
         return PlayerView(self._game._data, self._pos, i)
 
+    @property
     def scores(self) -> list[int]:
         """Each player's VP so far (final VP once the game is over)."""
         return [p["vp"] for p in self._pos["players"]]
 
+    @property
     def winners(self) -> list[int]:
         """L-53, R-4: the winners after tie-breaks; [] before the end."""
         return winners(self._game._data, self._pos)
+
+    @property
+    def returns(self) -> list[float]:
+        """docs/api.md "Returns": zero-sum results. With n players and k winners, a winner gets (n/k - 1)/(n - 1),
+        anyone else -1/(n - 1); all 0.0 before the end."""
+        won = self.winners
+        n = self._game.players
+        if not won:
+            return [0.0] * n
+        return [(n / len(won) - 1) / (n - 1) if p in won else -1 / (n - 1) for p in range(n)]
 
     # --- decisions ---------------------------------------------------------------------------------
     def legal_actions(self) -> list[int]:
@@ -192,9 +206,9 @@ class State:
         acts = self._game._acts
         if isinstance(action, str):
             return acts.parse(action)
-        action = as_index(action, IllegalActionError, "an action is an int id or a notation string")
+        action = as_index(action, IllegalActionError, "an action is an int id or a notation str")
         if not 0 <= action < len(acts):
-            raise IllegalActionError(f"action id {action} is outside 0..{len(acts) - 1}")
+            raise IllegalActionError(f"action id {action} is out of range: ids go from 0 to {len(acts) - 1}")
         return action
 
     def apply(self, action) -> None:
@@ -208,7 +222,15 @@ class State:
         self._pos = pos
         self._history.append(aid)
 
+    def child(self, action) -> State:
+        """A new state: this one with `action` applied; this one is unchanged. Raises like `apply`."""
+        child = self.clone()
+        child.apply(action)
+        return child
+
+    @property
     def history(self) -> list[int]:
+        """The action ids applied since the state was made (new_state, from_json or replay)."""
         return list(self._history)
 
     # --- copies ------------------------------------------------------------------------------------
@@ -281,17 +303,23 @@ class State:
 
     __hash__ = None  # mutable
 
+    def __str__(self) -> str:
+        """A compact text picture of the position (`brass.text.board`)."""
+        from brass.text import board
+
+        return board(self)
+
     def __repr__(self) -> str:
-        if self.is_terminal():
-            return f"<State {self._game.name} {self._game.players}p over, scores {self.scores()}>"
+        if self.is_terminal:
+            return f"<State {self._game.name} {self._game.players}p over, scores {self.scores}>"
         return (f"<State {self._game.name} {self._game.players}p {self.era} round {self.round}, "
                 f"player {self.current_player} to decide {self.decision}>")
 
 
 def replay(text) -> State:
-    """Replay a game record (docs/state-format.md "Game records"): IllegalActionError for an illegal id,
-    InvalidStateError for a malformed record."""
-    obj = parse_text(text)
+    """Replay a game record (docs/state-format.md "Game records"; JSON text, bytes or a dict): IllegalActionError
+    for an illegal id, InvalidStateError for a malformed record."""
+    obj = parse_text(text, "a game record")
     check_dict(obj, "record")
     keys = set(obj)
     if "seed" in keys and "start" in keys:

@@ -87,8 +87,8 @@ impl Game {
         let l = &self.layout;
         if id < 0 || id >= l.total as i64 {
             return Err(Error::IllegalAction(format!(
-                "action id {id} is out of range: this game has ids 0..{}",
-                l.total
+                "action id {id} is out of range: ids go from 0 to {}",
+                l.total - 1
             )));
         }
         let id = id as u16;

@@ -761,3 +761,23 @@ pub fn winners(game: &Game, state: &State) -> Vec<u8> {
     let best = (0..game.players).map(key).max().expect("players");
     (0..game.players).filter(|&p| key(p) == best).collect()
 }
+
+/// Each player's result, zero-sum (docs/api.md, "Returns"): with n players of whom k share the win, each
+/// winner gets (n/k − 1)/(n − 1) and every other player −1/(n − 1), so the results sum to 0 (a sole
+/// winner +1; at two players +1 / −1; a win shared by all 0 each). All 0 before the game is over.
+pub fn returns(game: &Game, state: &State) -> [f64; MAX_PLAYERS] {
+    let mut out = [0.0; MAX_PLAYERS];
+    let winners = winners(game, state);
+    if winners.is_empty() {
+        return out;
+    }
+    let n = game.players as f64;
+    let k = winners.len() as f64;
+    for r in out.iter_mut().take(game.players as usize) {
+        *r = -1.0 / (n - 1.0);
+    }
+    for &w in &winners {
+        out[w as usize] = (n / k - 1.0) / (n - 1.0);
+    }
+    out
+}

@@ -85,7 +85,7 @@ impl VecEnv {
 
     /// Apply one action per environment. All actions are checked first; if any is illegal nothing
     /// changes and the error names the environment. `rewards` (`n × players`) receives, for each game
-    /// that ended, 1/k for each of its k winners (0 otherwise, and 0 for games still running); `dones`
+    /// that ended, its zero-sum result ([`apply::returns`]; 0 for games still running); `dones`
     /// marks the games that ended (and were reset); `scores` (`n × players`) their final VP.
     pub fn step(
         &mut self,
@@ -150,9 +150,9 @@ impl VecEnv {
                 reward.fill(0.0);
                 *done = s.is_terminal();
                 if *done {
-                    let winners = apply::winners(game, s);
-                    for &w in &winners {
-                        reward[w as usize] = 1.0 / winners.len() as f32;
+                    let result = apply::returns(game, s);
+                    for (r, &x) in reward.iter_mut().zip(&result) {
+                        *r = x as f32;
                     }
                     for p in 0..players {
                         score[p] = s.players[p].vp;

@@ -263,7 +263,7 @@ pub(crate) fn evaluate(
     if p < 0 || p >= game.players as i64 {
         return Err(player_index_error(
             py,
-            format!("player {p} does not exist (players 0..{})", game.players),
+            crate::game::no_such_player(player, game.players),
         ));
     }
     Ok(agents::evaluate(&game, &s, p as u8))

@@ -18,9 +18,7 @@ pub(crate) fn int_arg(
 ) -> PyResult<i64> {
     let v = as_index(obj)
         .ok_or_else(|| type_error(py, format!("{what} must be an int, not {}", type_name(obj))))?;
-    // as_index maps magnitudes beyond i64 to -1; report them as out of range too.
-    let huge = v == -1 && obj.extract::<i64>().is_err();
-    if huge || v < lo || v > hi {
+    if v < lo || v > hi {
         return Err(to_py(
             py,
             kind(format!("{what} must be between {lo} and {hi}, not {obj}")),

@@ -284,6 +284,7 @@ impl VecEnv {
     }
 
     /// The player to decide in each environment, shape (n,), int32.
+    #[getter]
     fn current_players<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray1<i32>>> {
         let env = self.lock(py)?;
         let players = self.players.bind(py);

@@ -121,6 +121,7 @@ impl Game {
         observation::size(&self.inner)
     }
     /// The observation layout: `(name, offset, length, meaning)` per block (docs/observation.md).
+    #[getter]
     fn observation_layout(&self) -> Vec<(String, usize, usize, &'static str)> {
         observation::layout(&self.inner)
             .into_iter()
@@ -129,7 +130,7 @@ impl Game {
     }
     /// The notation of an action id.
     fn action_name(&self, py: Python<'_>, action: &Bound<'_, PyAny>) -> PyResult<String> {
-        let id = action_id(py, action)?;
+        let id = action_id(py, &self.inner, action)?;
         guard(py, || self.inner.action_name(id))
     }
     /// The id of a notation; raises NotationError if the text names no action.
@@ -193,62 +194,98 @@ pub(crate) fn type_name(obj: &Bound<'_, PyAny>) -> String {
         .unwrap_or_else(|_| "?".into())
 }
 
+/// The player count: an int (or an integer-like value such as a numpy integer); ArgumentTypeError for any
+/// other type. The game checks the value (ConfigError).
 fn players_arg(py: Python<'_>, players: &Bound<'_, PyAny>) -> PyResult<i64> {
-    if players.is_instance_of::<pyo3::types::PyBool>()
-        || !players.is_instance_of::<pyo3::types::PyInt>()
-    {
-        return Err(to_py(
+    as_index(players).ok_or_else(|| {
+        crate::errors::type_error(
             py,
-            Error::Config(format!(
-                "players must be an int, not {}",
-                type_name(players)
-            )),
-        ));
-    }
-    Ok(players.extract::<i64>().unwrap_or(i64::MAX))
-}
-
-pub(crate) fn seed_arg(py: Python<'_>, seed: &Bound<'_, PyAny>) -> PyResult<u64> {
-    if seed.is_instance_of::<pyo3::types::PyBool>() || !seed.is_instance_of::<pyo3::types::PyInt>()
-    {
-        return Err(to_py(
-            py,
-            Error::Config(format!(
-                "seed must be an int in [0, 2**64), not {}",
-                type_name(seed)
-            )),
-        ));
-    }
-    seed.extract::<u64>().map_err(|_| {
-        to_py(
-            py,
-            Error::Config(format!("seed must be an int in [0, 2**64), not {seed}")),
+            format!("players must be an int, not {}", type_name(players)),
         )
     })
 }
 
-/// An integer argument: an int or anything with `__index__` (numpy integers), never a bool or a str.
-/// Returns None for anything else; out-of-range magnitudes become -1 (reported as out of range).
-pub(crate) fn as_index(obj: &Bound<'_, PyAny>) -> Option<i64> {
+/// A seed: an int (or integer-like) with 0 ≤ seed < 2**64. ArgumentTypeError for another type,
+/// ConfigError for a value out of range.
+pub(crate) fn seed_arg(py: Python<'_>, seed: &Bound<'_, PyAny>) -> PyResult<u64> {
+    if as_index(seed).is_none() {
+        return Err(crate::errors::type_error(
+            py,
+            format!(
+                "seed must be an int with 0 <= seed < 2**64, not {}",
+                type_name(seed)
+            ),
+        ));
+    }
+    index_object(seed)
+        .and_then(|i| i.extract::<u64>().ok())
+        .ok_or_else(|| {
+            to_py(
+                py,
+                Error::Config(format!(
+                    "seed must be an int with 0 <= seed < 2**64, not {seed}"
+                )),
+            )
+        })
+}
+
+/// The Python int behind an integer-like value (`__index__`), or None.
+fn index_object<'py>(obj: &Bound<'py, PyAny>) -> Option<Bound<'py, PyAny>> {
     if obj.is_instance_of::<pyo3::types::PyBool>() || obj.is_instance_of::<PyString>() {
         return None;
     }
     if !obj.is_instance_of::<pyo3::types::PyInt>() && !obj.hasattr("__index__").unwrap_or(false) {
         return None;
     }
-    let index = obj.call_method0("__index__").ok()?;
-    Some(index.extract::<i64>().unwrap_or(-1))
+    obj.call_method0("__index__").ok()
 }
 
-/// An action id from a Python object.
-pub(crate) fn action_id(py: Python<'_>, action: &Bound<'_, PyAny>) -> PyResult<i64> {
-    as_index(action).ok_or_else(|| {
+/// An integer argument: an int or anything with `__index__` (numpy integers), never a bool or a str.
+/// Returns None for anything else. Magnitudes beyond i64 saturate to `i64::MIN` / `i64::MAX`, so they
+/// fail every range check; messages print the Python value itself, never the saturated number.
+pub(crate) fn as_index(obj: &Bound<'_, PyAny>) -> Option<i64> {
+    let index = index_object(obj)?;
+    Some(index.extract::<i64>().unwrap_or_else(|_| {
+        if index.lt(0i64).unwrap_or(false) {
+            i64::MIN
+        } else {
+            i64::MAX
+        }
+    }))
+}
+
+/// An action id from a Python object: an integer in `0 ≤ id < num_actions`; IllegalActionError
+/// otherwise, naming the value as given.
+pub(crate) fn action_id(
+    py: Python<'_>,
+    game: &CoreGame,
+    action: &Bound<'_, PyAny>,
+) -> PyResult<i64> {
+    let id = as_index(action).ok_or_else(|| {
         let msg = format!(
             "an action is an int id or a notation str, not {}",
             type_name(action)
         );
         to_py(py, Error::IllegalAction(msg))
-    })
+    })?;
+    if id < 0 || id >= game.num_actions() as i64 {
+        return Err(to_py(
+            py,
+            Error::IllegalAction(format!(
+                "action id {action} is out of range: ids go from 0 to {}",
+                game.num_actions() - 1
+            )),
+        ));
+    }
+    Ok(id)
+}
+
+/// The message for a player index outside the game (the same words in both engines).
+pub(crate) fn no_such_player(index: &Bound<'_, PyAny>, players: u8) -> String {
+    format!(
+        "player {index} does not exist: players go from 0 to {}",
+        players - 1
+    )
 }
 
 #[pyfunction]

@@ -1,6 +1,7 @@
 //! `brass.State`, `brass.PlayerView`, `brass.replay`.
 use crate::errors::{guard, player_index_error, to_py, type_error};
-use crate::game::{action_id, as_index, seed_arg, type_name, unicode, Game};
+
+use crate::game::{action_id, as_index, no_such_player, seed_arg, type_name, unicode, Game};
 use brass_core::{
     apply, hidden, invariants, json, observation, rules, Error, Game as CoreGame,
     State as CoreState,
@@ -77,10 +78,7 @@ impl State {
         if i < 0 || i >= self.game.players as i64 {
             return Err(player_index_error(
                 py,
-                format!(
-                    "player {i} does not exist (players 0..{})",
-                    self.game.players
-                ),
+                no_such_player(index, self.game.players),
             ));
         }
         Ok(i as u8)
@@ -203,6 +201,8 @@ impl State {
             .call1((slf,))?
             .extract()
     }
+    /// True once the game is over (decision "over").
+    #[getter]
     fn is_terminal(&self) -> bool {
         self.inner.is_terminal()
     }
@@ -226,7 +226,7 @@ impl State {
             let text = unicode(py, text, Error::Notation)?;
             guard(py, || self.game.parse_action(text))? as i64
         } else {
-            action_id(py, action)?
+            action_id(py, &self.game, action)?
         };
         let mut next = self.inner;
         let game = &self.game;
@@ -234,6 +234,13 @@ impl State {
         self.inner = next;
         self.history.push(id as u16);
         Ok(())
+    }
+    /// A new state: this one with `action` applied (an id or a notation); this one is unchanged.
+    /// Raises like `apply`.
+    fn child(&self, py: Python<'_>, action: &Bound<'_, PyAny>) -> PyResult<State> {
+        let mut next = self.clone();
+        next.apply(py, action)?;
+        Ok(next)
     }
     /// An independent copy (history included).
     fn clone(&self) -> State {
@@ -252,6 +259,7 @@ impl State {
         self.clone()
     }
     /// Each player's VP so far (final VP once the game is over).
+    #[getter]
     fn scores(&self) -> Vec<i32> {
         self.inner.players[..self.game.players as usize]
             .iter()
@@ -259,27 +267,29 @@ impl State {
             .collect()
     }
     /// The winners after tie-breaks (L-53); empty until the game is over.
+    #[getter]
     fn winners(&self) -> Vec<u32> {
         apply::winners(&self.game, &self.inner)
             .into_iter()
             .map(u32::from)
             .collect()
     }
+    /// Each player's zero-sum result (docs/api.md): a sole winner +1, the others −1/(n−1); k winners
+    /// (n/k − 1)/(n − 1) each. All 0.0 before the game is over.
+    #[getter]
+    fn returns(&self) -> Vec<f64> {
+        apply::returns(&self.game, &self.inner)[..self.game.players as usize].to_vec()
+    }
     /// Canonical JSON (docs/state-format.md).
     fn to_json(&self, py: Python<'_>) -> PyResult<String> {
         guard(py, || Ok(json::to_json(&self.game, &self.inner)))
     }
-    /// Load a state from JSON, validating it; raises InvalidStateError naming the first problem.
+    /// Load a state from JSON text (str or bytes) or its parsed object (a dict), validating it; raises
+    /// InvalidStateError naming the first problem.
     #[staticmethod]
     fn from_json(py: Python<'_>, text: &Bound<'_, PyAny>) -> PyResult<State> {
-        let Ok(text) = text.cast::<PyString>() else {
-            return Err(to_py(
-                py,
-                Error::InvalidState(format!("state JSON must be a str, not {}", type_name(text))),
-            ));
-        };
-        let text = unicode(py, text, Error::InvalidState)?;
-        let (game, inner) = guard(py, || json::from_json(text))?;
+        let text = json_text(py, text, "state JSON")?;
+        let (game, inner) = guard(py, || json::from_json(&text))?;
         Ok(State {
             game: Arc::new(game),
             inner,
@@ -324,6 +334,7 @@ impl State {
         guard(py, || invariants::validate(&self.game, &self.inner))
     }
     /// The action ids applied so far.
+    #[getter]
     fn history(&self) -> Vec<u16> {
         self.history.clone()
     }
@@ -361,6 +372,14 @@ impl State {
             }
             Err(_) => false,
         }
+    }
+    /// A compact text picture of the position (`brass.text.board`), as `print(state)` shows.
+    fn __str__(slf: &Bound<'_, Self>) -> PyResult<String> {
+        slf.py()
+            .import("brass.text")?
+            .getattr("board")?
+            .call1((slf,))?
+            .extract()
     }
     fn __repr__(&self) -> String {
         match self.inner.current_player(&self.game) {
@@ -423,18 +442,47 @@ pub(crate) fn _state_from_pickle(
     })
 }
 
-/// Replay a game record, checking every action; returns the final state.
+/// JSON text from a str, bytes (UTF-8) or an already parsed dict (written back with `json.dumps`);
+/// ArgumentTypeError for any other type, InvalidStateError for text that is not UTF-8 / Unicode.
+pub(crate) fn json_text(py: Python<'_>, obj: &Bound<'_, PyAny>, what: &str) -> PyResult<String> {
+    if let Ok(text) = obj.cast::<PyString>() {
+        return Ok(unicode(py, text, Error::InvalidState)?.to_string());
+    }
+    if let Ok(bytes) = obj.cast::<pyo3::types::PyBytes>() {
+        return String::from_utf8(bytes.as_bytes().to_vec()).map_err(|_| {
+            to_py(
+                py,
+                Error::InvalidState(format!("{what}: the bytes are not UTF-8")),
+            )
+        });
+    }
+    if obj.cast::<PyDict>().is_ok() {
+        return py
+            .import("json")?
+            .call_method1("dumps", (obj,))
+            .and_then(|t| t.extract())
+            .map_err(|_| {
+                to_py(
+                    py,
+                    Error::InvalidState(format!("{what}: the dict is not a JSON object")),
+                )
+            });
+    }
+    Err(type_error(
+        py,
+        format!(
+            "{what} must be a str, bytes or dict, not {}",
+            type_name(obj)
+        ),
+    ))
+}
+
+/// Replay a game record (JSON text, bytes or a dict), checking every action; returns the final state.
 #[pyfunction]
 pub(crate) fn replay(py: Python<'_>, text: &Bound<'_, PyAny>) -> PyResult<State> {
-    let Ok(text) = text.cast::<PyString>() else {
-        return Err(to_py(
-            py,
-            Error::InvalidState(format!("a record must be a str, not {}", type_name(text))),
-        ));
-    };
-    let text = unicode(py, text, Error::InvalidState)?;
+    let text = json_text(py, text, "a game record")?;
     let (game, inner, history, seed, start) = guard(py, || {
-        let rec = json::parse_record(text)?;
+        let rec = json::parse_record(&text)?;
         let mut state = rec.start;
         let mut history = Vec::with_capacity(rec.actions.len());
         for (i, &id) in rec.actions.iter().enumerate() {
