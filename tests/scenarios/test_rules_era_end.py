@@ -1,5 +1,6 @@
 """End of era and of the game: L-3, L-49 … L-53, R-4, R-5 (hand-built positions, public API only)."""
 
+import pytest
 
 DCM_4P = [0, 0, 1, 1, 2, 2, 2, 2, 3, 3, 3, 4]
 
@@ -127,6 +128,13 @@ def test_L53_then_by_money(position):
 def test_L53_still_tied_shares_the_win(position):
     state = over(position, p1={"vp": 7}, p3={"vp": 7})
     assert state.winners == [1, 3]
+    # docs/api.md "Returns": k = 2 of n = 4 share the win: (4/2 - 1)/3 = 1/3 each, -1/3 for the others.
+    assert state.returns == pytest.approx([-1 / 3, 1 / 3, -1 / 3, 1 / 3])
+
+
+def test_L53_a_win_shared_by_everyone_returns_zero_each(position):
+    state = over(position, p0={"vp": 7}, p1={"vp": 7}, p2={"vp": 7}, p3={"vp": 7})
+    assert state.winners == [0, 1, 2, 3] and state.returns == [0.0] * 4
 
 
 def test_L53_no_winner_before_the_end(position):
