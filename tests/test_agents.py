@@ -47,8 +47,12 @@ def test_native_and_python_drivers_play_the_same_games(game: brass.Game) -> None
     assert [r.index for r in native] == [5, 6, 7]
     for r in native:
         py = agents.play_game(game, seats, seed=11, index=r.index)
-        assert (py.actions, py.scores, py.winners, py.seats) == (list(r.actions), list(r.scores), list(r.winners),
-                                                                 list(r.seats))
+        assert (py.actions, py.scores, py.winners, py.seats) == (
+            list(r.actions),
+            list(r.scores),
+            list(r.winners),
+            list(r.seats),
+        )
         replayed = brass.replay(r.record)
         assert replayed.scores == list(r.scores) and replayed.winners == list(r.winners)
     # The same games whatever the split over threads.

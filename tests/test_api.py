@@ -25,7 +25,9 @@ def test_game_configuration_and_action_space(game: brass.Game) -> None:
     names = [game.action_name(i) for i in range(game.num_actions)]
     assert len(set(names)) == game.num_actions
     assert all(game.parse_action(n) == i for i, n in enumerate(names))
-    assert game.parse_action("  BUILD   Cotton_Mill manchester/1 ") == game.parse_action("build cotton_mill manchester/1")
+    assert game.parse_action("  BUILD   Cotton_Mill manchester/1 ") == game.parse_action(
+        "build cotton_mill manchester/1"
+    )
     assert game.parse_action("link wigan-preston") == game.parse_action("link preston-wigan")
     assert len(game.spaces) == 43 and len(game.lines) == 36 and len(game.card_kinds) == 24
     assert game == brass.Game("lancashire", players=game.players)
@@ -130,8 +132,20 @@ def test_bad_action_values_raise_and_change_nothing(bad: object) -> None:
     assert state.to_json() == before and state.history == []
 
 
-@pytest.mark.parametrize("text", ["", "build", "fly away", "build cotton_mill nowhere/1", "sell manchester/1 moon",
-                                  "loan 15", "card joker", "build port manchester/1", "x" * 10_000])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "",
+        "build",
+        "fly away",
+        "build cotton_mill nowhere/1",
+        "sell manchester/1 moon",
+        "loan 15",
+        "card joker",
+        "build port manchester/1",
+        "x" * 10_000,
+    ],
+)
 def test_bad_notation_raises_notation_error_and_changes_nothing(text: str) -> None:
     state = brass.Game("lancashire", players=3).new_state(seed=2)
     before = state.to_json()
@@ -183,8 +197,12 @@ def test_json_is_canonical_and_round_trips() -> None:
         (lambda d: d["players"][0].update(money=-5), "negative money"),
         (lambda d: d["players"][0]["hand"].update(wigan=9), "cards"),
         (lambda d: d.update(turn_order=[0, 0, 1, 2]), "twice"),
-        (lambda d: d["board"].update({"wigan/1": {"owner": 0, "industry": "port", "level": 1, "flipped": False,
-                                                  "cubes": 0}}), "does not show"),
+        (
+            lambda d: d["board"].update(
+                {"wigan/1": {"owner": 0, "industry": "port", "level": 1, "flipped": False, "cubes": 0}}
+            ),
+            "does not show",
+        ),
         (lambda d: d["links"].update({"barrow_in_furness-lancaster": 0}), "no link in the canal era"),
         (lambda d: d.update(extra=1), "unexpected key"),
         (lambda d: d["game"].update(players=7), "2, 3 or 4"),
@@ -197,8 +215,9 @@ def test_from_json_rejects_bad_states(edit, fragment: str) -> None:
         brass.State.from_json(json.dumps(doc))
 
 
-@pytest.mark.parametrize("text", ["", "{", "[]", "null", "1" * 100, "[" * 10_000 + "]" * 10_000, b"{", b"\xff",
-                                  {"format": 1}])
+@pytest.mark.parametrize(
+    "text", ["", "{", "[]", "null", "1" * 100, "[" * 10_000 + "]" * 10_000, b"{", b"\xff", {"format": 1}]
+)
 def test_from_json_rejects_garbage(text: object) -> None:
     with pytest.raises(brass.InvalidStateError):
         brass.State.from_json(text)

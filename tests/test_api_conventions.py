@@ -6,8 +6,24 @@ import random
 
 import pytest
 
-FACTS = ["is_terminal", "scores", "winners", "returns", "history", "era", "round", "decision", "current_player",
-         "turn_order", "actions_left", "deck_size", "board", "links", "coal_market", "iron_market"]
+FACTS = [
+    "is_terminal",
+    "scores",
+    "winners",
+    "returns",
+    "history",
+    "era",
+    "round",
+    "decision",
+    "current_player",
+    "turn_order",
+    "actions_left",
+    "deck_size",
+    "board",
+    "links",
+    "coal_market",
+    "iron_market",
+]
 WORK = ["legal_actions", "legal_action_mask", "apply", "child", "clone", "to_json", "record", "player"]
 
 
@@ -92,7 +108,9 @@ def test_ranges_in_messages_read_the_python_way(engine):
     game = engine.Game("lancashire", players=4)
     state = game.new_state(seed=1)
     last = game.num_actions - 1
-    with pytest.raises(engine.IllegalActionError, match=f"action id {last + 1} is out of range: ids go from 0 to {last}"):
+    with pytest.raises(
+        engine.IllegalActionError, match=f"action id {last + 1} is out of range: ids go from 0 to {last}"
+    ):
         state.apply(last + 1)
     with pytest.raises(engine.IllegalActionError, match=f"action id {2**70} is out of range"):
         state.apply(2**70)

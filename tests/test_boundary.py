@@ -18,13 +18,19 @@ from brass import agents, reference
 ENGINES = [brass, reference]
 
 junk_scalars = st.one_of(
-    st.none(), st.booleans(), st.integers(min_value=-(2**70), max_value=2**70),
-    st.floats(allow_nan=True, allow_infinity=True), st.text(max_size=50), st.binary(max_size=20),
+    st.none(),
+    st.booleans(),
+    st.integers(min_value=-(2**70), max_value=2**70),
+    st.floats(allow_nan=True, allow_infinity=True),
+    st.text(max_size=50),
+    st.binary(max_size=20),
     st.sampled_from(["", "lancashire", "pass", "x" * 5000, "\ud800", "0", "-1", "1e9", "{}", "[]"]),
 )
-junk = st.recursive(junk_scalars, lambda inner: st.one_of(st.lists(inner, max_size=4),
-                                                          st.dictionaries(st.text(max_size=8), inner, max_size=4)),
-                    max_leaves=12)
+junk = st.recursive(
+    junk_scalars,
+    lambda inner: st.one_of(st.lists(inner, max_size=4), st.dictionaries(st.text(max_size=8), inner, max_size=4)),
+    max_leaves=12,
+)
 fuzz = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 

@@ -12,8 +12,26 @@ from brass.cli import main, wilson
 
 def test_selfplay_writes_records_that_replay(tmp_path: pathlib.Path, capsys: pytest.CaptureFixture[str]) -> None:
     out = tmp_path / "games.jsonl"
-    assert main(["selfplay", "--players", "2", "--agents", "greedy", "random", "--games", "3", "--seed", "5",
-                 "--out", str(out), "--quiet"]) == 0
+    assert (
+        main(
+            [
+                "selfplay",
+                "--players",
+                "2",
+                "--agents",
+                "greedy",
+                "random",
+                "--games",
+                "3",
+                "--seed",
+                "5",
+                "--out",
+                str(out),
+                "--quiet",
+            ]
+        )
+        == 0
+    )
     text = capsys.readouterr().out
     assert "greedy" in text and "95% interval" in text and "games/s" in text
     lines = out.read_text().splitlines()
@@ -22,23 +40,80 @@ def test_selfplay_writes_records_that_replay(tmp_path: pathlib.Path, capsys: pyt
     assert "3 games replayed" in capsys.readouterr().out
     # Same seed, same records.
     again = tmp_path / "again.jsonl"
-    main(["selfplay", "--players", "2", "--agents", "greedy", "random", "--games", "3", "--seed", "5",
-          "--out", str(again), "--quiet", "--jobs", "1"])
+    main(
+        [
+            "selfplay",
+            "--players",
+            "2",
+            "--agents",
+            "greedy",
+            "random",
+            "--games",
+            "3",
+            "--seed",
+            "5",
+            "--out",
+            str(again),
+            "--quiet",
+            "--jobs",
+            "1",
+        ]
+    )
     assert again.read_text() == out.read_text()
 
 
-def test_selfplay_with_options_and_classic_brass_replays(tmp_path: pathlib.Path,
-                                                          capsys: pytest.CaptureFixture[str]) -> None:
+def test_selfplay_with_options_and_classic_brass_replays(
+    tmp_path: pathlib.Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     """`--option` reaches the game (records carry the options; L-54 games end after the Canal Era)."""
     out = tmp_path / "intro.jsonl"
-    assert main(["selfplay", "--players", "2", "--agents", "greedy", "random", "--games", "2", "--option", "intro",
-                 "--option", "virtual_link", "--out", str(out), "--quiet"]) == 0
+    assert (
+        main(
+            [
+                "selfplay",
+                "--players",
+                "2",
+                "--agents",
+                "greedy",
+                "random",
+                "--games",
+                "2",
+                "--option",
+                "intro",
+                "--option",
+                "virtual_link",
+                "--out",
+                str(out),
+                "--quiet",
+            ]
+        )
+        == 0
+    )
     records = [json.loads(x)["record"] for x in out.read_text().splitlines()]
     assert all(r["game"]["options"] == {"intro": True, "virtual_link": True} for r in records)
     assert main(["replay", str(out)]) == 0
     classic = tmp_path / "classic.jsonl"
-    assert main(["selfplay", "--game", "brass", "--players", "3", "--agents", "greedy", "random", "random",
-                 "--games", "2", "--out", str(classic), "--quiet"]) == 0
+    assert (
+        main(
+            [
+                "selfplay",
+                "--game",
+                "brass",
+                "--players",
+                "3",
+                "--agents",
+                "greedy",
+                "random",
+                "random",
+                "--games",
+                "2",
+                "--out",
+                str(classic),
+                "--quiet",
+            ]
+        )
+        == 0
+    )
     assert all(json.loads(x)["record"]["game"]["name"] == "brass" for x in classic.read_text().splitlines())
     assert main(["replay", str(classic)]) == 0
     assert "2 games replayed" in capsys.readouterr().out
@@ -58,10 +133,28 @@ def test_replay_detects_a_tampered_score(tmp_path: pathlib.Path, capsys: pytest.
 
 @pytest.mark.parametrize(
     "argv",
-    [["selfplay", "--agents", "wizard", "random", "random", "random"], ["selfplay", "--players", "7"],
-     ["replay", "/no/such/file"], ["selfplay", "--frobnicate"], ["play", "--seat", "9"], ["selfplay", "--games", "0"],
-     ["selfplay", "--option", "turbo"], ["selfplay", "--game", "brass", "--players", "3", "--agents", "random",
-                                         "random", "random", "--option", "intro"]],
+    [
+        ["selfplay", "--agents", "wizard", "random", "random", "random"],
+        ["selfplay", "--players", "7"],
+        ["replay", "/no/such/file"],
+        ["selfplay", "--frobnicate"],
+        ["play", "--seat", "9"],
+        ["selfplay", "--games", "0"],
+        ["selfplay", "--option", "turbo"],
+        [
+            "selfplay",
+            "--game",
+            "brass",
+            "--players",
+            "3",
+            "--agents",
+            "random",
+            "random",
+            "random",
+            "--option",
+            "intro",
+        ],
+    ],
 )
 def test_user_mistakes_are_one_line_and_nonzero(argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
     try:

@@ -18,8 +18,20 @@ def local_ray():
 
 
 def test_ray_path_writes_the_same_records_as_the_local_path(local_ray, tmp_path: pathlib.Path) -> None:
-    args = ["selfplay", "--players", "3", "--agents", "greedy", "random", "mcts:20", "--games", "10", "--seed", "8",
-            "--quiet"]
+    args = [
+        "selfplay",
+        "--players",
+        "3",
+        "--agents",
+        "greedy",
+        "random",
+        "mcts:20",
+        "--games",
+        "10",
+        "--seed",
+        "8",
+        "--quiet",
+    ]
     local, distributed = tmp_path / "local.jsonl", tmp_path / "ray.jsonl"
     assert main([*args, "--out", str(local)]) == 0
     assert main([*args, "--out", str(distributed), "--ray"]) == 0
@@ -29,8 +41,22 @@ def test_ray_path_writes_the_same_records_as_the_local_path(local_ray, tmp_path:
 
 def test_ray_path_keeps_the_game_options(local_ray, tmp_path: pathlib.Path) -> None:
     """Workers rebuild the configuration with its options (docs/classic.md), so the games are the same."""
-    args = ["selfplay", "--players", "3", "--agents", "greedy", "random", "random", "--games", "4", "--seed", "3",
-            "--option", "classic_deck", "--quiet"]
+    args = [
+        "selfplay",
+        "--players",
+        "3",
+        "--agents",
+        "greedy",
+        "random",
+        "random",
+        "--games",
+        "4",
+        "--seed",
+        "3",
+        "--option",
+        "classic_deck",
+        "--quiet",
+    ]
     local, distributed = tmp_path / "local.jsonl", tmp_path / "ray.jsonl"
     assert main([*args, "--out", str(local)]) == 0
     assert main([*args, "--out", str(distributed), "--ray"]) == 0

@@ -186,7 +186,8 @@ def test_the_player_to_decide_comes_from_the_engine():
                 root = parse(brass.svg.board(state))
                 current = find(root, **{"class": "player current"})
                 assert [el.get("data-player") for el in current] == (
-                    [] if state.current_player is None else [str(state.current_player)])
+                    [] if state.current_player is None else [str(state.current_player)]
+                )
             if state.is_terminal:
                 break
             state.apply(rng.choice(state.legal_actions()))
@@ -238,8 +239,10 @@ def test_states_of_both_engines_show_themselves_as_svg_in_jupyter():
         assert state._repr_svg_() == brass.svg.board(state)
 
 
-@pytest.mark.parametrize("game,players,options,rounds", [("lancashire", 3, {}, 9), ("brass", 3, {}, 10),
-                                                           ("lancashire", 3, {"classic_deck": True}, 10)])
+@pytest.mark.parametrize(
+    "game,players,options,rounds",
+    [("lancashire", 3, {}, 9), ("brass", 3, {}, 10), ("lancashire", 3, {"classic_deck": True}, 10)],
+)
 def test_the_round_count_is_the_configuration_s(game, players, options, rounds):
     """The panel's "round r of n" uses `Game.rounds_per_era` (L-7, C-2, L-56)."""
     state = brass.Game(game, players=players, **options).new_state(seed=2)
@@ -301,8 +304,9 @@ def _segments(obj_game: dict) -> list[tuple[tuple[int, int], tuple[int, int]]]:
     return segments
 
 
-@pytest.mark.parametrize(("name", "players", "options"), [("lancashire", 4, {}), ("lancashire", 3, {"virtual_link": True}),
-                                                          ("brass", 4, {})])
+@pytest.mark.parametrize(
+    ("name", "players", "options"), [("lancashire", 4, {}), ("lancashire", 3, {"virtual_link": True}), ("brass", 4, {})]
+)
 def test_location_names_are_clear_of_lines_boxes_and_each_other(name, players, options):
     """Every name sits where no line of the map passes (with the widest stroke's margin), off every location box
     and every other name, on a halo of the map colour (text extents estimated as brass.svg does)."""
@@ -330,7 +334,7 @@ def test_location_names_are_clear_of_lines_boxes_and_each_other(name, players, o
         names.append((lid, rect))
     assert len(names) == sum(1 for loc in data()["locations"] if not loc.get("trade_icon"))
     for i, (a, ra) in enumerate(names):
-        for b, rb in names[i + 1:]:
+        for b, rb in names[i + 1 :]:
             assert not brass.svg._overlaps(ra, rb), (a, b)
 
 
@@ -367,13 +371,16 @@ def test_scored_links_are_drawn_over_a_final_position():
     assert parse(brass.svg.board(final, scored_links={})).iter()  # an empty overlay is fine
 
 
-@pytest.mark.parametrize(("bad", "error"), [
-    (["bolton-manchester"], brass.ArgumentTypeError),
-    ({"bolton-nowhere": 0}, brass.InvalidStateError),
-    ({"lancaster-preston": "0"}, brass.ArgumentTypeError),
-    ({"lancaster-preston": True}, brass.ArgumentTypeError),
-    ({"lancaster-preston": 3}, brass.InvalidStateError),
-])
+@pytest.mark.parametrize(
+    ("bad", "error"),
+    [
+        (["bolton-manchester"], brass.ArgumentTypeError),
+        ({"bolton-nowhere": 0}, brass.InvalidStateError),
+        ({"lancaster-preston": "0"}, brass.ArgumentTypeError),
+        ({"lancaster-preston": True}, brass.ArgumentTypeError),
+        ({"lancaster-preston": 3}, brass.InvalidStateError),
+    ],
+)
 def test_bad_scored_links_raise_brass_errors(bad, error):
     state = brass.Game("lancashire", players=3).new_state(seed=1)
     with pytest.raises(error):

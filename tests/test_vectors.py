@@ -17,8 +17,9 @@ import pytest
 VECTORS = sorted((Path(__file__).parent / "vectors").glob("*.json"))
 DOCS = Path(__file__).parent.parent / "docs"
 # Rule ids the vectors may cite: those of docs/rules.md and of docs/classic.md (classic Brass and the options).
-RULE_IDS = {rule for doc in ("rules.md", "classic.md")
-            for rule in re.findall(r"\b([CLR]-\d+)\b", (DOCS / doc).read_text())}
+RULE_IDS = {
+    rule for doc in ("rules.md", "classic.md") for rule in re.findall(r"\b([CLR]-\d+)\b", (DOCS / doc).read_text())
+}
 
 
 def load(path: Path) -> dict:
@@ -34,9 +35,11 @@ def start(engine, record: dict):
 
 def test_the_vector_set_has_complete_random_games_at_every_player_count():
     seeded = [load(p) for p in VECTORS if p.name.startswith("random_")]
-    players = {v["record"]["game"]["players"] for v in seeded
-               if "seed" in v["record"] and v["record"]["game"]["name"] == "lancashire"
-               and not v["record"]["game"]["options"]}
+    players = {
+        v["record"]["game"]["players"]
+        for v in seeded
+        if "seed" in v["record"] and v["record"]["game"]["name"] == "lancashire" and not v["record"]["game"]["options"]
+    }
     assert players == {2, 3, 4}
     assert all(v["final_state"]["decision"] == "over" for v in seeded)
 

@@ -19,8 +19,13 @@ import brass.viewer
 MOVES = 30
 
 
-def play(name: str = "lancashire", players: int = 3, seed: int = 5, moves: int | None = MOVES,
-         state: brass.State | None = None) -> brass.State:
+def play(
+    name: str = "lancashire",
+    players: int = 3,
+    seed: int = 5,
+    moves: int | None = MOVES,
+    state: brass.State | None = None,
+) -> brass.State:
     """`moves` random legal moves (all of them when None) from a new game (or from `state`)."""
     if state is None:
         state = brass.Game(name, players=players).new_state(seed)
@@ -94,8 +99,9 @@ def test_every_move_in_notation_and_the_positions(record, page):
         info = data["info"][i]
         assert info["era"] == state.era and info["round"] == state.round and info["decision"] == state.decision
         assert info["current"] == state.current_player
-        assert info["players"] == [[state.player(p).money, state.player(p).income_level, state.player(p).vp]
-                                   for p in range(3)]
+        assert info["players"] == [
+            [state.player(p).money, state.player(p).income_level, state.player(p).vp] for p in range(3)
+        ]
     # Distinct pictures, stored once: far smaller than every picture in full.
     assert len({picture(data, i) for i in range(len(states))}) > MOVES // 2
     assert len(page) < sum(len(brass.svg.board(s)) for s, _ in states) / 4
@@ -164,10 +170,14 @@ BAD_RECORDS = {
     "no format": (json.dumps({"game": {}}), brass.InvalidStateError),
     "wrong format": (_record(format="brass-state/1"), brass.InvalidStateError),
     "game not an object": (_record(game="lancashire"), brass.InvalidStateError),
-    "players not a number": (_record(game={"name": "lancashire", "players": "3", "options": {}}),
-                             brass.InvalidStateError),
-    "unknown game": (_record(game={"name": "birmingham", "players": 3, "options": {}, "data": "lancashire/1"}),
-                     brass.BrassError),
+    "players not a number": (
+        _record(game={"name": "lancashire", "players": "3", "options": {}}),
+        brass.InvalidStateError,
+    ),
+    "unknown game": (
+        _record(game={"name": "birmingham", "players": 3, "options": {}, "data": "lancashire/1"}),
+        brass.BrassError,
+    ),
     "actions not a list": (_record(actions="1 2 3"), brass.InvalidStateError),
     "action not an id": (_record(actions=[1, "build"]), brass.InvalidStateError),
     "action out of range": (_record(actions=[10**6]), brass.IllegalActionError),
@@ -212,8 +222,29 @@ def test_brass_render(tmp_path, record, capsys):
 
 def test_brass_render_a_selfplay_file(tmp_path, capsys):
     games = tmp_path / "games.jsonl"
-    assert brass.cli.main(["selfplay", "--players", "3", "--agents", "random", "random", "random", "--games", "2",
-                           "--jobs", "1", "--seed", "4", "--quiet", "--out", str(games)]) == 0
+    assert (
+        brass.cli.main(
+            [
+                "selfplay",
+                "--players",
+                "3",
+                "--agents",
+                "random",
+                "random",
+                "random",
+                "--games",
+                "2",
+                "--jobs",
+                "1",
+                "--seed",
+                "4",
+                "--quiet",
+                "--out",
+                str(games),
+            ]
+        )
+        == 0
+    )
     lines = games.read_text().splitlines()
     assert len(lines) == 2
     second = json.loads(lines[1])["record"]
@@ -226,14 +257,25 @@ def test_brass_render_a_selfplay_file(tmp_path, capsys):
     assert err.startswith("brass: ") and err.count("\n") == 1 and "between 0 and 1" in err
 
 
-@pytest.mark.parametrize("content,message", [
-    ("", "no game record"),
-    ("{oops\n", "not JSON"),
-    ('{"format": "brass-record/1"}\n', "game record"),
-    (json.dumps({"format": "brass-record/1", "game": {"name": "lancashire", "players": 3, "options": {},
-                                                      "data": "lancashire/1"}, "seed": 1, "actions": [9999]}),
-     "out of range"),
-])
+@pytest.mark.parametrize(
+    "content,message",
+    [
+        ("", "no game record"),
+        ("{oops\n", "not JSON"),
+        ('{"format": "brass-record/1"}\n', "game record"),
+        (
+            json.dumps(
+                {
+                    "format": "brass-record/1",
+                    "game": {"name": "lancashire", "players": 3, "options": {}, "data": "lancashire/1"},
+                    "seed": 1,
+                    "actions": [9999],
+                }
+            ),
+            "out of range",
+        ),
+    ],
+)
 def test_brass_render_reports_bad_files_in_one_line(tmp_path, capsys, content, message):
     path = tmp_path / "bad.json"
     path.write_text(content)
@@ -252,8 +294,10 @@ def test_brass_replay_moves_and_svg(tmp_path, record, capsys):
     lines = capsys.readouterr().out.splitlines()
     game = brass.Game("lancashire", players=3)
     states = expected_states(record)
-    expected = [f"{n}. player {player}: {game.action_name(action)}"
-                for n, (action, (_, player)) in enumerate(zip(record["actions"], states[1:], strict=True), start=1)]
+    expected = [
+        f"{n}. player {player}: {game.action_name(action)}"
+        for n, (action, (_, player)) in enumerate(zip(record["actions"], states[1:], strict=True), start=1)
+    ]
     assert lines[-MOVES:] == expected
     assert "1 games replayed" in lines[0]
 

@@ -7,8 +7,18 @@ import numpy as np
 import numpy.typing as npt
 
 __all__ = [
-    "__version__", "Game", "State", "PlayerView", "RolloutResult", "VecEnv", "rollouts", "games", "replay",
-    "_game_from_json", "_state_from_pickle", "agents",
+    "__version__",
+    "Game",
+    "State",
+    "PlayerView",
+    "RolloutResult",
+    "VecEnv",
+    "rollouts",
+    "games",
+    "replay",
+    "_game_from_json",
+    "_state_from_pickle",
+    "agents",
 ]
 
 __version__: str
@@ -175,8 +185,9 @@ class RolloutResult:
     @property
     def games_per_second(self) -> float: ...
 
-def rollouts(game_or_state: Game | State, games: int, seed: int | None = None,
-             threads: int | None = None) -> RolloutResult:
+def rollouts(
+    game_or_state: Game | State, games: int, seed: int | None = None, threads: int | None = None
+) -> RolloutResult:
     """Uniformly random playouts in Rust, in parallel with the GIL released; deterministic for a seed."""
 
 @final

@@ -6,8 +6,15 @@ The Rust extension raises these very classes, so the two engines are interchange
 
 from __future__ import annotations
 
-__all__ = ["ArgumentTypeError", "BrassError", "ConfigError", "IllegalActionError", "InvalidStateError", "NotationError",
-           "PlayerIndexError"]
+__all__ = [
+    "ArgumentTypeError",
+    "BrassError",
+    "ConfigError",
+    "IllegalActionError",
+    "InvalidStateError",
+    "NotationError",
+    "PlayerIndexError",
+]
 
 
 class BrassError(ValueError):

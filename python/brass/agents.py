@@ -60,8 +60,9 @@ class PlayedGame:
     record: str
 
 
-def play_game(game: brass.Game, seats: Sequence[Seat], seed: int = 0, index: int = 0,
-              rotate: bool = True) -> PlayedGame:
+def play_game(
+    game: brass.Game, seats: Sequence[Seat], seed: int = 0, index: int = 0, rotate: bool = True
+) -> PlayedGame:
     """Play one game in Python; `seats` may mix native agents and callables. With only native agents it
     reproduces game `index` of `play_games(game, seats, …, seed)` exactly."""
     n = game.players
@@ -78,9 +79,26 @@ def play_game(game: brass.Game, seats: Sequence[Seat], seed: int = 0, index: int
         else:
             choice = seat(state)
         state.apply(choice)
-    return PlayedGame(index=index, seed=deal, seats=[seat_name(s) for s in order], actions=state.history,
-                      scores=state.scores, winners=state.winners, record=state.record())
+    return PlayedGame(
+        index=index,
+        seed=deal,
+        seats=[seat_name(s) for s in order],
+        actions=state.history,
+        scores=state.scores,
+        winners=state.winners,
+        record=state.record(),
+    )
 
 
-__all__ = ["MCTS", "Agent", "GameResult", "Greedy", "PlayedGame", "Random", "evaluate", "play_game", "play_games",
-           "selfplay_seeds"]
+__all__ = [
+    "MCTS",
+    "Agent",
+    "GameResult",
+    "Greedy",
+    "PlayedGame",
+    "Random",
+    "evaluate",
+    "play_game",
+    "play_games",
+    "selfplay_seeds",
+]

@@ -45,12 +45,18 @@ def native_games(game: brass.Game, games: int, repeats: int = 5) -> dict[str, An
         many.append(brass.rollouts(game, games * threads, seed=1, threads=0))
 
     def summary(runs: list) -> dict[str, float]:
-        return {"games_per_s": statistics.median(r.games_per_second for r in runs),
-                "decisions_per_game": float(runs[0].decisions.mean()), "threads": runs[0].threads}
+        return {
+            "games_per_s": statistics.median(r.games_per_second for r in runs),
+            "decisions_per_game": float(runs[0].decisions.mean()),
+            "threads": runs[0].threads,
+        }
 
     ratios = [m.games_per_second / o.games_per_second for o, m in zip(one, many)]
-    return {"native_1_thread": summary(one), "native_all_threads": summary(many),
-            "native_scaling": statistics.median(ratios)}
+    return {
+        "native_1_thread": summary(one),
+        "native_all_threads": summary(many),
+        "native_scaling": statistics.median(ratios),
+    }
 
 
 def python_loop(game: brass.Game, seconds: float) -> dict[str, float]:
@@ -116,8 +122,11 @@ def reference_ratio(game: brass.Game, games: int) -> dict[str, float]:
     ref_rate = _rate(games, time.perf_counter() - start)
     native = brass.rollouts(game, max(games * 50, 200), seed=1, threads=1)
     same = native.scores[:games].tolist() == scores
-    return {"reference_games_per_s": ref_rate, "native_over_reference": native.games_per_second / ref_rate,
-            "same_results": float(same)}
+    return {
+        "reference_games_per_s": ref_rate,
+        "native_over_reference": native.games_per_second / ref_rate,
+        "same_results": float(same),
+    }
 
 
 def machine() -> dict[str, Any]:
@@ -130,12 +139,21 @@ def machine() -> dict[str, Any]:
                     break
     except OSError:
         pass
-    return {"cpu": cpu, "cores": os.cpu_count(), "python": platform.python_version(), "brass": brass.__version__,
-            "platform": platform.platform()}
+    return {
+        "cpu": cpu,
+        "cores": os.cpu_count(),
+        "python": platform.python_version(),
+        "brass": brass.__version__,
+        "platform": platform.platform(),
+    }
 
 
-def run(players: list[int] | None = None, quick: bool = False, game_name: str = "lancashire",
-        options: dict[str, bool] | None = None) -> dict[str, Any]:
+def run(
+    players: list[int] | None = None,
+    quick: bool = False,
+    game_name: str = "lancashire",
+    options: dict[str, bool] | None = None,
+) -> dict[str, Any]:
     """Every figure for each player count of `game_name` with `options` (default: all its player counts)."""
     options = dict(options or {})
     if players is None:
@@ -157,8 +175,11 @@ def run(players: list[int] | None = None, quick: bool = False, game_name: str = 
 
 def format_table(report: dict[str, Any]) -> str:
     m = report["machine"]
-    lines = [f"brass {m['brass']} on {m['cpu']} ({m['cores']} cores), Python {m['python']}; "
-             f"random games of {report.get('game', 'lancashire')}", ""]
+    lines = [
+        f"brass {m['brass']} on {m['cpu']} ({m['cores']} cores), Python {m['python']}; "
+        f"random games of {report.get('game', 'lancashire')}",
+        "",
+    ]
     rows = [
         ("native random games/s, 1 thread", lambda r: f"{r['native_1_thread']['games_per_s']:,.0f}"),
         ("native random games/s, all threads", lambda r: f"{r['native_all_threads']['games_per_s']:,.0f}"),

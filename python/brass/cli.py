@@ -30,8 +30,11 @@ from typing import Any, NoReturn
 import brass
 from brass import agents
 
-DEFAULT_AGENTS = {2: ["mcts:200", "greedy"], 3: ["mcts:200", "greedy", "random"],
-                  4: ["mcts:200", "greedy", "greedy", "random"]}
+DEFAULT_AGENTS = {
+    2: ["mcts:200", "greedy"],
+    3: ["mcts:200", "greedy", "random"],
+    4: ["mcts:200", "greedy", "greedy", "random"],
+}
 
 
 class UserError(Exception):
@@ -74,8 +77,14 @@ def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
 
 
 def _result_dict(r: Any) -> dict[str, Any]:
-    return {"index": r.index, "seats": list(r.seats), "scores": list(r.scores), "winners": list(r.winners),
-            "decisions": len(r.actions), "record": json.loads(r.record)}
+    return {
+        "index": r.index,
+        "seats": list(r.seats),
+        "scores": list(r.scores),
+        "winners": list(r.winners),
+        "decisions": len(r.actions),
+        "record": json.loads(r.record),
+    }
 
 
 def _play_chunk(game: brass.Game, specs: list[str], seed: int, first: int, games: int, jobs: int) -> list[dict]:
@@ -89,12 +98,17 @@ def _ray_runner(address: str) -> Callable[..., list[dict]]:
     except ImportError:
         raise UserError("--ray needs Ray: pip install 'brass[ray]'") from None
     if not ray.is_initialized():
-        ray.init(address=None if address == "local" else address, ignore_reinit_error=True,
-                 include_dashboard=False, log_to_driver=False)
+        ray.init(
+            address=None if address == "local" else address,
+            ignore_reinit_error=True,
+            include_dashboard=False,
+            log_to_driver=False,
+        )
 
     @ray.remote
-    def chunk(name: str, players: int, options: dict, specs: list[str], seed: int, first: int,
-              games: int) -> list[dict]:
+    def chunk(
+        name: str, players: int, options: dict, specs: list[str], seed: int, first: int, games: int
+    ) -> list[dict]:
         return _play_chunk(brass.Game(name, players=players, **options), specs, seed, first, games, 1)
 
     def run(game: brass.Game, specs: list[str], seed: int, starts: list[tuple[int, int]]) -> list[dict]:
@@ -109,8 +123,11 @@ def _ray_runner(address: str) -> Callable[..., list[dict]]:
 
 def summarise(results: list[dict], specs: list[str], players: int, seconds: float) -> str:
     names = [parse_agent(s).name for s in specs]
-    lines = [f"{len(results)} games, {players} players, seats rotate every game; {seconds:.1f}s "
-             f"({len(results) / max(seconds, 1e-9):.1f} games/s)", ""]
+    lines = [
+        f"{len(results)} games, {players} players, seats rotate every game; {seconds:.1f}s "
+        f"({len(results) / max(seconds, 1e-9):.1f} games/s)",
+        "",
+    ]
     header = f"{'agent':<14}{'games':>7}{'wins':>8}{'win rate':>10}{'95% interval':>17}{'mean VP':>9}{'sd VP':>7}"
     lines.append(header)
     for name in dict.fromkeys(names):
@@ -126,8 +143,10 @@ def summarise(results: list[dict], specs: list[str], players: int, seconds: floa
         n = int(games)
         lo, hi = wilson(wins, n)
         sd = statistics.pstdev(vps) if len(vps) > 1 else 0.0
-        lines.append(f"{name:<14}{n:>7}{wins:>8.1f}{wins / max(n, 1):>10.1%}{f'{lo:.0%} – {hi:.0%}':>17}"
-                     f"{statistics.mean(vps) if vps else 0:>9.1f}{sd:>7.1f}")
+        lines.append(
+            f"{name:<14}{n:>7}{wins:>8.1f}{wins / max(n, 1):>10.1%}{f'{lo:.0%} – {hi:.0%}':>17}"
+            f"{statistics.mean(vps) if vps else 0:>9.1f}{sd:>7.1f}"
+        )
     lines.append("")
     seat_rates = []
     for p in range(players):
@@ -146,9 +165,12 @@ def _options(args: argparse.Namespace) -> dict[str, bool]:
 
 
 def _add_option_argument(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--option", action="append", metavar="NAME",
-                        help="a game option set to true, repeatable: intro, virtual_link, classic_deck "
-                             "(Lancashire; docs/classic.md)")
+    parser.add_argument(
+        "--option",
+        action="append",
+        metavar="NAME",
+        help="a game option set to true, repeatable: intro, virtual_link, classic_deck (Lancashire; docs/classic.md)",
+    )
 
 
 def _selfplay(args: argparse.Namespace) -> int:
@@ -173,8 +195,14 @@ def _selfplay(args: argparse.Namespace) -> int:
     started = time.perf_counter()
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
-    with Progress(TextColumn("selfplay"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
-                  transient=True, disable=args.quiet) as progress:
+    with Progress(
+        TextColumn("selfplay"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeRemainingColumn(),
+        transient=True,
+        disable=args.quiet,
+    ) as progress:
         task = progress.add_task("games", total=args.games)
         if runner is not None:
             results = runner(game, specs, args.seed, starts)
@@ -215,8 +243,10 @@ def _replay(args: argparse.Namespace) -> int:
             raise UserError(f"{args.file}:{n}: replayed winners differ from the record")
         games += 1
         decisions += len(state.history)
-    print(f"{games} games replayed from {args.file}: every action legal, every final score matches "
-          f"({decisions} decisions)")
+    print(
+        f"{games} games replayed from {args.file}: every action legal, every final score matches "
+        f"({decisions} decisions)"
+    )
     return 0
 
 
@@ -242,16 +272,20 @@ def _read_records(path: str) -> list[tuple[str, Any]]:
                     raise UserError(f"{path}:{n}: not JSON ({e})") from None
     if not entries:
         raise UserError(f"{path}: no game record in the file")
-    return [(where, e["record"] if isinstance(e, dict) and "format" not in e and "record" in e else e)
-            for where, e in entries]
+    return [
+        (where, e["record"] if isinstance(e, dict) and "format" not in e and "record" in e else e)
+        for where, e in entries
+    ]
 
 
 def _pick_record(path: str, index: int) -> tuple[str, Any]:
     """The record `--game-index` chooses and where it is."""
     records = _read_records(path)
     if not 0 <= index < len(records):
-        raise UserError(f"{path} holds {len(records)} game record{'s' if len(records) != 1 else ''}: "
-                        f"--game-index must be between 0 and {len(records) - 1}")
+        raise UserError(
+            f"{path} holds {len(records)} game record{'s' if len(records) != 1 else ''}: "
+            f"--game-index must be between 0 and {len(records) - 1}"
+        )
     return records[index]
 
 
@@ -286,8 +320,10 @@ def _replay_and_show(args: argparse.Namespace) -> int:
                     f.write(svg.board(p.state, scored_links=p.scored_links))
         except OSError as e:
             raise UserError(f"cannot write to {args.svg}: {e.strerror}") from None
-        print(f"{len(game_positions)} pictures written to {args.svg} ({0:0{width}d}.svg to "
-              f"{len(game_positions) - 1:0{width}d}.svg)")
+        print(
+            f"{len(game_positions)} pictures written to {args.svg} ({0:0{width}d}.svg to "
+            f"{len(game_positions) - 1:0{width}d}.svg)"
+        )
     return code
 
 
@@ -314,16 +350,23 @@ def describe(state: brass.State, seat: int) -> str:
     """The position as text, from `seat`'s point of view."""
     doc = json.loads(state.to_json())
     g = state.game
-    lines = [f"{state.era.capitalize()} Era, round {state.round}; turn order {state.turn_order}; "
-             f"coal market {doc['coal_market']}/8, iron market {doc['iron_market']}/8, "
-             f"distant market marker {doc['dcm']['marker']} (X at 8), draw pile {state.deck_size}"]
+    lines = [
+        f"{state.era.capitalize()} Era, round {state.round}; turn order {state.turn_order}; "
+        f"coal market {doc['coal_market']}/8, iron market {doc['iron_market']}/8, "
+        f"distant market marker {doc['dcm']['marker']} (X at 8), draw pile {state.deck_size}"
+    ]
     for p in range(g.players):
         v = state.player(p)
         who = "you" if p == seat else f"player {p}"
-        lines.append(f"  {who:<9} £{v.money:<4} income {v.income_level:+d}  VP {v.vp:<4} links left {v.links_left:<3}"
-                     f" hand {len(v.hand)}")
-    tiles = [f"{space}: P{t['owner']} {t['industry']} {t['level']}{' flipped' if t['flipped'] else ''}"
-             f"{' (' + str(t['cubes']) + ' cubes)' if t['cubes'] else ''}" for space, t in doc["board"].items()]
+        lines.append(
+            f"  {who:<9} £{v.money:<4} income {v.income_level:+d}  VP {v.vp:<4} links left {v.links_left:<3}"
+            f" hand {len(v.hand)}"
+        )
+    tiles = [
+        f"{space}: P{t['owner']} {t['industry']} {t['level']}{' flipped' if t['flipped'] else ''}"
+        f"{' (' + str(t['cubes']) + ' cubes)' if t['cubes'] else ''}"
+        for space, t in doc["board"].items()
+    ]
     if tiles:
         lines.append("  tiles: " + "; ".join(tiles))
     if doc["links"]:
@@ -416,15 +459,24 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--game", default="lancashire")
     sp.add_argument("--players", type=int, default=4, choices=(2, 3, 4))
     _add_option_argument(sp)
-    sp.add_argument("--agents", nargs="+", metavar="AGENT",
-                    help="one per seat: random, greedy, mcts[:ITERATIONS[:DEPTH]], mcts@MS "
-                         "(default for 4 players: mcts:200 greedy greedy random)")
+    sp.add_argument(
+        "--agents",
+        nargs="+",
+        metavar="AGENT",
+        help="one per seat: random, greedy, mcts[:ITERATIONS[:DEPTH]], mcts@MS "
+        "(default for 4 players: mcts:200 greedy greedy random)",
+    )
     sp.add_argument("--games", type=int, default=40)
     sp.add_argument("--seed", type=int, default=1)
     sp.add_argument("--jobs", type=int, default=0, help="threads (default: all cores)")
     sp.add_argument("--out", metavar="FILE", help="write one game record per line (JSON Lines)")
-    sp.add_argument("--ray", nargs="?", const="local", metavar="ADDRESS",
-                    help="run on a Ray cluster (a local one without ADDRESS); needs brass[ray]")
+    sp.add_argument(
+        "--ray",
+        nargs="?",
+        const="local",
+        metavar="ADDRESS",
+        help="run on a Ray cluster (a local one without ADDRESS); needs brass[ray]",
+    )
     sp.add_argument("--quiet", action="store_true", help="no progress bar")
     sp.set_defaults(run=_selfplay)
 
@@ -432,15 +484,21 @@ def build_parser() -> argparse.ArgumentParser:
     rp.add_argument("file")
     rp.add_argument("--moves", action="store_true", help="print the moves of one game in notation, numbered")
     rp.add_argument("--svg", metavar="DIR", help="write a picture of each position of one game: DIR/000.svg, ...")
-    rp.add_argument("--game-index", type=int, default=0, metavar="N",
-                    help="the game for --moves and --svg: the Nth record of the file, from 0 (default 0)")
+    rp.add_argument(
+        "--game-index",
+        type=int,
+        default=0,
+        metavar="N",
+        help="the game for --moves and --svg: the Nth record of the file, from 0 (default 0)",
+    )
     rp.set_defaults(run=_replay_and_show)
 
     vp = sub.add_parser("render", help="write the replay viewer of a game: one self-contained HTML page")
     vp.add_argument("record", metavar="RECORD", help="a JSON game record, or JSON Lines of them (selfplay --out)")
     vp.add_argument("-o", "--out", required=True, metavar="FILE", help="the HTML file to write")
-    vp.add_argument("--game-index", type=int, default=0, metavar="N",
-                    help="the Nth record of a JSON Lines file, from 0 (default 0)")
+    vp.add_argument(
+        "--game-index", type=int, default=0, metavar="N", help="the Nth record of a JSON Lines file, from 0 (default 0)"
+    )
     vp.set_defaults(run=_render)
 
     pp = sub.add_parser("play", help="play against agents in the terminal")
@@ -455,8 +513,9 @@ def build_parser() -> argparse.ArgumentParser:
     bp = sub.add_parser("bench", help="measure throughput on this machine (docs/performance.md)")
     bp.add_argument("--game", default="lancashire", help="lancashire (default) or brass")
     _add_option_argument(bp)
-    bp.add_argument("--players", type=int, nargs="+", choices=(2, 3, 4),
-                    help="player counts (default: all of the game's)")
+    bp.add_argument(
+        "--players", type=int, nargs="+", choices=(2, 3, 4), help="player counts (default: all of the game's)"
+    )
     bp.add_argument("--json", action="store_true", help="print the figures as JSON")
     bp.add_argument("--quick", action="store_true", help="shorter runs (less precise)")
     bp.set_defaults(run=_bench)

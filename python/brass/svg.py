@@ -304,7 +304,8 @@ def _check_scored_links(scored_links: Any, obj: dict, data: dict) -> dict[str, i
     """`scored_links` as a dict of line -> owner, checked against the map and the player count."""
     if not isinstance(scored_links, dict):
         raise brass.ArgumentTypeError(
-            f"scored_links must be a dict of line -> owner, not {type(scored_links).__name__}")
+            f"scored_links must be a dict of line -> owner, not {type(scored_links).__name__}"
+        )
     lines = {"-".join(line["ends"]) for line in data["lines"]}
     for name, owner in scored_links.items():
         if name not in lines:
@@ -363,17 +364,28 @@ def _draw_space(obj: dict, location: dict, number: int, icons: list[str], x: flo
         )
         ink = "#000000"
     label = f"{INDUSTRY_LETTERS.get(industry, industry[:1].upper())}{tile['level']}"
-    parts.append(_text(x + SPACE / 2, y + 11, label, font_size=10.5, font_weight="bold", text_anchor="middle",
-                       fill=ink))
+    parts.append(
+        _text(x + SPACE / 2, y + 11, label, font_size=10.5, font_weight="bold", text_anchor="middle", fill=ink)
+    )
     cube = CUBE_COLOURS["iron" if industry == "iron_works" else "coal"]
     for i in range(tile["cubes"]):  # small squares under the label
         parts.append(_element("rect", x=x + 3.5 + 3.4 * i, y=y + 13, width=2.8, height=4, fill=cube))
     vp, income = _tile_values(obj, industry, tile["level"])
     if vp is not None:  # as printed on the tile: VP bottom left, income spaces bottom right
-        parts.append(_text(x + 4, y + SPACE - 3.5, str(vp), font_size=7.5, font_weight="bold", fill=ink,
-                           class_="tile-vp"))
-        parts.append(_text(x + SPACE - 4, y + SPACE - 3.5, _signed(income), font_size=7.5, text_anchor="end",
-                           fill=ink, class_="tile-income"))
+        parts.append(
+            _text(x + 4, y + SPACE - 3.5, str(vp), font_size=7.5, font_weight="bold", fill=ink, class_="tile-vp")
+        )
+        parts.append(
+            _text(
+                x + SPACE - 4,
+                y + SPACE - 3.5,
+                _signed(income),
+                font_size=7.5,
+                text_anchor="end",
+                fill=ink,
+                class_="tile-income",
+            )
+        )
     return _group(
         parts,
         class_="space tile",
@@ -533,8 +545,9 @@ def _draw_location(obj: dict, location: dict) -> str:
     left, top = x - width / 2, y - height / 2
     parts = [
         _element("rect", x=left, y=top, width=width, height=height, rx=4, fill="#f2f2f2", stroke="#555555"),
-        _text(lx, ly, name, font_size=11, font_weight="bold", text_anchor=anchor, fill="#222222", class_="name",
-              **_HALO),
+        _text(
+            lx, ly, name, font_size=11, font_weight="bold", text_anchor=anchor, fill="#222222", class_="name", **_HALO
+        ),
     ]
     for number, icons in enumerate(spaces, start=1):
         sx = left + GAP + (number - 1) * (SPACE + GAP)
@@ -684,8 +697,9 @@ def _draw_legend(x: float, y: float, scored: bool = False) -> list[str]:
         ("link (owner's colour)", [("#333333", 9, None), (PLAYER_COLOURS[0], 6, None)]),
     ]
     if scored:
-        samples.append(("link scored and removed at the end of the era", [("#a8a8a8", 8, None),
-                                                                          (PLAYER_COLOURS[0], 5, "9 4")]))
+        samples.append(
+            ("link scored and removed at the end of the era", [("#a8a8a8", 8, None), (PLAYER_COLOURS[0], 5, "9 4")])
+        )
     for label, strokes in samples:
         y += 18
         for stroke, width, dash in strokes:
@@ -724,8 +738,10 @@ def board(state: Any, *, scored_links: dict[str, int] | None = None) -> str:
         body.append(_group(_draw_scored_links(obj, data, scored), class_="scored-links"))
     body += [
         _group([_draw_location(obj, location) for location in data["locations"]], class_="locations"),
-        _group(_draw_panel(obj, data, native.current_player, native.game.rounds_per_era, scored_links is not None),
-               class_="panel"),
+        _group(
+            _draw_panel(obj, data, native.current_player, native.game.rounds_per_era, scored_links is not None),
+            class_="panel",
+        ),
     ]
     return (
         f'<svg xmlns="http://www.w3.org/2000/svg"{_attrs({"width": WIDTH, "height": HEIGHT})}'

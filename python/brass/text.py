@@ -32,15 +32,19 @@ def _players(state: Any) -> list[str]:
     for p in state.turn_order:
         view = state.player(p)
         mark = "*" if p == state.current_player else " "
-        rows.append(f"  {p} {mark}    £{view.money:<5}{view.income_level:>+5}{view.vp:>6}{view.links_left:>6}"
-                    f"{len(view.hand):>6}")
+        rows.append(
+            f"  {p} {mark}    £{view.money:<5}{view.income_level:>+5}{view.vp:>6}{view.links_left:>6}"
+            f"{len(view.hand):>6}"
+        )
     return rows
 
 
 def _supply(state: Any) -> str:
-    return (f"coal market {state.coal_market} · iron market {state.iron_market} · "
-            f"distant market at {state.dcm_marker}, {state.dcm_tiles_left} tiles · "
-            f"draw pile {state.deck_size} · deck tile {state.deck_tile_size}")
+    return (
+        f"coal market {state.coal_market} · iron market {state.iron_market} · "
+        f"distant market at {state.dcm_marker}, {state.dcm_tiles_left} tiles · "
+        f"draw pile {state.deck_size} · deck tile {state.deck_tile_size}"
+    )
 
 
 def _tiles(state: Any) -> list[str]:

@@ -71,20 +71,27 @@ def load_record(record: Any) -> dict:
             raise brass.InvalidStateError(f"game record: not JSON ({e})") from None
     elif not isinstance(record, dict):
         raise brass.ArgumentTypeError(
-            f"a game record (JSON text or its parsed object) is needed, not {type(record).__name__}")
+            f"a game record (JSON text or its parsed object) is needed, not {type(record).__name__}"
+        )
     if not isinstance(record, dict):
         raise brass.InvalidStateError(f"game record: a JSON object is needed, not {type(record).__name__}")
     if "format" not in record and isinstance(record.get("record"), dict):
-        raise brass.InvalidStateError("game record: this is a `brass selfplay` line; its game record is the "
-                                      "value of its `record` key")
+        raise brass.InvalidStateError(
+            "game record: this is a `brass selfplay` line; its game record is the value of its `record` key"
+        )
     if record.get("format") != FORMAT:
         raise brass.InvalidStateError(f"game record: `format` must be `{FORMAT}`, not {record.get('format')!r}")
     game = record.get("game")
-    if not isinstance(game, dict) or not isinstance(game.get("name"), str) \
-            or isinstance(game.get("players"), bool) or not isinstance(game.get("players"), int) \
-            or not isinstance(game.get("options", {}), dict):
-        raise brass.InvalidStateError("game record: `game` must be an object with `name` (text), `players` "
-                                      "(integer) and `options` (object)")
+    if (
+        not isinstance(game, dict)
+        or not isinstance(game.get("name"), str)
+        or isinstance(game.get("players"), bool)
+        or not isinstance(game.get("players"), int)
+        or not isinstance(game.get("options", {}), dict)
+    ):
+        raise brass.InvalidStateError(
+            "game record: `game` must be an object with `name` (text), `players` (integer) and `options` (object)"
+        )
     actions = record.get("actions")
     if not isinstance(actions, list) or not all(isinstance(a, int) and not isinstance(a, bool) for a in actions):
         raise brass.InvalidStateError("game record: `actions` must be a list of action ids (integers)")
@@ -319,8 +326,9 @@ def render_html(record: Any) -> str:
     for before, p in zip([None, *game_positions], game_positions):
         entry = _info(p)
         if p.scored_links and before is not None:
-            entry["scored"] = (f"Dashed links: scored at the end of the {before.state.era} era, then removed "
-                               "from the board.")
+            entry["scored"] = (
+                f"Dashed links: scored at the end of the {before.state.era} era, then removed from the board."
+            )
         info.append(entry)
     data = {"pieces": pieces, "positions": runs, "info": info, "moves": [p.move for p in game_positions[1:]]}
     title = _title(record, game)

@@ -65,10 +65,21 @@ class Browser:
         log = os.open(self.log_path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC, 0o600)
         log = _high_fd(log)
         args = [
-            executable, "--headless=new", "--no-sandbox", "--disable-gpu", "--remote-debugging-pipe",
-            f"--user-data-dir={self.profile}", "--no-first-run", "--no-default-browser-check",
-            "--disable-extensions", "--disable-background-networking", "--disable-component-update",
-            "--disable-sync", "--disable-default-apps", "--mute-audio", "about:blank",
+            executable,
+            "--headless=new",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--remote-debugging-pipe",
+            f"--user-data-dir={self.profile}",
+            "--no-first-run",
+            "--no-default-browser-check",
+            "--disable-extensions",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            "--disable-default-apps",
+            "--mute-audio",
+            "about:blank",
         ]
         actions = [
             (os.POSIX_SPAWN_OPEN, 0, os.devnull, os.O_RDONLY, 0),
@@ -111,8 +122,9 @@ class Browser:
         text, _, self._buffer = self._buffer.partition(b"\0")
         return json.loads(text)
 
-    def send(self, method: str, params: dict | None = None, session: str | None = None,
-             timeout: float | None = None) -> dict:
+    def send(
+        self, method: str, params: dict | None = None, session: str | None = None, timeout: float | None = None
+    ) -> dict:
         """Send a command and return its result; events read meanwhile are kept in `events`."""
         self._next_id += 1
         message: dict[str, Any] = {"id": self._next_id, "method": method, "params": params or {}}
@@ -120,7 +132,7 @@ class Browser:
             message["sessionId"] = session
         data = json.dumps(message).encode() + b"\0"
         while data:
-            data = data[os.write(self._write_fd, data):]
+            data = data[os.write(self._write_fd, data) :]
         deadline = time.monotonic() + (timeout or self.timeout)
         while True:
             reply = self._message(deadline)
@@ -191,8 +203,7 @@ class Page:
         self.send("Page.enable")
         self.send("Runtime.enable")
         self.send("Network.enable")
-        self.send("Emulation.setDeviceMetricsOverride",
-                  width=width, height=height, deviceScaleFactor=1, mobile=False)
+        self.send("Emulation.setDeviceMetricsOverride", width=width, height=height, deviceScaleFactor=1, mobile=False)
         self.send("Emulation.setFocusEmulationEnabled", enabled=True)
 
     def send(self, method: str, timeout: float | None = None, **params: Any) -> dict:
@@ -211,8 +222,9 @@ class Page:
 
     def evaluate(self, expression: str, timeout: float | None = None) -> Any:
         """The value of a JavaScript expression (promises awaited); a script exception raises CDPError."""
-        result = self.send("Runtime.evaluate", timeout=timeout, expression=expression, returnByValue=True,
-                           awaitPromise=True)
+        result = self.send(
+            "Runtime.evaluate", timeout=timeout, expression=expression, returnByValue=True, awaitPromise=True
+        )
         if "exceptionDetails" in result:
             details = result["exceptionDetails"]
             text = details.get("exception", {}).get("description") or details.get("text")
@@ -241,8 +253,14 @@ class Page:
         """Press and release a key (a name of KEYS) as the keyboard would."""
         code, vk = KEYS[key]
         for kind in ("rawKeyDown", "keyUp"):
-            self.send("Input.dispatchKeyEvent", type=kind, key=key, code=code, windowsVirtualKeyCode=vk,
-                      nativeVirtualKeyCode=vk)
+            self.send(
+                "Input.dispatchKeyEvent",
+                type=kind,
+                key=key,
+                code=code,
+                windowsVirtualKeyCode=vk,
+                nativeVirtualKeyCode=vk,
+            )
 
     def click(self, selector: str) -> None:
         """A real mouse click at the centre of the first element matching a CSS selector (scrolled into view)."""
@@ -256,8 +274,14 @@ class Page:
         if box is None:
             raise CDPError(f"no element matches {selector}")
         for kind in ("mouseMoved", "mousePressed", "mouseReleased"):
-            self.send("Input.dispatchMouseEvent", type=kind, x=box["x"], y=box["y"], button="left",
-                      clickCount=0 if kind == "mouseMoved" else 1)
+            self.send(
+                "Input.dispatchMouseEvent",
+                type=kind,
+                x=box["x"],
+                y=box["y"],
+                button="left",
+                clickCount=0 if kind == "mouseMoved" else 1,
+            )
 
     def screenshot(self) -> bytes:
         """A PNG of the viewport."""

@@ -25,9 +25,11 @@ MOVES = 30
 def chromium() -> str:
     path = shutil.which("chromium") or shutil.which("chromium-browser")
     if path is None:
-        pytest.fail("Chromium is not installed, so the browser tests cannot run: install the Debian package "
-                    "`chromium` (apt-get install -y chromium); `.ci/run` does this before `nox -s browser`",
-                    pytrace=False)
+        pytest.fail(
+            "Chromium is not installed, so the browser tests cannot run: install the Debian package "
+            "`chromium` (apt-get install -y chromium); `.ci/run` does this before `nox -s browser`",
+            pytrace=False,
+        )
     return path
 
 
@@ -105,7 +107,8 @@ def check(seen: dict, positions: list, i: int) -> None:
     assert seen["move"] == (p.move if i else "Start of the game")
     assert seen["counter"] == f"position {i} of {len(positions) - 1}"
     assert sorted(map(tuple, seen["tiles"])) == sorted(
-        (space, t["owner"], t["industry"], t["level"]) for space, t in state.board.items())
+        (space, t["owner"], t["industry"], t["level"]) for space, t in state.board.items()
+    )
     assert sorted(map(tuple, seen["links"])) == sorted(state.links.items())
     assert seen["turn"].startswith(f"player {state.current_player} ")
     assert seen["current"] == [state.current_player]
@@ -120,9 +123,9 @@ def check_png(png: bytes) -> tuple[int, int]:
     assert png[:8] == b"\x89PNG\r\n\x1a\n"
     offset, chunks = 8, []
     while offset < len(png):
-        (length,) = struct.unpack(">I", png[offset:offset + 4])
-        kind, body = png[offset + 4:offset + 8], png[offset + 8:offset + 8 + length]
-        (crc,) = struct.unpack(">I", png[offset + 8 + length:offset + 12 + length])
+        (length,) = struct.unpack(">I", png[offset : offset + 4])
+        kind, body = png[offset + 4 : offset + 8], png[offset + 8 : offset + 8 + length]
+        (crc,) = struct.unpack(">I", png[offset + 8 + length : offset + 12 + length])
         assert zlib.crc32(kind + body) == crc
         chunks.append((kind, body))
         offset += 12 + length
@@ -132,7 +135,7 @@ def check_png(png: bytes) -> tuple[int, int]:
     pixels = zlib.decompress(b"".join(body for kind, body in chunks if kind == b"IDAT"))
     stride = 1 + width * (3 if colour == 2 else 4)
     assert len(pixels) == height * stride
-    rows = {pixels[r * stride + 1:(r + 1) * stride] for r in range(height)}
+    rows = {pixels[r * stride + 1 : (r + 1) * stride] for r in range(height)}
     assert len(rows) > height // 4, "the screenshot is mostly blank"
     assert len(set(pixels)) > 64
     return width, height

@@ -141,9 +141,11 @@ class Stats:
             return []
         per = ", ".join(f"{p}p: {self.games[p]}" for p in sorted(self.games))
         lines = [
-            (f"differential: {total} complete games compared decision by decision ({per}); "
-             f"{self.decisions} decisions, {self.rejections} illegal inputs rejected alike, "
-             f"{self.cross_loads} cross-engine loads"),
+            (
+                f"differential: {total} complete games compared decision by decision ({per}); "
+                f"{self.decisions} decisions, {self.rejections} illegal inputs rejected alike, "
+                f"{self.cross_loads} cross-engine loads"
+            ),
             "differential: decisions seen: " + ", ".join(f"{k} {v}" for k, v in sorted(self.decision_kinds.items())),
             "differential: actions applied: " + ", ".join(f"{k} {v}" for k, v in sorted(self.action_kinds.items())),
             "differential: rule paths taken: " + ", ".join(f"{k} {v}" for k, v in sorted(self.events.items())),
@@ -161,10 +163,22 @@ STATS = Stats()
 
 
 # Paths uniform random play seldom takes; each game's count of them is a Hypothesis `target`.
-RARE = frozenset({"overbuild opponent L-30", "DCM reaches X L-42", "coal_market emptied L-17",
-                  "iron_market emptied L-18", "income track top L-48", "VP lost to a shortfall L-11",
-                  "shared win L-53", "second rail L-36", "virtual link build C-7/L-55", "virtual link build legal C-7/L-55",
-                  "next turn order decides C-15", "shortfall before a classic round C-4"})
+RARE = frozenset(
+    {
+        "overbuild opponent L-30",
+        "DCM reaches X L-42",
+        "coal_market emptied L-17",
+        "iron_market emptied L-18",
+        "income track top L-48",
+        "VP lost to a shortfall L-11",
+        "shared win L-53",
+        "second rail L-36",
+        "virtual link build C-7/L-55",
+        "virtual link build legal C-7/L-55",
+        "next turn order decides C-15",
+        "shortfall before a classic round C-4",
+    }
+)
 
 
 class Divergence(AssertionError):
@@ -211,7 +225,12 @@ def virtual_link_builds(state: dict, legal_names: list[str]) -> list[str]:
         if parts[0] != "build" or parts[-1] == "double":
             continue
         location = parts[2].split("/")[0]
-        if location in VIRTUAL_ENDS and location not in net and VIRTUAL_ENDS[location] in net and not hand.get(location):
+        if (
+            location in VIRTUAL_ENDS
+            and location not in net
+            and VIRTUAL_ENDS[location] in net
+            and not hand.get(location)
+        ):
             out.append(name)
     return out
 
@@ -228,8 +247,17 @@ def network_of(state: dict, player: int) -> set[str]:
 class Pair:
     """One game position held by both engines."""
 
-    def __init__(self, players: int, seed: int | None = None, *, rust=None, ref=None, start: dict | None = None,
-                 test: str = "?", config: Config = LANCASHIRE) -> None:
+    def __init__(
+        self,
+        players: int,
+        seed: int | None = None,
+        *,
+        rust=None,
+        ref=None,
+        start: dict | None = None,
+        test: str = "?",
+        config: Config = LANCASHIRE,
+    ) -> None:
         """A new seeded game of `config` in both engines, or (`rust`, `ref`, `start`) two states that hold the
         same position `start` (a state object) now; decisions are counted from here."""
         if rust is None:
@@ -289,8 +317,15 @@ class Pair:
     @staticmethod
     def views(state) -> tuple:
         """The read-only position views (docs/state-format.md), in the order each engine gives them."""
-        return (list(state.board.items()), list(state.links.items()), state.coal_market, state.iron_market,
-                state.dcm_marker, state.dcm_tiles_left, state.deck_tile_size)
+        return (
+            list(state.board.items()),
+            list(state.links.items()),
+            state.coal_market,
+            state.iron_market,
+            state.dcm_marker,
+            state.dcm_tiles_left,
+            state.deck_tile_size,
+        )
 
     def check(self) -> list[int]:
         """Both engines agree on everything observable here; returns the legal ids."""
@@ -303,27 +338,41 @@ class Pair:
             only_a = sorted(set(la) - set(lb))
             only_b = sorted(set(lb) - set(la))
             details = [f"decision {a.decision}, player {a.current_player}"]
-            details += [f"legal only in rust: {[NAMES[i] for i in only_a]}",
-                        f"legal only in reference: {[NAMES[i] for i in only_b]}"]
+            details += [
+                f"legal only in rust: {[NAMES[i] for i in only_a]}",
+                f"legal only in reference: {[NAMES[i] for i in only_b]}",
+            ]
             if la == sorted(set(la)) and lb == sorted(set(lb)) and not only_a and not only_b:
                 details.append(f"same sets, different lists: {la} / {lb}")
             raise self.diverged("legal actions", details)
         facts_a = (a.current_player, a.decision, a.is_terminal, a.round, a.era, a.actions_left, a.deck_size)
         facts_b = (b.current_player, b.decision, b.is_terminal, b.round, b.era, b.actions_left, b.deck_size)
         if facts_a != facts_b:
-            raise self.diverged("properties", [(f"(player, decision, terminal, round, era, actions_left, deck) "
-                                                f"rust {facts_a} / reference {facts_b}")])
+            raise self.diverged(
+                "properties",
+                [
+                    (
+                        f"(player, decision, terminal, round, era, actions_left, deck) "
+                        f"rust {facts_a} / reference {facts_b}"
+                    )
+                ],
+            )
         views_a, views_b = self.views(a), self.views(b)
         if views_a != views_b:
-            raise self.diverged("position views", [f"(board, links, coal, iron, dcm marker, dcm tiles, deck tile) "
-                                                   f"rust {views_a} / reference {views_b}"])
+            raise self.diverged(
+                "position views",
+                [f"(board, links, coal, iron, dcm marker, dcm tiles, deck tile) rust {views_a} / reference {views_b}"],
+            )
         if a.is_terminal and (a.scores, a.winners) != (b.scores, b.winners):
-            raise self.diverged("final scores", [f"scores rust {a.scores} / reference {b.scores}",
-                                                     f"winners rust {a.winners} / reference {b.winners}"])
+            raise self.diverged(
+                "final scores",
+                [f"scores rust {a.scores} / reference {b.scores}", f"winners rust {a.winners} / reference {b.winners}"],
+            )
         for name, state, (h0, a0) in (("rust", a, self._rust_base), ("reference", b, self._ref_base)):
             if state.history[h0:] != self.actions[a0:]:
-                raise self.diverged("history", [f"{name} history {state.history[h0:]}",
-                                                f"decisions taken {self.actions[a0:]}"])
+                raise self.diverged(
+                    "history", [f"{name} history {state.history[h0:]}", f"decisions taken {self.actions[a0:]}"]
+                )
         self.legal = la
         self._json = ja
         return la
@@ -349,8 +398,9 @@ class Pair:
                 errors.append(e)
         if errors != [None, None]:
             self.actions.append(aid)
-            raise self.diverged(f"apply {NAMES[aid]!r} (legal in both)",
-                                [f"rust: {errors[0]!r}", f"reference: {errors[1]!r}"])
+            raise self.diverged(
+                f"apply {NAMES[aid]!r} (legal in both)", [f"rust: {errors[0]!r}", f"reference: {errors[1]!r}"]
+            )
         self.actions.append(aid)
         STATS.decisions += 1
         STATS.action_kinds[KIND[aid]] += 1
@@ -436,9 +486,11 @@ class Pair:
         if kinds[0] is None or kinds[0] is not kinds[1] or not isinstance(raised[0], brass.BrassError):
             raise self.diverged(f"rejecting {bad!r}", [f"rust: {raised[0]!r}", f"reference: {raised[1]!r}"])
         if after != before:
-            raise self.diverged(f"state changed by rejected {bad!r}",
-                                json_diff(json.loads(before[0][0]), json.loads(after[0][0]))
-                                + json_diff(json.loads(before[1][0]), json.loads(after[1][0])))
+            raise self.diverged(
+                f"state changed by rejected {bad!r}",
+                json_diff(json.loads(before[0][0]), json.loads(after[0][0]))
+                + json_diff(json.loads(before[1][0]), json.loads(after[1][0])),
+            )
         STATS.rejections += 1
         return kinds[0].__name__
 
@@ -481,10 +533,16 @@ PLAYERS = st.sampled_from([2, 3, 4])
 #             coin). Random play seldom reaches the virtual link's card condition: the usual way is a rail to
 #             Birkenhead, then a port card for Liverpool.
 STYLES = ("uniform", "active", "busy", "builder", "seller", "mixed")
-MERSEY_BUILDS = frozenset(i for i, n in enumerate(NAMES) if n.startswith("build ")
-                          and n.split()[2].split("/")[0] in ("liverpool", "birkenhead", "ellesmere_port"))
-MERSEY_LINKS = frozenset(i for i, n in enumerate(NAMES) if n.startswith("link ")
-                         and set(n.split()[1].split("-")) & {"birkenhead", "ellesmere_port"})
+MERSEY_BUILDS = frozenset(
+    i
+    for i, n in enumerate(NAMES)
+    if n.startswith("build ") and n.split()[2].split("/")[0] in ("liverpool", "birkenhead", "ellesmere_port")
+)
+MERSEY_LINKS = frozenset(
+    i
+    for i, n in enumerate(NAMES)
+    if n.startswith("link ") and set(n.split()[1].split("-")) & {"birkenhead", "ellesmere_port"}
+)
 MERSEY_DEVELOPS = frozenset(i for i, n in enumerate(NAMES) if n in ("develop port", "develop shipyard"))
 TRADE_BUILDS = frozenset(i for i, n in enumerate(NAMES) if n.startswith(("build cotton_mill", "build port")))
 STYLE = st.sampled_from(STYLES)
@@ -501,12 +559,20 @@ def tiers(pair: Pair, style: str) -> list[list[int]]:
     """The preference tiers of the `seller` and `mersey` styles at an action decision."""
     legal = pair.legal
     if style == "seller":
-        return [[a for a in legal if KIND[a] == "sell"], [a for a in legal if a in TRADE_BUILDS],
-                [a for a in legal if KIND[a] == "link"], [a for a in legal if a not in PASSIVE]]
+        return [
+            [a for a in legal if KIND[a] == "sell"],
+            [a for a in legal if a in TRADE_BUILDS],
+            [a for a in legal if KIND[a] == "link"],
+            [a for a in legal if a not in PASSIVE],
+        ]
     virtual = set(virtual_link_builds(json.loads(pair.rust.to_json()), [NAMES[a] for a in legal]))
-    return [[a for a in legal if NAMES[a] in virtual], [a for a in legal if a in MERSEY_LINKS],
-            [a for a in legal if a in MERSEY_BUILDS], [a for a in legal if a in MERSEY_DEVELOPS],
-            [a for a in legal if a not in PASSIVE]]
+    return [
+        [a for a in legal if NAMES[a] in virtual],
+        [a for a in legal if a in MERSEY_LINKS],
+        [a for a in legal if a in MERSEY_BUILDS],
+        [a for a in legal if a in MERSEY_DEVELOPS],
+        [a for a in legal if a not in PASSIVE],
+    ]
 
 
 def choose(data, pair: Pair, style: str) -> int:
@@ -540,16 +606,19 @@ WRONG_TYPES = [None, 1.5, float("nan"), True, False, b"pass", bytearray(b"pass")
 # Characters for random notation text: the notation's own, white space of several kinds (Unicode White_Space
 # and the four ASCII separators that Python's str.isspace counts but Unicode does not), upper case, the Kelvin
 # sign (lower-cases to `k`), lone surrogates (not valid Unicode: NotationError in both) and a few others.
-TEXT_ALPHABET = ("abcdefghijklmnopqrstuvwxyz_/-0123456789 " "ABCDELNPRSW"
-                 "\t\n\r\x0b\x0c\x1c\x1d\x1e\x1f\x85\xa0\u2003\u3000\u200b\u212a\x00é\ud800\udfff")
-PROBES = ("illegal id", "out of range", "wrong type", "numpy id", "illegal notation", "random text",
-          "mangled notation")
+TEXT_ALPHABET = (
+    "abcdefghijklmnopqrstuvwxyz_/-0123456789 "
+    "ABCDELNPRSW"
+    "\t\n\r\x0b\x0c\x1c\x1d\x1e\x1f\x85\xa0\u2003\u3000\u200b\u212a\x00é\ud800\udfff"
+)
+PROBES = ("illegal id", "out of range", "wrong type", "numpy id", "illegal notation", "random text", "mangled notation")
 
 
 def mangle(data, text: str) -> str:
     """A variation of a notation: some stay valid (case, white space), most do not."""
-    how = data.draw(st.sampled_from(["upper", "spaces", "drop", "insert", "swap ends", "renumber", "truncate"]),
-                    label="mangle")
+    how = data.draw(
+        st.sampled_from(["upper", "spaces", "drop", "insert", "swap ends", "renumber", "truncate"]), label="mangle"
+    )
     if how == "upper":
         return text.upper()
     if how == "spaces":
@@ -557,7 +626,7 @@ def mangle(data, text: str) -> str:
         return ws + text.replace(" ", ws) + ws
     if how == "drop" and len(text) > 1:
         i = data.draw(st.integers(0, len(text) - 1), label="at")
-        return text[:i] + text[i + 1:]
+        return text[:i] + text[i + 1 :]
     if how == "insert":
         i = data.draw(st.integers(0, len(text)), label="at")
         c = data.draw(st.sampled_from(TEXT_ALPHABET), label="char")
@@ -617,8 +686,41 @@ def play(data, pair: Pair, style: str, probe_every: int = 0, max_decisions: int 
 
 # --- Loading edited states: both loaders accept the same states, and reject the rest alike ------------------
 
-EDIT_VALUES = [0, 1, -1, 2, 3, 7, 8, 9, 14, 99, 100, 100_000, 100_001, -1001, 2**31, 2**63, 2**64, None, True,
-               False, 1.5, "x", "", [], {}, "canal", "rail", "over", "card", "build", "manchester/1", "port", "01"]
+EDIT_VALUES = [
+    0,
+    1,
+    -1,
+    2,
+    3,
+    7,
+    8,
+    9,
+    14,
+    99,
+    100,
+    100_000,
+    100_001,
+    -1001,
+    2**31,
+    2**63,
+    2**64,
+    None,
+    True,
+    False,
+    1.5,
+    "x",
+    "",
+    [],
+    {},
+    "canal",
+    "rail",
+    "over",
+    "card",
+    "build",
+    "manchester/1",
+    "port",
+    "01",
+]
 
 
 def json_paths(obj, path=()):

@@ -252,6 +252,7 @@ TestDifferentialMachine.settings = settings(max_examples=max(5, EXAMPLES // 8))
 
 # --- 4. The count of complete games is part of the result -------------------------------------------------------
 
+
 def test_zz_enough_complete_games_were_compared():
     """When the main test ran for a player count in this session, it compared at least the profile's minimum of
     complete games at that count (the CI log shows the figures in the `differential:` summary lines)."""

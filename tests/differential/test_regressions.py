@@ -13,7 +13,6 @@ import pytest
 PASS = 430  # `pass` (docs/actions.md id layout, Lancashire)
 
 
-
 def assert_notation_error_changes_nothing(engine, text):
     """`text` is a NotationError for `parse_action` and for `apply`, and the state is unchanged."""
     game = engine.Game("lancashire", players=2)
@@ -61,11 +60,19 @@ def test_a_lone_surrogate_is_a_notation_error(engine, text):
     assert_notation_error_changes_nothing(engine, text)
 
 
-@pytest.mark.parametrize(("field", "value", "accepted"), [
-    ("vp", 100_000, True), ("vp", 100_001, False), ("vp", 2**64, False),
-    ("money", 100_000, True), ("money", 100_001, False), ("money", 2**63, False),
-    ("money_spent", 100_000, True), ("money_spent", 100_001, False),
-])
+@pytest.mark.parametrize(
+    ("field", "value", "accepted"),
+    [
+        ("vp", 100_000, True),
+        ("vp", 100_001, False),
+        ("vp", 2**64, False),
+        ("money", 100_000, True),
+        ("money", 100_001, False),
+        ("money", 2**63, False),
+        ("money_spent", 100_000, True),
+        ("money_spent", 100_001, False),
+    ],
+)
 def test_loader_bounds_on_player_counters(engine, field, value, accepted):
     """Divergence 4 (found by the edited-state loading test): the Rust loader bounds money to -1000..=100000 and
     money_spent / vp to 0..=100000; the reference accepted any integer (vp 2**64 loaded). The reference now has

@@ -46,9 +46,7 @@ def test_win_rewards_are_zero_sum_and_follow_the_winners(players):
         assert {p for p in range(players) if rewards[p] == max(rewards)} == set(winners)
         if len(winners) == 1:
             assert rewards[winners[0]] == 1.0
-            assert all(
-                rewards[p] == pytest.approx(-1 / (players - 1)) for p in range(players) if p not in winners
-            )
+            assert all(rewards[p] == pytest.approx(-1 / (players - 1)) for p in range(players) if p not in winners)
 
 
 def test_random_policy_is_seeded_and_legal():

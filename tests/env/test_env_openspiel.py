@@ -147,9 +147,7 @@ def test_interpreter_exits_cleanly_after_registration():
         f"g = pyspiel.load_game('{NAME}', {{'players': 2, 'deals': 3}})\n"
         "s = g.new_initial_state(); s.apply_action(1); s.apply_action(s.legal_actions()[0])\n"
     )
-    result = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=False
-    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=False)
     assert result.returncode == 0, result.stderr
 
 

@@ -131,8 +131,12 @@ def test_render_ansi():
 
 
 # Classic Brass and the Lancashire options (docs/classic.md) through the same adapter.
-OTHER_CONFIGS = [("brass", 3, {}), ("brass", 4, {}), ("lancashire", 2, {"intro": True}),
-                 ("lancashire", 4, {"classic_deck": True, "virtual_link": True})]
+OTHER_CONFIGS = [
+    ("brass", 3, {}),
+    ("brass", 4, {}),
+    ("lancashire", 2, {"intro": True}),
+    ("lancashire", 4, {"classic_deck": True, "virtual_link": True}),
+]
 
 
 @pytest.mark.parametrize("game,players,options", OTHER_CONFIGS)

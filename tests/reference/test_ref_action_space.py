@@ -28,8 +28,20 @@ def test_every_name_parses_back_and_names_are_unique(game):
 def test_block_layout(game):
     """Blocks in order BUILD 61, BUILD_DOUBLE 61, LINK 36, DEVELOP 5, SELL 264, LOAN 3, PASS, COAL 18, IRON 6,
     STOP, CARD 24, REMOVE 43."""
-    blocks = [("build", 61), ("build_double", 61), ("link", 36), ("develop", 5), ("sell", 264), ("loan", 3),
-              ("pass", 1), ("coal", 18), ("iron", 6), ("stop", 1), ("card", 24), ("remove", 43)]
+    blocks = [
+        ("build", 61),
+        ("build_double", 61),
+        ("link", 36),
+        ("develop", 5),
+        ("sell", 264),
+        ("loan", 3),
+        ("pass", 1),
+        ("coal", 18),
+        ("iron", 6),
+        ("stop", 1),
+        ("card", 24),
+        ("remove", 43),
+    ]
     i = 0
     for kind, size in blocks:
         for k in range(size):
@@ -61,13 +73,27 @@ def test_sell_block_is_mill_major_with_distant_last(game):
 
 def test_parser_normalises_case_and_white_space(game):
     assert game.parse_action("  BUILD  Cotton_Mill\tmanchester/1 ") == game.parse_action(
-        "build cotton_mill manchester/1")
+        "build cotton_mill manchester/1"
+    )
     assert game.parse_action("link preston-lancaster") == game.parse_action("link lancaster-preston")
 
 
-@pytest.mark.parametrize("text", ["", "build", "build cotton_mill manchester/9", "build port manchester/1",
-                                  "loan 40", "pass now", "link bolton-colne", "sell bolton/3 distant",
-                                  "card joker", "remove manchester/5", "buildcotton_mill manchester/1"])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "",
+        "build",
+        "build cotton_mill manchester/9",
+        "build port manchester/1",
+        "loan 40",
+        "pass now",
+        "link bolton-colne",
+        "sell bolton/3 distant",
+        "card joker",
+        "remove manchester/5",
+        "buildcotton_mill manchester/1",
+    ],
+)
 def test_bad_notation_raises(game, text):
     with pytest.raises(ref.NotationError):
         game.parse_action(text)

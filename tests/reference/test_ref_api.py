@@ -16,15 +16,23 @@ def test_exception_classes_are_the_shared_ones():
     assert issubclass(ref.BrassError, ValueError)
 
 
-@pytest.mark.parametrize("kwargs", [dict(name="birmingham", players=4), dict(name="brass", players=2),
-                                    dict(name="brass", players=5), dict(name="brass", players=4, intro=True),
-                                    dict(name="brass", players=4, virtual_link=False),
-                                    dict(name="lancashire", players=1), dict(name="lancashire", players=5),
-                                    dict(name="lancashire", players=4, intro=1),
-                                    dict(name="lancashire", players=4, turbo=True),
-                                    dict(name="lancashire", players=2, classic_deck=True),
-                                    dict(name="lancashire", players=2, variant="community-2p"),
-                                    dict(name="lancashire", players=2, variant=True)])
+@pytest.mark.parametrize(
+    "kwargs",
+    [
+        dict(name="birmingham", players=4),
+        dict(name="brass", players=2),
+        dict(name="brass", players=5),
+        dict(name="brass", players=4, intro=True),
+        dict(name="brass", players=4, virtual_link=False),
+        dict(name="lancashire", players=1),
+        dict(name="lancashire", players=5),
+        dict(name="lancashire", players=4, intro=1),
+        dict(name="lancashire", players=4, turbo=True),
+        dict(name="lancashire", players=2, classic_deck=True),
+        dict(name="lancashire", players=2, variant="community-2p"),
+        dict(name="lancashire", players=2, variant=True),
+    ],
+)
 def test_bad_configuration(kwargs):
     with pytest.raises(ref.ConfigError):
         ref.Game(**kwargs)
@@ -50,8 +58,9 @@ def test_games_and_options():
     assert ref.Game("lancashire", players=3, intro=False) == ref.Game("lancashire", players=3)
 
 
-@pytest.mark.parametrize("kwargs", [dict(name="lancashire", players="4"), dict(name="lancashire", players=True),
-                                    dict(name=None, players=4)])
+@pytest.mark.parametrize(
+    "kwargs", [dict(name="lancashire", players="4"), dict(name="lancashire", players=True), dict(name=None, players=4)]
+)
 def test_arguments_of_the_wrong_type(kwargs):
     with pytest.raises(ref.ArgumentTypeError):
         ref.Game(**kwargs)
@@ -92,8 +101,8 @@ def test_setup_follows_the_documented_rng_order(players):
     rng = SplitMix64(123)
     rng.shuffle(deck)
     under, deck = deck[-players:], deck[:-players]
-    hands = [deck[8 * p: 8 * p + 8] for p in range(players)]
-    deck = deck[8 * players:]
+    hands = [deck[8 * p : 8 * p + 8] for p in range(players)]
+    deck = deck[8 * players :]
     pile = sorted(data["distant_cotton_market"]["tiles"][str(players)])
     rng.shuffle(pile)
     order = list(range(players))
@@ -146,50 +155,73 @@ def _set(path, value):
         for key in path[:-1]:
             target = target[key]
         target[path[-1]] = value
+
     return change
 
 
-@pytest.mark.parametrize("change, message", [
-    (_set(["format"], "brass-state/2"), "format"),
-    (_set(["game", "name"], "birmingham"), "game.name"),
-    (_set(["game", "name"], "brass"), "DCM tiles"),
-    (_set(["game", "players"], 5), "game.players"),
-    (_set(["game", "options"], {"turbo": True}), "option"),
-    (_set(["game", "options"], {"intro": False}), "option"),
-    (_set(["game", "options"], {"classic_deck": True}), "deck"),
-    (_set(["game", "data"], "lancashire/0"), "game.data"),
-    (_set(["rng"], 5), "rng"),
-    (_set(["rng"], str(2**64)), "rng"),
-    (_set(["rng"], "007"), "rng"),
-    (_set(["era"], "bronze"), "era"),
-    (_set(["round"], 10), "round"),
-    (_set(["round"], 1.0), "round"),
-    (_set(["turn_order"], [0, 0, 1]), "turn_order"),
-    (_set(["turn"], 4), "turn"),
-    (_set(["actions_left"], 2), "actions_left"),
-    (_set(["decision"], "think"), "decision"),
-    (_set(["decision"], "card"), "action"),
-    (_set(["players", 0, "money"], -1), "money"),
-    (_set(["players", 0, "money"], True), "money"),
-    (_set(["players", 1, "income_space"], 100), "income_space"),
-    (_set(["players", 1, "mat", "port"], 9), "mat"),
-    (_set(["players", 2, "links_left"], 13), "links_left"),
-    (_set(["players", 2, "hand", "joker"], 1), "hand"),
-    (_set(["players", 2, "hand", "bolton"], 0), "hand"),
-    (_set(["players", 0, "vp"], -1), "vp"),
-    (_set(["board", "manchester/9"], {"owner": 0, "industry": "cotton_mill", "level": 1, "flipped": False, "cubes": 0}), "board"),
-    (_set(["board", "wigan/1"], {"owner": 0, "industry": "cotton_mill", "level": 1, "flipped": False, "cubes": 0}), "wigan/1"),
-    (_set(["board", "wigan/1"], {"owner": 0, "industry": "coal_mine", "level": 1, "flipped": False, "cubes": 2}), "left the mat"),
-    (_set(["board", "liverpool/4"], {"owner": 0, "industry": "shipyard", "level": 0, "flipped": True, "cubes": 0}), "level 0"),
-    (_set(["links", "bolton-colne"], 0), "links"),
-    (_set(["links", "lancaster-scotland"], 0), "not a canal line"),
-    (_set(["coal_market"], 9), "coal_market"),
-    (_set(["dcm", "marker"], 9), "dcm.marker"),
-    (_set(["dcm", "pile"], [0]), "DCM tiles"),
-    (_set(["deck"], []), "cards"),
-    (_set(["deck_tile"], {}), "cards"),
-    (_set(["action"], {"kind": "pass"}), "action"),
-])
+@pytest.mark.parametrize(
+    "change, message",
+    [
+        (_set(["format"], "brass-state/2"), "format"),
+        (_set(["game", "name"], "birmingham"), "game.name"),
+        (_set(["game", "name"], "brass"), "DCM tiles"),
+        (_set(["game", "players"], 5), "game.players"),
+        (_set(["game", "options"], {"turbo": True}), "option"),
+        (_set(["game", "options"], {"intro": False}), "option"),
+        (_set(["game", "options"], {"classic_deck": True}), "deck"),
+        (_set(["game", "data"], "lancashire/0"), "game.data"),
+        (_set(["rng"], 5), "rng"),
+        (_set(["rng"], str(2**64)), "rng"),
+        (_set(["rng"], "007"), "rng"),
+        (_set(["era"], "bronze"), "era"),
+        (_set(["round"], 10), "round"),
+        (_set(["round"], 1.0), "round"),
+        (_set(["turn_order"], [0, 0, 1]), "turn_order"),
+        (_set(["turn"], 4), "turn"),
+        (_set(["actions_left"], 2), "actions_left"),
+        (_set(["decision"], "think"), "decision"),
+        (_set(["decision"], "card"), "action"),
+        (_set(["players", 0, "money"], -1), "money"),
+        (_set(["players", 0, "money"], True), "money"),
+        (_set(["players", 1, "income_space"], 100), "income_space"),
+        (_set(["players", 1, "mat", "port"], 9), "mat"),
+        (_set(["players", 2, "links_left"], 13), "links_left"),
+        (_set(["players", 2, "hand", "joker"], 1), "hand"),
+        (_set(["players", 2, "hand", "bolton"], 0), "hand"),
+        (_set(["players", 0, "vp"], -1), "vp"),
+        (
+            _set(
+                ["board", "manchester/9"],
+                {"owner": 0, "industry": "cotton_mill", "level": 1, "flipped": False, "cubes": 0},
+            ),
+            "board",
+        ),
+        (
+            _set(
+                ["board", "wigan/1"], {"owner": 0, "industry": "cotton_mill", "level": 1, "flipped": False, "cubes": 0}
+            ),
+            "wigan/1",
+        ),
+        (
+            _set(["board", "wigan/1"], {"owner": 0, "industry": "coal_mine", "level": 1, "flipped": False, "cubes": 2}),
+            "left the mat",
+        ),
+        (
+            _set(
+                ["board", "liverpool/4"], {"owner": 0, "industry": "shipyard", "level": 0, "flipped": True, "cubes": 0}
+            ),
+            "level 0",
+        ),
+        (_set(["links", "bolton-colne"], 0), "links"),
+        (_set(["links", "lancaster-scotland"], 0), "not a canal line"),
+        (_set(["coal_market"], 9), "coal_market"),
+        (_set(["dcm", "marker"], 9), "dcm.marker"),
+        (_set(["dcm", "pile"], [0]), "DCM tiles"),
+        (_set(["deck"], []), "cards"),
+        (_set(["deck_tile"], {}), "cards"),
+        (_set(["action"], {"kind": "pass"}), "action"),
+    ],
+)
 def test_from_json_rejects(change, message):
     with pytest.raises(ref.InvalidStateError, match=message):
         ref.State.from_json(edited(change))
@@ -207,13 +239,18 @@ def test_from_json_of_the_wrong_type(text):
         ref.State.from_json(text)
 
 
-@pytest.mark.parametrize("record", [
-    "", "{}", '{"format": "brass-record/1"}',
-    '{"format": "brass-record/1", "game": {"name": "lancashire", "players": 2, "options": {}, "data": "lancashire/1"}, "seed": -1, "actions": []}',
-    '{"format": "brass-record/1", "game": {"name": "lancashire", "players": 2, "options": {}, "data": "lancashire/1"}, "seed": 1, "actions": [true]}',
-    '{"format": "brass-record/1", "game": {"name": "lancashire", "players": 2, "options": {}, "data": "lancashire/1"}, "seed": 1, "start": {}, "actions": []}',
-    '{"format": "brass-record/2", "game": {"name": "lancashire", "players": 2, "options": {}, "data": "lancashire/1"}, "seed": 1, "actions": []}',
-])
+@pytest.mark.parametrize(
+    "record",
+    [
+        "",
+        "{}",
+        '{"format": "brass-record/1"}',
+        '{"format": "brass-record/1", "game": {"name": "lancashire", "players": 2, "options": {}, "data": "lancashire/1"}, "seed": -1, "actions": []}',
+        '{"format": "brass-record/1", "game": {"name": "lancashire", "players": 2, "options": {}, "data": "lancashire/1"}, "seed": 1, "actions": [true]}',
+        '{"format": "brass-record/1", "game": {"name": "lancashire", "players": 2, "options": {}, "data": "lancashire/1"}, "seed": 1, "start": {}, "actions": []}',
+        '{"format": "brass-record/2", "game": {"name": "lancashire", "players": 2, "options": {}, "data": "lancashire/1"}, "seed": 1, "actions": []}',
+    ],
+)
 def test_replay_rejects_malformed_records(record):
     with pytest.raises(ref.InvalidStateError):
         ref.replay(record)
@@ -252,4 +289,8 @@ def test_the_reference_has_the_public_surface_of_the_native_engine():
         assert public <= {n for n in dir(plain) if not n.startswith("_")}, native.__name__
     game, ref_game = brass.Game("lancashire", players=4), reference.Game("lancashire", players=4)
     assert (game.spaces, game.lines, game.industries, game.card_kinds) == (
-        ref_game.spaces, ref_game.lines, ref_game.industries, ref_game.card_kinds)
+        ref_game.spaces,
+        ref_game.lines,
+        ref_game.industries,
+        ref_game.card_kinds,
+    )

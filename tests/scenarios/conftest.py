@@ -20,8 +20,16 @@ TILE_STACKS = {  # levels of each mat stack, lowest first (L-1; the data file's 
     "port": [1, 1, 2, 2, 3, 3, 4, 4],
     "shipyard": [0, 0, 1, 1, 2, 2],
 }
-CUBES = {("coal_mine", 1): 2, ("coal_mine", 2): 3, ("coal_mine", 3): 4, ("coal_mine", 4): 5,
-         ("iron_works", 1): 4, ("iron_works", 2): 4, ("iron_works", 3): 5, ("iron_works", 4): 6}
+CUBES = {
+    ("coal_mine", 1): 2,
+    ("coal_mine", 2): 3,
+    ("coal_mine", 3): 4,
+    ("coal_mine", 4): 5,
+    ("iron_works", 1): 4,
+    ("iron_works", 2): 4,
+    ("iron_works", 3): 5,
+    ("iron_works", 4): 6,
+}
 ROUNDS = {2: 10, 3: 9, 4: 8}  # L-7
 CLASSIC_ROUNDS = {3: 10, 4: 8}  # C-2 (classic Brass and the classic deck, L-56)
 CLASSIC_DECK_TILE = {3: 9, 4: 6}  # L-56: cards under the deck tile in the Canal Era
@@ -37,8 +45,16 @@ def rounds_of(game: str, players: int, options: dict) -> int:
 class Position:
     """A mutable state object (docs/state-format.md) with helpers for building scenarios."""
 
-    def __init__(self, engine, players: int = 4, era: str = "canal", round: int = 2, seed: int = 1,
-                 game: str = "lancashire", **options) -> None:
+    def __init__(
+        self,
+        engine,
+        players: int = 4,
+        era: str = "canal",
+        round: int = 2,
+        seed: int = 1,
+        game: str = "lancashire",
+        **options,
+    ) -> None:
         self.engine = engine
         self.players = players
         self.name = game
@@ -53,8 +69,15 @@ class Position:
             for kind, n in part.items():
                 self._pool += [kind] * n
         self._pool += self.obj["deck"]
-        self.obj.update(era=era, round=round, turn_order=list(range(players)), turn=0,
-                        actions_left=1 if (era == "canal" and round == 1) else 2, decision="action", action=None)
+        self.obj.update(
+            era=era,
+            round=round,
+            turn_order=list(range(players)),
+            turn=0,
+            actions_left=1 if (era == "canal" and round == 1) else 2,
+            decision="action",
+            action=None,
+        )
         self.set_cards({p: ["manchester", "manchester"] if p == 0 else [] for p in range(players)})
 
     # --- cards ------------------------------------------------------------------------------------
@@ -75,10 +98,12 @@ class Position:
         `deck_tile` or the configuration's number of left-over cards; `removed` (default: left-over cards) the
         cards removed unseen (C-3, L-56); all other cards go to the discard piles."""
         pool = sorted(self._pool)
+
         def take(kind):
             assert kind in pool, f"no {kind} card left in the {self.players}-player deck"
             pool.remove(kind)
             return kind
+
         for p in range(self.players):
             hand = [take(k) for k in hands.get(p, [])]
             self.obj["players"][p]["hand"] = counts(hand)
@@ -92,7 +117,7 @@ class Position:
         gone = [take(k) for k in removed] if removed is not None else [pool.pop() for _ in range(self.removed_size())]
         self.obj["removed"] = counts(gone)
         for p in range(self.players):
-            self.obj["players"][p]["discards"] = counts(pool[p::self.players])
+            self.obj["players"][p]["discards"] = counts(pool[p :: self.players])
         return self
 
     def hand(self, player: int, *cards: str) -> Position:
@@ -102,8 +127,9 @@ class Position:
         return self.set_cards(hands, deck=self.obj["deck"])
 
     # --- board ------------------------------------------------------------------------------------
-    def tile(self, space: str, owner: int, industry: str, level: int, flipped: bool = False,
-             cubes: int | None = None) -> Position:
+    def tile(
+        self, space: str, owner: int, industry: str, level: int, flipped: bool = False, cubes: int | None = None
+    ) -> Position:
         """Place a tile; the owner's mat loses tiles so that it is one that has left the mat."""
         if cubes is None:
             cubes = 0 if flipped else CUBES.get((industry, level), 0)
@@ -111,10 +137,18 @@ class Position:
             flipped = cubes == 0
         if industry == "shipyard":
             flipped = True
-        self.obj["board"][space] = {"owner": owner, "industry": industry, "level": level, "flipped": flipped,
-                                    "cubes": cubes}
-        same = sum(1 for t in self.obj["board"].values()
-                   if t["owner"] == owner and t["industry"] == industry and t["level"] == level)
+        self.obj["board"][space] = {
+            "owner": owner,
+            "industry": industry,
+            "level": level,
+            "flipped": flipped,
+            "cubes": cubes,
+        }
+        same = sum(
+            1
+            for t in self.obj["board"].values()
+            if t["owner"] == owner and t["industry"] == industry and t["level"] == level
+        )
         stack = TILE_STACKS[industry]
         index = [i for i, lv in enumerate(stack) if lv == level][same - 1]
         mat = self.obj["players"][owner]["mat"]
@@ -215,13 +249,17 @@ def expand(counted: dict) -> list:
 def position(engine):
     """`position(players=4, era="canal", round=2, game="lancashire", **options)` -> a Position for the engine
     under test (any configuration of docs/classic.md)."""
-    def make(players: int = 4, era: str = "canal", round: int = 2, seed: int = 1, game: str = "lancashire",
-             **options) -> Position:
+
+    def make(
+        players: int = 4, era: str = "canal", round: int = 2, seed: int = 1, game: str = "lancashire", **options
+    ) -> Position:
         return Position(engine, players, era, round, seed, game, **options)
+
     return make
 
 
 # --- small helpers for reading results ----------------------------------------------------------------
+
 
 def names(state) -> list[str]:
     return [state.game.action_name(a) for a in state.legal_actions()]
@@ -241,8 +279,10 @@ def do(state, *actions: str):
 @pytest.fixture
 def h():
     """Helpers: h.names(state), h.obj(state), h.do(state, *notations)."""
+
     class H:
         pass
+
     helper = H()
     helper.names, helper.obj, helper.do = names, obj, do
     return helper

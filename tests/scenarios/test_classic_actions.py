@@ -8,6 +8,7 @@ DCM_FULL = [0, 0, 1, 1, 2, 2, 2, 2, 3, 3, 3, 4]
 
 # --- C-5: loans -----------------------------------------------------------------------------------------------
 
+
 def loans(names):
     return [n for n in names if n.startswith("loan")]
 
@@ -137,6 +138,7 @@ def test_C7_L55_the_virtual_link_is_not_scored(position, h, config):
 
 # --- C-11: the Distant Cotton Market -----------------------------------------------------------------------------
 
+
 def dcm_position(position, pile, marker=0, players=3):
     """Player 0's mill in Warrington can sell only to the Distant Cotton Market (the port beside it is used)."""
     pos = position(players, game="brass").tile("warrington_runcorn/2", 0, "cotton_mill", 1)
@@ -169,6 +171,7 @@ def test_C11_reaching_x_ends_the_action_and_the_tiles_stay_in_the_pile(position,
 
 def test_C11_the_pile_holds_all_12_tiles_at_3_players(engine):
     import json
+
     obj = json.loads(engine.Game("brass", players=3).new_state(4).to_json())
     assert sorted(obj["dcm"]["pile"]) == DCM_FULL and obj["dcm"]["discards"] == []
 
@@ -188,6 +191,7 @@ def test_C11_the_loader_rejects_dcm_discards(engine, position):
 
 # --- R-11: tile VP -------------------------------------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("game, vp", [("brass", 3), ("lancashire", 5)])
 def test_R11_cotton_mill_level_1_scores_3_vp_in_classic_brass(position, h, game, vp):
     pos = position(4, game=game).tile("stockport/1", 1, "cotton_mill", 1, flipped=True)
@@ -197,6 +201,7 @@ def test_R11_cotton_mill_level_1_scores_3_vp_in_classic_brass(position, h, game,
 
 
 # --- C-15: winners ------------------------------------------------------------------------------------------------
+
 
 def rail_end(position, spent=(5, 0, 5)):
     pos = position(3, game="brass", era="rail").end_of_era()

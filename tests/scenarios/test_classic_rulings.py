@@ -13,6 +13,7 @@ def coal_builds(names):
 
 # --- C-6, R-14: the industry card's "anywhere" is for the first industry build of the game -------------------
 
+
 def rail_hand(position, game="brass", built=None):
     """Rail Era, player 0 with nothing on the board, a coal mine card and a level-2 mine on top of the stack."""
     pos = position(3, game=game, era="rail").hand(0, "coal_mine").lowest(0, "coal_mine", 2)
@@ -76,12 +77,17 @@ def test_C6_R14_state_json_key_default_and_invariant(position, h, engine):
 
 # --- C-14, R-15: the player chooses the end that receives a rail's coal ---------------------------------------
 
+
 def rail_coal(position, game):
     """Player 0 owns the Wigan mine; player 1 a Manchester mine one link (Bolton-Manchester) from Bolton. A rail
     Wigan-Bolton: to Wigan the Wigan mine is closest (0 links); to Bolton both mines are 1 link away."""
-    return (position(3, game=game, era="rail").hand(0, "bolton")
-            .tile("wigan/1", 0, "coal_mine", 2).tile("manchester/1", 1, "coal_mine", 2)
-            .link("bolton-manchester", 1))
+    return (
+        position(3, game=game, era="rail")
+        .hand(0, "bolton")
+        .tile("wigan/1", 0, "coal_mine", 2)
+        .tile("manchester/1", 1, "coal_mine", 2)
+        .link("bolton-manchester", 1)
+    )
 
 
 def test_C14_R15_classic_rail_coal_from_the_source_closest_to_the_chosen_end(position, h):
@@ -119,6 +125,7 @@ def test_C14_R15_second_rail_coal_also_goes_to_a_chosen_end(position, h):
 
 
 # --- C-17, R-16: a random start player, then clockwise -------------------------------------------------------
+
 
 @pytest.mark.parametrize("players", [3, 4])
 def test_C17_R16_classic_first_round_order_is_a_rotation_of_the_seats(engine, players):

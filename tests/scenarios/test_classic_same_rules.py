@@ -12,6 +12,7 @@ def builds(state, h, industry=None):
 
 # --- C-5: loan amounts ------------------------------------------------------------------------------------------
 
+
 def test_C5_loans_of_10_20_30_move_back_one_level_per_10(position, h):
     """C-5: £10 / £20 / £30, 1 income band back per £10, to the highest space of the new level."""
     state = h.do(position(3, game="brass", round=3).player(0, income_space=20).state(), "loan 30")  # level 5
@@ -24,6 +25,7 @@ def test_C5_loans_of_10_20_30_move_back_one_level_per_10(position, h):
 
 
 # --- C-6: building with an industry card ---------------------------------------------------------------------
+
 
 def test_C6_first_build_with_an_industry_card_anywhere_with_a_matching_space(position, h):
     """C-6: with nothing on the board, an industry card builds at any location with a matching space."""
@@ -38,8 +40,13 @@ def test_C6_first_build_with_an_industry_card_anywhere_with_a_matching_space(pos
 
 def test_C6_canal_industry_card_only_through_own_canals(position, h):
     """C-6: once on the board, a Canal-Era industry card builds only where your own canals/tiles reach."""
-    pos = (position(3, game="brass").hand(0, "cotton_mill").tile("preston/3", 0, "port", 1)
-           .link("bolton-bury", 0).link("bolton-manchester", 1))
+    pos = (
+        position(3, game="brass")
+        .hand(0, "cotton_mill")
+        .tile("preston/3", 0, "port", 1)
+        .link("bolton-bury", 0)
+        .link("bolton-manchester", 1)
+    )
     legal = builds(pos.state(), h, "cotton_mill")
     assert "build cotton_mill bolton/1" in legal and "build cotton_mill bury/1" in legal
     assert "build cotton_mill preston/1" not in legal  # own tile there, Canal Era: one per location (L-25)
@@ -49,8 +56,13 @@ def test_C6_canal_industry_card_only_through_own_canals(position, h):
 
 def test_C6_rail_era_industry_card_where_you_have_a_tile_or_own_rail(position, h):
     """C-6: Rail Era — an industry card builds where you already have a tile, or along your own rails."""
-    pos = (position(3, game="brass", era="rail").hand(0, "cotton_mill").lowest(0, "cotton_mill", 2)
-           .tile("manchester/1", 0, "cotton_mill", 2).tile("manchester/3", 1, "coal_mine", 2))
+    pos = (
+        position(3, game="brass", era="rail")
+        .hand(0, "cotton_mill")
+        .lowest(0, "cotton_mill", 2)
+        .tile("manchester/1", 0, "cotton_mill", 2)
+        .tile("manchester/3", 1, "coal_mine", 2)
+    )
     state = pos.state()
     legal = builds(state, h, "cotton_mill")
     assert legal == ["build cotton_mill manchester/2"]  # the location of the own tile only
@@ -64,6 +76,7 @@ def test_C6_rail_era_industry_card_where_you_have_a_tile_or_own_rail(position, h
 
 
 # --- C-8: slot priority ---------------------------------------------------------------------------------------
+
 
 def test_C8_lancaster_port_goes_to_the_port_only_space_first(position, h):
     """C-8: in Lancaster a port takes the left (port-only) space before the mill/port space."""
@@ -91,10 +104,16 @@ def test_C8_preston_port_goes_to_the_port_only_space_first(position, h):
 
 # --- C-9: coal from the market needs a built port --------------------------------------------------------------
 
+
 def test_C9_market_coal_needs_a_connection_to_a_port_tile(position, h):
     """C-9: a mill needing coal in Bolton can buy market coal only once connected to a port tile (either side)."""
-    pos = (position(3, game="brass").hand(0, "bolton").lowest(0, "cotton_mill", 2)
-           .link("bolton-manchester", 1).link("manchester-warrington_runcorn", 2))
+    pos = (
+        position(3, game="brass")
+        .hand(0, "bolton")
+        .lowest(0, "cotton_mill", 2)
+        .link("bolton-manchester", 1)
+        .link("manchester-warrington_runcorn", 2)
+    )
     assert "build cotton_mill bolton/1" not in h.names(pos.state())
     for flipped in (False, True):
         pos.tile("warrington_runcorn/1", 2, "port", 1, flipped=flipped)
@@ -124,10 +143,16 @@ def test_C9_rail_link_market_coal_only_via_scotland(position, h):
 
 # --- C-10: coal mines and iron works fill the demand tracks ----------------------------------------------------
 
+
 def test_C10_coal_mine_connected_to_a_port_fills_the_coal_demand(position, h):
     """C-10: a mine connected to a port must sell its cubes to the empty market spaces, dearest first."""
-    pos = (position(3, game="brass").hand(0, "warrington_runcorn").lowest(0, "coal_mine", 2)
-           .tile("warrington_runcorn/1", 1, "port", 1).set(coal_market=5))  # empty spaces: £2, £1, £1
+    pos = (
+        position(3, game="brass")
+        .hand(0, "warrington_runcorn")
+        .lowest(0, "coal_mine", 2)
+        .tile("warrington_runcorn/1", 1, "port", 1)
+        .set(coal_market=5)
+    )  # empty spaces: £2, £1, £1
     state = h.do(pos.state(), "build coal_mine warrington_runcorn/2")
     assert (state.decision, state.current_player) == ("action", 1)  # no choice asked
     tile = h.obj(state)["board"]["warrington_runcorn/2"]
@@ -138,8 +163,10 @@ def test_C10_coal_mine_connected_to_a_port_fills_the_coal_demand(position, h):
 
 def test_C10_unconnected_mine_keeps_its_coal_iron_works_always_sells(position, h):
     """C-10: an unconnected mine keeps its cubes; an iron works fills the iron track with no connection."""
-    state = h.do(position(3, game="brass").hand(0, "wigan").lowest(0, "coal_mine", 2).set(coal_market=0).state(),
-                 "build coal_mine wigan/1")
+    state = h.do(
+        position(3, game="brass").hand(0, "wigan").lowest(0, "coal_mine", 2).set(coal_market=0).state(),
+        "build coal_mine wigan/1",
+    )
     assert h.obj(state)["board"]["wigan/1"]["cubes"] == 3 and h.obj(state)["coal_market"] == 0
     assert state.player(0).money == 30 - 7
     pos = position(3, game="brass").hand(0, "bolton").tile("bolton/1", 1, "coal_mine", 2).set(iron_market=6)
@@ -150,6 +177,7 @@ def test_C10_unconnected_mine_keeps_its_coal_iron_works_always_sells(position, h
 
 
 # --- C-12: shipyards -------------------------------------------------------------------------------------------
+
 
 def test_C12_shipyard_level_0_never_level_1_canal_only(position, h):
     """C-12: in the Canal Era a level-0 or level-2 shipyard cannot be built, a level-1 can (level 0: develop)."""
@@ -185,10 +213,16 @@ def test_C12_shipyard_level_2_rail_only(position, h):
 
 # --- C-13: overbuilding an opponent's coal mine / iron works ----------------------------------------------------
 
+
 def opponent_mines(position):
-    return (position(3, game="brass").hand(0, "wigan").lowest(0, "coal_mine", 2)
-            .tile("wigan/1", 1, "coal_mine", 1, cubes=0).tile("wigan/2", 2, "coal_mine", 2, cubes=0)
-            .set(coal_market=0))
+    return (
+        position(3, game="brass")
+        .hand(0, "wigan")
+        .lowest(0, "coal_mine", 2)
+        .tile("wigan/1", 1, "coal_mine", 1, cubes=0)
+        .tile("wigan/2", 2, "coal_mine", 2, cubes=0)
+        .set(coal_market=0)
+    )
 
 
 def test_C13_opponent_coal_mine_refused_while_coal_remains(position, h):
@@ -212,8 +246,14 @@ def test_C13_opponent_coal_mine_overbuilt_when_no_coal_anywhere(position, h):
 
 def test_C13_opponent_iron_works_follows_the_iron(position, h):
     """C-13: an opponent's iron works is overbuildable only when no iron is left anywhere."""
-    pos = (position(4, game="brass").hand(0, "bolton").lowest(0, "iron_works", 2)
-           .tile("bolton/3", 1, "iron_works", 1, cubes=0).tile("bolton/1", 2, "coal_mine", 2).set(iron_market=1))
+    pos = (
+        position(4, game="brass")
+        .hand(0, "bolton")
+        .lowest(0, "iron_works", 2)
+        .tile("bolton/3", 1, "iron_works", 1, cubes=0)
+        .tile("bolton/1", 2, "coal_mine", 2)
+        .set(iron_market=1)
+    )
     assert "build iron_works bolton/3" not in h.names(pos.state())
     pos.set(iron_market=0)
     state = pos.state()
@@ -223,6 +263,7 @@ def test_C13_opponent_iron_works_follows_the_iron(position, h):
 
 
 # --- C-14: two rail links in one action -------------------------------------------------------------------------
+
 
 def test_C14_second_rail_for_15_in_total_with_coal_for_each(position, h):
     """C-14: two rails in one action cost £5 + £10, each taking its own coal."""
@@ -251,13 +292,20 @@ def test_C14_second_rail_with_market_coal_and_not_without_money(position, h):
 
 # --- C-16: end of the Canal period ------------------------------------------------------------------------------
 
+
 def canal_end(position):
-    pos = (position(3, game="brass")
-           .tile("bolton/1", 0, "coal_mine", 1, cubes=0).tile("wigan/1", 1, "coal_mine", 1, cubes=2)
-           .tile("manchester/1", 1, "cotton_mill", 1, flipped=True).tile("manchester/2", 2, "coal_mine", 2)
-           .tile("preston/3", 0, "port", 2, flipped=True)
-           .link("bolton-manchester", 0).link("manchester-stockport", 1).link("preston-wigan", 2)
-           .set(coal_market=4, dcm={"marker": 8, "pile": [4, 3, 3, 2, 2, 2, 2, 1, 1, 0, 0, 3], "discards": []}))
+    pos = (
+        position(3, game="brass")
+        .tile("bolton/1", 0, "coal_mine", 1, cubes=0)
+        .tile("wigan/1", 1, "coal_mine", 1, cubes=2)
+        .tile("manchester/1", 1, "cotton_mill", 1, flipped=True)
+        .tile("manchester/2", 2, "coal_mine", 2)
+        .tile("preston/3", 0, "port", 2, flipped=True)
+        .link("bolton-manchester", 0)
+        .link("manchester-stockport", 1)
+        .link("preston-wigan", 2)
+        .set(coal_market=4, dcm={"marker": 8, "pile": [4, 3, 3, 2, 2, 2, 2, 1, 1, 0, 0, 3], "discards": []})
+    )
     return pos.end_of_era()
 
 

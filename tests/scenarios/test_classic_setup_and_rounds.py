@@ -29,8 +29,11 @@ def counts(cards) -> dict:
 
 def all_cards(obj: dict) -> dict:
     total = counts(obj["deck"])
-    for part in [p["hand"] for p in obj["players"]] + [p["discards"] for p in obj["players"]] + [
-            obj["deck_tile"], obj["removed"]]:
+    for part in (
+        [p["hand"] for p in obj["players"]]
+        + [p["discards"] for p in obj["players"]]
+        + [obj["deck_tile"], obj["removed"]]
+    ):
         for k, n in part.items():
             total[k] = total.get(k, 0) + n
     return total
@@ -53,6 +56,7 @@ def pass_game(state):
 
 
 # --- C-1, C-2 ------------------------------------------------------------------------------------------------
+
 
 def test_C1_classic_brass_is_for_3_or_4_players(engine):
     for players in (3, 4):
@@ -89,6 +93,7 @@ def test_C2_max_decisions_uses_the_configuration_rounds(engine, players, rounds)
 
 # --- C-3: the deck, removed cards, set-up in RNG order ----------------------------------------------------------
 
+
 @pytest.mark.parametrize("players, removed, deck", [(3, 9, 66 - 24 - 9), (4, 6, 66 - 32 - 6)])
 def test_C3_canal_setup_deals_8_and_removes_cards_unseen(engine, players, removed, deck):
     obj = json.loads(engine.Game("brass", players=players).new_state(5).to_json())
@@ -108,8 +113,8 @@ def test_C3_canal_setup_rng_order(engine, players, seed):
     rng = SplitMix64(seed)
     deck = full_deck()
     rng.shuffle(deck)
-    hands = [counts(deck[8 * p: 8 * p + 8]) for p in range(players)]
-    deck = deck[8 * players:]
+    hands = [counts(deck[8 * p : 8 * p + 8]) for p in range(players)]
+    deck = deck[8 * players :]
     n = DATA["classic"]["removed_unseen"]["canal"][str(players)]
     removed, deck = counts(deck[:n]), deck[n:]
     pile = sorted(DATA["distant_cotton_market"]["tiles"]["full"])
@@ -129,8 +134,8 @@ def rail_setup_expected(rng_text: str, players: int, dcm: list[int], removed_rai
     rng.shuffle(pile)
     deck = full_deck()
     rng.shuffle(deck)
-    hands = [counts(deck[8 * p: 8 * p + 8]) for p in range(players)]
-    deck = deck[8 * players:]
+    hands = [counts(deck[8 * p : 8 * p + 8]) for p in range(players)]
+    deck = deck[8 * players :]
     return pile, hands, counts(deck[:removed_rail]), deck[removed_rail:], str(rng.state)
 
 
@@ -142,8 +147,9 @@ def test_C3_rail_setup_reshuffles_all_66_cards_and_removes_cards_unseen(position
     before = pos.obj["rng"]
     state = h.do(pos.state(), "pass")
     obj = h.obj(state)
-    pile, hands, gone, deck, rng = rail_setup_expected(before, players, DATA["distant_cotton_market"]["tiles"]["full"],
-                                                       removed)
+    pile, hands, gone, deck, rng = rail_setup_expected(
+        before, players, DATA["distant_cotton_market"]["tiles"]["full"], removed
+    )
     assert (state.era, state.round) == ("rail", 1)
     assert obj["dcm"] == {"marker": 0, "pile": pile, "discards": []}
     assert [p["hand"] for p in obj["players"]] == hands
@@ -160,6 +166,7 @@ def test_C3_removed_is_empty_for_the_roxley_deck(engine):
 
 
 # --- C-4: round structure -------------------------------------------------------------------------------------
+
 
 def test_C4_first_round_collects_no_income(engine, h):
     state = engine.Game("brass", players=3).new_state(9)
@@ -185,8 +192,17 @@ def test_L9_lancashire_refills_after_the_turn_for_contrast(position, h):
 
 
 def test_C4_refill_at_the_end_of_the_round_in_the_new_turn_order(position, h):
-    deck = ["bolton"] * 2 + ["bury"] + ["colne"] * 2 + ["wigan"] * 2 + ["oldham"] * 2 + ["preston"] * 3 \
-        + ["rochdale"] * 2 + ["stockport"] * 2 + ["lancaster"] * 2
+    deck = (
+        ["bolton"] * 2
+        + ["bury"]
+        + ["colne"] * 2
+        + ["wigan"] * 2
+        + ["oldham"] * 2
+        + ["preston"] * 3
+        + ["rochdale"] * 2
+        + ["stockport"] * 2
+        + ["lancaster"] * 2
+    )
     pos = position(3, game="brass", round=3)
     pos.set_cards({2: ["manchester"], 1: ["liverpool"]}, deck=deck).last_action_of_round()
     for p, spent in enumerate([9, 0, 4]):
@@ -238,9 +254,14 @@ def test_C4_shortfall_with_no_tile_left_costs_vp(position, h):
 
 
 def canal_end(position, players=3):
-    return (position(players, game="brass")
-            .tile("bolton/1", 0, "coal_mine", 1, cubes=0).tile("manchester/1", 1, "cotton_mill", 1, flipped=True)
-            .tile("manchester/2", 2, "coal_mine", 2).link("bolton-manchester", 0).end_of_era())
+    return (
+        position(players, game="brass")
+        .tile("bolton/1", 0, "coal_mine", 1, cubes=0)
+        .tile("manchester/1", 1, "cotton_mill", 1, flipped=True)
+        .tile("manchester/2", 2, "coal_mine", 2)
+        .link("bolton-manchester", 0)
+        .end_of_era()
+    )
 
 
 def test_C4_income_is_collected_before_rail_round_1(position, h):

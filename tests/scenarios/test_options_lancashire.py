@@ -9,16 +9,28 @@ from test_classic_setup_and_rounds import DATA, SplitMix64, all_cards, counts, f
 
 # --- option validation (docs/classic.md "Configurations") ------------------------------------------------------
 
-@pytest.mark.parametrize("options", [dict(intro=1), dict(intro="yes"), dict(virtual_link=None),
-                                     dict(classic_deck=0), dict(turbo=True), dict(variant="classic"),
-                                     dict(variant=2), dict(intro=True, turbo=False)])
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        dict(intro=1),
+        dict(intro="yes"),
+        dict(virtual_link=None),
+        dict(classic_deck=0),
+        dict(turbo=True),
+        dict(variant="classic"),
+        dict(variant=2),
+        dict(intro=True, turbo=False),
+    ],
+)
 def test_options_must_be_known_and_bool(engine, options):
     with pytest.raises(engine.ConfigError):
         engine.Game("lancashire", players=3, **options)
 
 
-@pytest.mark.parametrize("options", [dict(intro=True), dict(intro=False), dict(virtual_link=True),
-                                     dict(classic_deck=False)])
+@pytest.mark.parametrize(
+    "options", [dict(intro=True), dict(intro=False), dict(virtual_link=True), dict(classic_deck=False)]
+)
 def test_C1_classic_brass_takes_no_option(engine, options):
     with pytest.raises(engine.ConfigError):
         engine.Game("brass", players=3, **options)
@@ -49,11 +61,18 @@ def test_options_given_as_false_are_not_recorded(engine):
     assert engine.replay(state.record()).to_json() == state.to_json()
 
 
-@pytest.mark.parametrize("name, players, options", [
-    ("lancashire", 3, {"intro": False}), ("lancashire", 3, {"turbo": True}), ("lancashire", 2, {"classic_deck": True}),
-    ("lancashire", 2, {"variant": "community-2p"}), ("brass", 3, {"virtual_link": True}), ("brass", 2, {}),
-    ("lancashire", 3, {"intro": 1}),
-])
+@pytest.mark.parametrize(
+    "name, players, options",
+    [
+        ("lancashire", 3, {"intro": False}),
+        ("lancashire", 3, {"turbo": True}),
+        ("lancashire", 2, {"classic_deck": True}),
+        ("lancashire", 2, {"variant": "community-2p"}),
+        ("brass", 3, {"virtual_link": True}),
+        ("brass", 2, {}),
+        ("lancashire", 3, {"intro": 1}),
+    ],
+)
 def test_the_loader_rejects_configurations_that_are_not_games(engine, name, players, options):
     obj = json.loads(engine.Game("lancashire", players=3).new_state(1).to_json())
     obj["game"].update(name=name, players=players, options=options)
@@ -62,6 +81,7 @@ def test_the_loader_rejects_configurations_that_are_not_games(engine, name, play
 
 
 # --- the `removed` key and card conservation -------------------------------------------------------------------
+
 
 def test_C3_removed_is_in_every_state_and_required(engine):
     for game, players, options in (("lancashire", 2, {}), ("brass", 4, {}), ("lancashire", 4, {"classic_deck": True})):
@@ -85,15 +105,18 @@ def move_card(obj: dict, source: str, target: str) -> None:
         obj["deck"].append(card)
 
 
-@pytest.mark.parametrize("name, players, options, source, target", [
-    ("lancashire", 3, {}, "deck", "removed"),  # Roxley: nothing is removed
-    ("lancashire", 3, {}, "deck", "deck_tile"),  # L-3: `players` cards under the deck tile
-    ("brass", 3, {}, "removed", "deck"),  # C-3: 9 removed at 3 players in the Canal Era
-    ("brass", 4, {}, "deck", "removed"),  # C-3: 6 at 4 players
-    ("brass", 4, {}, "deck", "deck_tile"),  # C-3: no deck tile
-    ("lancashire", 3, {"classic_deck": True}, "deck_tile", "deck"),  # L-56: 9 under the deck tile
-    ("lancashire", 4, {"classic_deck": True}, "deck", "removed"),  # L-56: nothing removed in the Canal Era
-])
+@pytest.mark.parametrize(
+    "name, players, options, source, target",
+    [
+        ("lancashire", 3, {}, "deck", "removed"),  # Roxley: nothing is removed
+        ("lancashire", 3, {}, "deck", "deck_tile"),  # L-3: `players` cards under the deck tile
+        ("brass", 3, {}, "removed", "deck"),  # C-3: 9 removed at 3 players in the Canal Era
+        ("brass", 4, {}, "deck", "removed"),  # C-3: 6 at 4 players
+        ("brass", 4, {}, "deck", "deck_tile"),  # C-3: no deck tile
+        ("lancashire", 3, {"classic_deck": True}, "deck_tile", "deck"),  # L-56: 9 under the deck tile
+        ("lancashire", 4, {"classic_deck": True}, "deck", "removed"),  # L-56: nothing removed in the Canal Era
+    ],
+)
 def test_C3_L56_the_loader_checks_deck_tile_and_removed_counts(engine, name, players, options, source, target):
     obj = json.loads(engine.Game(name, players=players, **options).new_state(2).to_json())
     move_card(obj, source, target)
@@ -110,6 +133,7 @@ def test_C3_the_loader_checks_card_conservation_with_removed(engine):
 
 
 # --- L-54: the introductory game ---------------------------------------------------------------------------------
+
 
 def intro_end(position, players=3, **options):
     pos = position(players, intro=True, **options)
@@ -159,7 +183,11 @@ def test_L54_no_rail_setup_and_no_rng_use(position, h):
     state = h.do(before, "pass")
     obj = h.obj(state)
     assert (obj["rng"], obj["dcm"], obj["deck_tile"], obj["removed"]) == (
-        old["rng"], old["dcm"], old["deck_tile"], old["removed"])
+        old["rng"],
+        old["dcm"],
+        old["deck_tile"],
+        old["removed"],
+    )
     assert obj["links"] == {} and state.player(0).links_left == 14  # scored and removed (L-49)
 
 
@@ -205,6 +233,7 @@ def test_L54_L55_options_combine(engine, position, h):
 
 # --- L-56: the classic deck --------------------------------------------------------------------------------------
 
+
 def full_deck() -> list[str]:
     return [k for k in DATA["card_kinds"] for _ in range(DATA["decks"]["full"].get(k, 0))]
 
@@ -217,9 +246,9 @@ def test_L56_canal_setup_rng_order(engine, players, under, seed):
     rng = SplitMix64(seed)
     deck = full_deck()
     rng.shuffle(deck)
-    tile, deck = counts(deck[len(deck) - under:]), deck[: len(deck) - under]
-    hands = [counts(deck[8 * p: 8 * p + 8]) for p in range(players)]
-    deck = deck[8 * players:]
+    tile, deck = counts(deck[len(deck) - under :]), deck[: len(deck) - under]
+    hands = [counts(deck[8 * p : 8 * p + 8]) for p in range(players)]
+    deck = deck[8 * players :]
     pile = sorted(DATA["distant_cotton_market"]["tiles"][str(players)])
     rng.shuffle(pile)
     order = list(range(players))
@@ -245,8 +274,8 @@ def test_L56_rail_setup_removes_cards_unseen(position, h, players, removed):
     rng.shuffle(pile)
     deck = full_deck()
     rng.shuffle(deck)
-    hands = [counts(deck[8 * p: 8 * p + 8]) for p in range(players)]
-    deck = deck[8 * players:]
+    hands = [counts(deck[8 * p : 8 * p + 8]) for p in range(players)]
+    deck = deck[8 * players :]
     assert (state.era, state.round, state.decision) == ("rail", 1, "action")
     assert obj["dcm"]["pile"] == pile and [p["hand"] for p in obj["players"]] == hands
     assert obj["removed"] == counts(deck[:removed]) and obj["deck"] == deck[removed:]
@@ -273,6 +302,7 @@ def test_L56_L46_loans_end_four_rounds_before_the_tenth(position, h):
     def loans(rnd):
         state = position(3, classic_deck=True, era="rail", round=rnd).state()
         return [n for n in h.names(state) if n.startswith("loan")]
+
     assert loans(6) == ["loan 10", "loan 20", "loan 30"] and loans(7) == []
 
 

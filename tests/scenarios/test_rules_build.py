@@ -12,8 +12,13 @@ def test_L21_location_card_builds_outside_the_network(position, h):
 
 
 def test_L13_L21_industry_card_builds_only_in_own_network(position, h):
-    pos = (position().hand(0, "cotton_mill").tile("preston/3", 0, "port", 1)
-           .link("bolton-bury", 0).link("bolton-manchester", 1))
+    pos = (
+        position()
+        .hand(0, "cotton_mill")
+        .tile("preston/3", 0, "port", 1)
+        .link("bolton-bury", 0)
+        .link("bolton-manchester", 1)
+    )
     legal = h.names(pos.state())
     assert "build cotton_mill bury/1" in legal and "build cotton_mill bolton/1" in legal
     assert "build cotton_mill manchester/1" not in legal  # connected only by another player's link
@@ -37,8 +42,14 @@ def test_L22_no_first_build_once_a_link_is_on_the_board(position, h):
 
 
 def test_L22_first_build_does_not_overbuild(position, h):
-    pos = (position().hand(0, "coal_mine").lowest(0, "coal_mine", 2)
-           .tile("wigan/1", 1, "coal_mine", 1, cubes=0).tile("wigan/2", 2, "coal_mine", 1, cubes=0).set(coal_market=0))
+    pos = (
+        position()
+        .hand(0, "coal_mine")
+        .lowest(0, "coal_mine", 2)
+        .tile("wigan/1", 1, "coal_mine", 1, cubes=0)
+        .tile("wigan/2", 2, "coal_mine", 1, cubes=0)
+        .set(coal_market=0)
+    )
     legal = h.names(pos.state())
     assert "build coal_mine bolton/1" in legal
     assert "build coal_mine wigan/1" not in legal and "build coal_mine wigan/2" not in legal
@@ -123,14 +134,25 @@ def test_L25_canal_second_tile_in_a_location_refused(position, h):
 
 
 def test_L25_rail_era_allows_several_own_tiles(position, h):
-    pos = (position(era="rail").hand(0, "manchester").lowest(0, "cotton_mill", 2)
-           .tile("manchester/1", 0, "cotton_mill", 2).tile("manchester/3", 1, "coal_mine", 2))
+    pos = (
+        position(era="rail")
+        .hand(0, "manchester")
+        .lowest(0, "cotton_mill", 2)
+        .tile("manchester/1", 0, "cotton_mill", 2)
+        .tile("manchester/3", 1, "coal_mine", 2)
+    )
     assert "build cotton_mill manchester/2" in h.names(pos.state())
 
 
 def test_L29_own_overbuild_allowed(position, h):
-    pos = (position().hand(0, "manchester").tile("manchester/1", 0, "cotton_mill", 1, flipped=True)
-           .lowest(0, "cotton_mill", 2).tile("bolton/1", 1, "coal_mine", 2).link("bolton-manchester", 1))
+    pos = (
+        position()
+        .hand(0, "manchester")
+        .tile("manchester/1", 0, "cotton_mill", 1, flipped=True)
+        .lowest(0, "cotton_mill", 2)
+        .tile("bolton/1", 1, "coal_mine", 2)
+        .link("bolton-manchester", 1)
+    )
     pos.player(0, income_space=15)
     state = pos.state()
     assert "build cotton_mill manchester/1" in h.names(state)
@@ -148,15 +170,20 @@ def test_L29_own_overbuild_needs_a_higher_level(position, h):
 
 
 def test_L29_overbuilt_cubes_return_to_the_supply(position, h):
-    pos = (position().hand(0, "wigan").tile("wigan/1", 0, "coal_mine", 1, cubes=2).lowest(0, "coal_mine", 2))
+    pos = position().hand(0, "wigan").tile("wigan/1", 0, "coal_mine", 1, cubes=2).lowest(0, "coal_mine", 2)
     state = h.do(pos.state(), "build coal_mine wigan/1")
     assert h.obj(state)["board"]["wigan/1"]["cubes"] == 3 and h.obj(state)["coal_market"] == 8
 
 
 def opponent_mine(position):
-    return (position().hand(0, "wigan").lowest(0, "coal_mine", 2)
-            .tile("wigan/1", 1, "coal_mine", 1, cubes=0).tile("wigan/2", 2, "coal_mine", 2, cubes=0)
-            .set(coal_market=0))
+    return (
+        position()
+        .hand(0, "wigan")
+        .lowest(0, "coal_mine", 2)
+        .tile("wigan/1", 1, "coal_mine", 1, cubes=0)
+        .tile("wigan/2", 2, "coal_mine", 2, cubes=0)
+        .set(coal_market=0)
+    )
 
 
 def test_L30_opponent_overbuild_when_no_coal_anywhere(position, h):
@@ -175,23 +202,43 @@ def test_L30_opponent_overbuild_with_cubes_left_refused(position, h):
 
 
 def test_L30_opponent_iron_works_follows_iron(position, h):
-    pos = (position().hand(0, "bolton").lowest(0, "iron_works", 2).tile("bolton/3", 1, "iron_works", 1, cubes=0)
-           .tile("wigan/1", 2, "coal_mine", 2).link("bolton-manchester", 1).link("wigan-warrington_runcorn", 2)
-           .link("manchester-warrington_runcorn", 2).set(iron_market=1))
+    pos = (
+        position()
+        .hand(0, "bolton")
+        .lowest(0, "iron_works", 2)
+        .tile("bolton/3", 1, "iron_works", 1, cubes=0)
+        .tile("wigan/1", 2, "coal_mine", 2)
+        .link("bolton-manchester", 1)
+        .link("wigan-warrington_runcorn", 2)
+        .link("manchester-warrington_runcorn", 2)
+        .set(iron_market=1)
+    )
     assert "build iron_works bolton/3" not in h.names(pos.state())
     pos.set(iron_market=0)
     assert "build iron_works bolton/3" in h.names(pos.state())
 
 
 def test_L30_only_mines_and_works_of_opponents(position, h):
-    pos = (position().hand(0, "colne").tile("colne/1", 1, "cotton_mill", 1).tile("colne/2", 2, "cotton_mill", 1)
-           .lowest(0, "cotton_mill", 2).link("colne-yorkshire", 1).set(coal_market=0))
+    pos = (
+        position()
+        .hand(0, "colne")
+        .tile("colne/1", 1, "cotton_mill", 1)
+        .tile("colne/2", 2, "cotton_mill", 1)
+        .lowest(0, "cotton_mill", 2)
+        .link("colne-yorkshire", 1)
+        .set(coal_market=0)
+    )
     assert not any(n.startswith("build cotton_mill colne") for n in h.names(pos.state()))
 
 
 def test_L31_no_opponent_overbuild_where_you_have_a_tile_in_the_canal_era(position, h):
-    pos = (position().hand(0, "bolton").lowest(0, "coal_mine", 2)
-           .tile("bolton/1", 1, "coal_mine", 1, cubes=0).set(coal_market=0))
+    pos = (
+        position()
+        .hand(0, "bolton")
+        .lowest(0, "coal_mine", 2)
+        .tile("bolton/1", 1, "coal_mine", 1, cubes=0)
+        .set(coal_market=0)
+    )
     assert "build coal_mine bolton/1" in h.names(pos.state())
     pos.tile("bolton/2", 0, "cotton_mill", 1)
     assert "build coal_mine bolton/1" not in h.names(pos.state())

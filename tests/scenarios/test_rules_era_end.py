@@ -6,11 +6,18 @@ DCM_4P = [0, 0, 1, 1, 2, 2, 2, 2, 3, 3, 3, 4]
 
 
 def canal_end(position):
-    return (position().tile("bolton/1", 0, "coal_mine", 1, cubes=0).tile("manchester/1", 1, "cotton_mill", 1,
-                                                                        flipped=True)
-            .tile("manchester/2", 2, "coal_mine", 2).tile("preston/3", 3, "port", 2, flipped=True)
-            .link("bolton-manchester", 0).link("manchester-stockport", 1).link("northwich-the_midlands", 2)
-            .link("preston-fleetwood", 3).end_of_era())
+    return (
+        position()
+        .tile("bolton/1", 0, "coal_mine", 1, cubes=0)
+        .tile("manchester/1", 1, "cotton_mill", 1, flipped=True)
+        .tile("manchester/2", 2, "coal_mine", 2)
+        .tile("preston/3", 3, "port", 2, flipped=True)
+        .link("bolton-manchester", 0)
+        .link("manchester-stockport", 1)
+        .link("northwich-the_midlands", 2)
+        .link("preston-fleetwood", 3)
+        .end_of_era()
+    )
 
 
 def test_L49_L50_link_and_tile_scoring(position, h):
@@ -67,8 +74,13 @@ def test_R5_last_canal_round_income_and_shortfall_before_scoring(position, h):
 
 
 def rail_end(position):
-    pos = (position(era="rail").tile("manchester/1", 0, "cotton_mill", 3, flipped=True)
-           .tile("bolton/1", 1, "cotton_mill", 2).link("bolton-manchester", 1).end_of_era())
+    pos = (
+        position(era="rail")
+        .tile("manchester/1", 0, "cotton_mill", 3, flipped=True)
+        .tile("bolton/1", 1, "cotton_mill", 2)
+        .link("bolton-manchester", 1)
+        .end_of_era()
+    )
     pos.player(0, money=47, income_space=30, money_spent=20).player(1, money=9)
     return pos
 
@@ -106,22 +118,21 @@ def test_L53_tie_broken_by_income_level(position):
 def test_L53_R4_the_track_space_is_not_a_tie_break_money_is(position):
     """R-4's example (seed 004: income level, then money, then a shared win): 102 VP and income level 10 each;
     space 30 with £20 against space 29 with £29: the player with £29 wins alone."""
-    state = over(position, p0={"vp": 102, "income_space": 30, "money": 20},
-                 p1={"vp": 102, "income_space": 29, "money": 29})
+    state = over(
+        position, p0={"vp": 102, "income_space": 30, "money": 20}, p1={"vp": 102, "income_space": 29, "money": 29}
+    )
     assert state.player(0).income_level == state.player(1).income_level == 10
     assert state.winners == [1]
 
 
 def test_L53_R4_same_level_and_money_on_different_spaces_share_the_win(position):
-    state = over(position, p0={"vp": 50, "income_space": 20, "money": 9}, p2={"vp": 50, "income_space": 19,
-                                                                             "money": 9})
+    state = over(position, p0={"vp": 50, "income_space": 20, "money": 9}, p2={"vp": 50, "income_space": 19, "money": 9})
     assert state.player(0).income_level == state.player(2).income_level
     assert state.winners == [0, 2]
 
 
 def test_L53_then_by_money(position):
-    state = over(position, p0={"vp": 50, "income_space": 20, "money": 8}, p2={"vp": 50, "income_space": 20,
-                                                                             "money": 9})
+    state = over(position, p0={"vp": 50, "income_space": 20, "money": 8}, p2={"vp": 50, "income_space": 20, "money": 9})
     assert state.winners == [2]
 
 

@@ -29,8 +29,7 @@ def test_L45_loan_moves_back_whole_levels_to_the_highest_space(position, h):
 
 @pytest.mark.parametrize("players, last_loan_round", [(2, 6), (3, 5), (4, 4)])
 def test_L46_no_loans_in_the_last_four_rail_rounds(position, h, players, last_loan_round):
-    assert loans(position(players, era="rail", round=last_loan_round).state(), h) == ["loan 10", "loan 20",
-                                                                                        "loan 30"]
+    assert loans(position(players, era="rail", round=last_loan_round).state(), h) == ["loan 10", "loan 20", "loan 30"]
     assert loans(position(players, era="rail", round=last_loan_round + 1).state(), h) == []
     # the Canal Era has no such limit
     assert loans(position(players, era="canal", round=last_loan_round + 3).state(), h) != []

@@ -31,8 +31,12 @@ def test_L34_link_from_a_location_reached_through_an_external_location(position,
 
 def test_L36_rail_lines_only_in_the_rail_era(position, h):
     pos = position(era="rail").tile("bolton/1", 0, "cotton_mill", 2).tile("bolton/2", 1, "coal_mine", 2)
-    assert links(pos.state(), h) == ["link bolton-bury", "link bolton-manchester", "link blackburn-bolton",
-                                     "link wigan-bolton"]
+    assert links(pos.state(), h) == [
+        "link bolton-bury",
+        "link bolton-manchester",
+        "link blackburn-bolton",
+        "link wigan-bolton",
+    ]
 
 
 def test_L36_double_rail_takes_coal_for_each_link(position, h):
@@ -51,8 +55,13 @@ def test_L36_double_rail_takes_coal_for_each_link(position, h):
 
 
 def test_L36_rail_coal_is_measured_from_both_ends(position, h):
-    pos = (position(era="rail").hand(0, "bolton").tile("bolton/1", 0, "cotton_mill", 2)
-           .tile("wigan/1", 1, "coal_mine", 2).tile("bury/1", 2, "coal_mine", 2))
+    pos = (
+        position(era="rail")
+        .hand(0, "bolton")
+        .tile("bolton/1", 0, "cotton_mill", 2)
+        .tile("wigan/1", 1, "coal_mine", 2)
+        .tile("bury/1", 2, "coal_mine", 2)
+    )
     # wigan-bolton: wigan's mine is at distance 0 from the wigan end, bury's is 1 away from the bolton end
     state = h.do(pos.state(), "link wigan-bolton")
     assert h.obj(state)["board"]["wigan/1"]["cubes"] == 2 and h.obj(state)["board"]["bury/1"]["cubes"] == 3
@@ -63,8 +72,13 @@ def test_L36_rail_coal_is_measured_from_both_ends(position, h):
 
 
 def test_L36_rail_coal_tie_between_the_ends(position, h):
-    pos = (position(era="rail").hand(0, "bolton").tile("bolton/2", 0, "cotton_mill", 2)
-           .tile("wigan/1", 1, "coal_mine", 2).tile("bolton/1", 2, "coal_mine", 2))
+    pos = (
+        position(era="rail")
+        .hand(0, "bolton")
+        .tile("bolton/2", 0, "cotton_mill", 2)
+        .tile("wigan/1", 1, "coal_mine", 2)
+        .tile("bolton/1", 2, "coal_mine", 2)
+    )
     state = h.do(pos.state(), "link wigan-bolton")
     assert state.decision == "coal" and h.names(state) == ["coal bolton/1", "coal wigan/1"]
 
@@ -97,16 +111,34 @@ def test_L36_no_rail_without_coal(position, h):
 def test_L37_no_link_tile_left(position, h):
     pos = position().tile("bolton/1", 0, "cotton_mill", 1)
     pos.obj["players"][0]["links_left"] = 0
-    for line in ["preston-wigan", "blackburn-wigan", "blackburn-burnley", "burnley-colne", "colne-yorkshire",
-                 "rochdale-yorkshire", "rochdale-oldham", "oldham-manchester", "manchester-stockport",
-                 "stockport-macclesfield", "macclesfield-the_midlands", "northwich-the_midlands",
-                 "ellesmere_port-northwich", "warrington_runcorn-ellesmere_port"]:
+    for line in [
+        "preston-wigan",
+        "blackburn-wigan",
+        "blackburn-burnley",
+        "burnley-colne",
+        "colne-yorkshire",
+        "rochdale-yorkshire",
+        "rochdale-oldham",
+        "oldham-manchester",
+        "manchester-stockport",
+        "stockport-macclesfield",
+        "macclesfield-the_midlands",
+        "northwich-the_midlands",
+        "ellesmere_port-northwich",
+        "warrington_runcorn-ellesmere_port",
+    ]:
         pos.obj["links"][line] = 0
     assert links(pos.state(), h) == []
 
 
 def test_L38_anyones_links_carry_coal(position, h):
-    pos = (position().hand(0, "manchester").lowest(0, "cotton_mill", 2)
-           .tile("rochdale/1", 3, "coal_mine", 2).link("oldham-manchester", 1).link("rochdale-oldham", 2))
+    pos = (
+        position()
+        .hand(0, "manchester")
+        .lowest(0, "cotton_mill", 2)
+        .tile("rochdale/1", 3, "coal_mine", 2)
+        .link("oldham-manchester", 1)
+        .link("rochdale-oldham", 2)
+    )
     state = h.do(pos.state(), "build cotton_mill manchester/1")
     assert h.obj(state)["board"]["rochdale/1"]["cubes"] == 2

@@ -31,7 +31,9 @@ def test_L9_refill_to_8_after_the_turn(position, h):
 
 
 def test_L3_L9_deck_tile_cards_are_not_drawn_in_the_canal_era(position, h):
-    pos = position().set_cards({0: ["bolton", "wigan"]}, deck=["colne"], deck_tile=["bury", "oldham", "port", "stockport"])
+    pos = position().set_cards(
+        {0: ["bolton", "wigan"]}, deck=["colne"], deck_tile=["bury", "oldham", "port", "stockport"]
+    )
     state = h.do(pos.state(), "pass", "card bolton", "pass")
     assert state.player(0).hand == ["colne"] and state.deck_size == 0
     assert h.obj(state)["deck_tile"] == {"bury": 1, "oldham": 1, "port": 1, "stockport": 1}

@@ -52,9 +52,12 @@ CONFIG_GAMES = [
     ("lancashire", 4, {"intro": True, "virtual_link": True}, 605),
 ]
 # Rules a configuration's game shows besides those its decisions derive (docs/classic.md ids).
-CONFIG_RULES = {"brass": ["C-2", "C-3", "C-4", "C-5", "C-6", "C-7", "C-11", "C-14", "C-15", "C-17", "R-11", "R-14",
-                          "R-15", "R-16"], "classic_deck": ["L-56"],
-                "virtual_link": ["L-55"], "intro": ["L-54"]}
+CONFIG_RULES = {
+    "brass": ["C-2", "C-3", "C-4", "C-5", "C-6", "C-7", "C-11", "C-14", "C-15", "C-17", "R-11", "R-14", "R-15", "R-16"],
+    "classic_deck": ["L-56"],
+    "virtual_link": ["L-55"],
+    "intro": ["L-54"],
+}
 
 
 def dumps(obj) -> str:
@@ -65,8 +68,10 @@ def start_pair(record: dict):
     """Both engines at the start of a record (from its seed or its start state)."""
     game = record["game"]
     if "seed" in record:
-        return (brass.Game(game["name"], players=game["players"], **game["options"]).new_state(seed=record["seed"]),
-                reference.Game(game["name"], players=game["players"], **game["options"]).new_state(record["seed"]))
+        return (
+            brass.Game(game["name"], players=game["players"], **game["options"]).new_state(seed=record["seed"]),
+            reference.Game(game["name"], players=game["players"], **game["options"]).new_state(record["seed"]),
+        )
     text = dumps(record["start"])
     return brass.State.from_json(text), reference.State.from_json(text)
 
@@ -105,9 +110,17 @@ def replay_both(record: dict) -> tuple[list[int], dict, list[str]]:
 
 # What a game exercised -> the rules it shows (docs/rules.md ids).
 RULES_BY_EVENT = {
-    "build": ["L-21", "L-23", "L-24", "L-26"], "link": ["L-34", "L-35", "L-36"], "develop": ["L-39"],
-    "sell": ["L-40", "L-41", "L-42"], "loan": ["L-45"], "pass": ["L-47"], "coal": ["L-16"], "iron": ["L-18"],
-    "remove": ["L-11"], "card": ["L-8"], "end of canal": ["L-12", "L-49", "L-50", "L-51"],
+    "build": ["L-21", "L-23", "L-24", "L-26"],
+    "link": ["L-34", "L-35", "L-36"],
+    "develop": ["L-39"],
+    "sell": ["L-40", "L-41", "L-42"],
+    "loan": ["L-45"],
+    "pass": ["L-47"],
+    "coal": ["L-16"],
+    "iron": ["L-18"],
+    "remove": ["L-11"],
+    "card": ["L-8"],
+    "end of canal": ["L-12", "L-49", "L-50", "L-51"],
     "end of rail": ["L-12", "L-49", "L-50", "L-52", "L-53"],
 }
 
@@ -123,9 +136,13 @@ def rule_ids_of(seen: list[str], extra=()) -> list[str]:
 
 def make_vector(record: dict, description: str, rule_ids=(), derive_rules=False) -> dict:
     counts, final, seen = replay_both(record)
-    return {"description": description,
-            "rule_ids": rule_ids_of(seen, rule_ids) if derive_rules else list(rule_ids),
-            "record": record, "legal_counts": counts, "final_state": final}
+    return {
+        "description": description,
+        "rule_ids": rule_ids_of(seen, rule_ids) if derive_rules else list(rule_ids),
+        "record": record,
+        "legal_counts": counts,
+        "final_state": final,
+    }
 
 
 def vector_text(vector: dict) -> str:
@@ -173,22 +190,29 @@ def cmd_random(_args) -> int:
         state = play_random(state, random.Random(f"vector {label} {seed}"))
         extra = CONFIG_RULES["brass"] if game == "brass" else [r for o in options for r in CONFIG_RULES[o]]
         shown = ", ".join(f"{k}=True" for k in sorted(options))
-        vec = make_vector(json.loads(state.record()),
-                          f"A complete random game of Game({game!r}, players={players}{', ' if shown else ''}{shown}) "
-                          f"(docs/classic.md; seed {seed}; policy: an action other than pass or loan with probability "
-                          "0.85 when one is legal). Made by tests/vectors/make_vectors.py random with both engines "
-                          "agreeing at every decision.",
-                          extra, derive_rules=True)
+        vec = make_vector(
+            json.loads(state.record()),
+            f"A complete random game of Game({game!r}, players={players}{', ' if shown else ''}{shown}) "
+            f"(docs/classic.md; seed {seed}; policy: an action other than pass or loan with probability "
+            "0.85 when one is legal). Made by tests/vectors/make_vectors.py random with both engines "
+            "agreeing at every decision.",
+            extra,
+            derive_rules=True,
+        )
         write(f"random_{label}_seed_{seed}", vec)
     for players, seeds in RANDOM_GAMES.items():
         for seed in seeds:
-            state = play_random(brass.Game("lancashire", players=players).new_state(seed=seed),
-                                random.Random(f"vector {players} {seed}"))
-            vec = make_vector(json.loads(state.record()),
-                              f"A complete random {players}-player game (seed {seed}; policy: an action other than "
-                              "pass or loan with probability 0.85 when one is legal). Made by "
-                              "tests/vectors/make_vectors.py random with both engines agreeing at every decision.",
-                              derive_rules=True)
+            state = play_random(
+                brass.Game("lancashire", players=players).new_state(seed=seed),
+                random.Random(f"vector {players} {seed}"),
+            )
+            vec = make_vector(
+                json.loads(state.record()),
+                f"A complete random {players}-player game (seed {seed}; policy: an action other than "
+                "pass or loan with probability 0.85 when one is legal). Made by "
+                "tests/vectors/make_vectors.py random with both engines agreeing at every decision.",
+                derive_rules=True,
+            )
             write(f"random_{players}p_seed_{seed}", vec)
     players, seed, before = LOADED_START
     rng = random.Random(f"vector {players} {seed} loaded")
@@ -196,10 +220,14 @@ def cmd_random(_args) -> int:
     while state.decision == "action":  # start the record inside an action (coal / iron / card / … decision)
         state.apply(busy_choice(rng, state, state.legal_actions()))
     loaded = play_random(brass.State.from_json(state.to_json()), rng)
-    vec = make_vector(json.loads(loaded.record()),
-                      f"A {players}-player game loaded from a state exported at a `{state.decision}` decision "
-                      f"(seed {seed}, after {len(state.history)} decisions) and played to the end: the record "
-                      "has `start` instead of `seed`.", ["L-11"], derive_rules=True)
+    vec = make_vector(
+        json.loads(loaded.record()),
+        f"A {players}-player game loaded from a state exported at a `{state.decision}` decision "
+        f"(seed {seed}, after {len(state.history)} decisions) and played to the end: the record "
+        "has `start` instead of `seed`.",
+        ["L-11"],
+        derive_rules=True,
+    )
     write(f"random_{players}p_loaded_start", vec)
     return status
 
@@ -242,8 +270,9 @@ def cmd_check(_args) -> int:
 
 
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__.split("\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     sub = parser.add_subparsers(dest="command", required=True)
     sub.add_parser("random", help="(re)write the random complete-game vectors").set_defaults(run=cmd_random)
     rec = sub.add_parser("record", help="make divergence_NAME.json from a game record")

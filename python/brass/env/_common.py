@@ -206,4 +206,3 @@ def render(render_mode: str | None, state: brass.State | None) -> str | None:
         print(text)
         return None
     return text
-

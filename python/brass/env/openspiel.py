@@ -56,7 +56,6 @@ __all__ = ["BrassGame", "BrassState", "RolloutEvaluator", "game_names", "registe
 DEFAULT_DEALS = 1 << 16
 
 
-
 def game_names() -> dict[str, str]:
     """OpenSpiel short name -> engine game name, for every game the engine supports."""
     return {f"python_brass_{name}": name for name in configurations()}
@@ -77,8 +76,11 @@ def _game_type(name: str, counts: tuple[int, ...]) -> pyspiel.GameType:
         provides_information_state_tensor=False,
         provides_observation_string=True,
         provides_observation_tensor=True,
-        parameter_specification={"players": max(counts), "deals": DEFAULT_DEALS,
-                                 **{option: False for option in GAME_OPTIONS.get(name, ())}},
+        parameter_specification={
+            "players": max(counts),
+            "deals": DEFAULT_DEALS,
+            **{option: False for option in GAME_OPTIONS.get(name, ())},
+        },
     )
 
 
@@ -136,9 +138,7 @@ class BrassGame(pyspiel.Game):
             return _Observer(self, info_state=False)
         if iig_obs_type.public_info and iig_obs_type.private_info == pyspiel.PrivateInfoType.SINGLE_PLAYER:
             return _Observer(self, info_state=bool(iig_obs_type.perfect_recall))
-        raise brass.ConfigError(
-            f"unsupported observation type {iig_obs_type}: only one player's own view is available"
-        )
+        raise brass.ConfigError(f"unsupported observation type {iig_obs_type}: only one player's own view is available")
 
 
 class BrassState(pyspiel.State):
@@ -226,9 +226,7 @@ class _Observer:
         obs = state.brass_state.observation(player)
         nonzero = np.flatnonzero(obs)
         labels = self._game._labels
-        text = f"p{player} " + " ".join(
-            f"{labels[i]}={v:.6g}" for i, v in zip(nonzero.tolist(), obs[nonzero].tolist())
-        )
+        text = f"p{player} " + " ".join(f"{labels[i]}={v:.6g}" for i, v in zip(nonzero.tolist(), obs[nonzero].tolist()))
         if self._info_state:
             decisions = state.history()[1:]  # the deal (history[0]) is hidden; every decision is public
             text += " | decisions " + " ".join(str(a) for a in decisions)
@@ -251,9 +249,7 @@ class RolloutEvaluator(mcts.Evaluator):
             return np.array(state.returns())
         brass_state = state.brass_state
         if brass_state is None:  # the deal node: evaluate one sampled deal
-            brass_state = state.get_game().brass_game.new_state(
-                int(self._rng.integers(state.get_game().deals))
-            )
+            brass_state = state.get_game().brass_game.new_state(int(self._rng.integers(state.get_game().deals)))
         result = brass.rollouts(
             brass_state, games=self.n_rollouts, seed=int(self._rng.integers(2**63)), threads=self.threads
         )
@@ -279,9 +275,7 @@ def register_games() -> list[str]:
     registered = set(pyspiel.registered_names())
     for short_name, name in game_names().items():
         if name not in GAME_CLASSES:
-            GAME_CLASSES[name] = type(
-                f"BrassGame_{name}", (BrassGame,), {"game_name": name, "__module__": __name__}
-            )
+            GAME_CLASSES[name] = type(f"BrassGame_{name}", (BrassGame,), {"game_name": name, "__module__": __name__})
         if short_name not in registered:
             pyspiel.register_game(_game_type(name, configurations()[name]), GAME_CLASSES[name])
     return list(game_names())

@@ -81,9 +81,7 @@ class BrassAECEnv(AECEnv):
         self._seat = {agent: p for p, agent in enumerate(self.possible_agents)}
         # One space object per agent, returned on every call (PettingZoo seeds them per agent).
         self.observation_spaces = {a: self._make_observation_space() for a in self.possible_agents}
-        self.action_spaces = {
-            a: gymnasium.spaces.Discrete(self.game.num_actions) for a in self.possible_agents
-        }
+        self.action_spaces = {a: gymnasium.spaces.Discrete(self.game.num_actions) for a in self.possible_agents}
         self._rng = np.random.default_rng()
         self.brass_state: brass.State | None = None  # the engine state of the game under way
         self.agents = []

@@ -27,6 +27,7 @@ def as_index(value, error: type[Exception], what: str) -> int:
     except TypeError:
         raise error(f"{what}, not {type(value).__name__}") from None
 
+
 LOAN_AMOUNTS = (10, 20, 30)
 
 
@@ -99,8 +100,9 @@ class ActionSpace:
         if not isinstance(text, str):
             raise NotationError(f"an action notation must be a string, not {type(text).__name__}")
         if len(text.encode("utf-8", "surrogatepass")) > MAX_NOTATION_BYTES:
-            raise NotationError(f"notation too long ({len(text.encode('utf-8', 'surrogatepass'))} bytes; "
-                                f"at most {MAX_NOTATION_BYTES})")
+            raise NotationError(
+                f"notation too long ({len(text.encode('utf-8', 'surrogatepass'))} bytes; at most {MAX_NOTATION_BYTES})"
+            )
         norm = " ".join(w for w in WHITE_SPACE.split(text.lower()) if w)
         try:
             return self.by_name[norm]

@@ -111,8 +111,9 @@ class GameData:
         classic = raw["classic"]
         self.classic_money: int = classic["money"]
         self.classic_rounds = {int(k): v for k, v in classic["rounds_per_era"].items()}
-        self.classic_removed = {era: {int(k): v for k, v in counts.items()}
-                                for era, counts in classic["removed_unseen"].items()}
+        self.classic_removed = {
+            era: {int(k): v for k, v in counts.items()} for era, counts in classic["removed_unseen"].items()
+        }
         self.classic_deck_tile = {int(k): v for k, v in classic["deck_tile"].items()}
         self.virtual_link_ends: tuple[str, str] = tuple(classic["virtual_link"])
 

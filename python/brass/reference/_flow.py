@@ -41,6 +41,7 @@ from ._rules import Rules
 
 # --- setup -----------------------------------------------------------------------------------------
 
+
 def new_position(data: Rules, seed: int) -> dict:
     """L-1 … L-6 and C-3 / L-56, in the RNG order of docs/state-format.md and docs/classic.md: shuffle the deck
     (the bottom cards go under the deck tile: `players` for Roxley, 9 / 6 with the classic deck, none in classic
@@ -50,14 +51,14 @@ def new_position(data: Rules, seed: int) -> dict:
     rng = SplitMix64(seed)
     deck = data.deck_list()
     rng.shuffle(deck)
-    under = deck[len(deck) - data.deck_tile_cards:]
+    under = deck[len(deck) - data.deck_tile_cards :]
     deck = deck[: len(deck) - data.deck_tile_cards]
     hands = []
     for _ in range(players):
         hands.append(count_cards(deck[: data.hand_size]))
-        deck = deck[data.hand_size:]
+        deck = deck[data.hand_size :]
     removed = deck[: data.removed_canal]  # C-3
-    deck = deck[data.removed_canal:]
+    deck = deck[data.removed_canal :]
     pile = data.dcm_tiles()
     rng.shuffle(pile)
     order = first_turn_order(data, rng)
@@ -118,13 +119,22 @@ def count_cards(cards: list[str]) -> dict[str, int]:
 
 def new_action(kind: str, **fields) -> dict:
     """The `action` object of docs/state-format.md for the action under way."""
-    action = {"kind": kind, "double": False, "target": None, "coal": 0, "iron": 0, "count": 0,
-              "cards": None, "first_card": None}
+    action = {
+        "kind": kind,
+        "double": False,
+        "target": None,
+        "coal": 0,
+        "iron": 0,
+        "count": 0,
+        "cards": None,
+        "first_card": None,
+    }
     action.update(fields)
     return action
 
 
 # --- one decision ----------------------------------------------------------------------------------
+
 
 def apply_decision(data: Rules, acts: ActionSpace, pos: dict, aid: int) -> None:
     """Resolve one legal id at the current decision, then run every automatic step."""
@@ -197,20 +207,19 @@ def start_action(data: Rules, pos: dict, player: int, action: tuple) -> None:
 
 # --- Build -----------------------------------------------------------------------------------------
 
+
 def build(data: Rules, pos: dict, player: int, space: int, industry: str, double: bool) -> None:
     """L-26, L-29: note the paying cards, remove an overbuilt tile (its cubes go back to the supply), pay the
     cost, place the lowest mat tile unflipped; coal and iron follow (continue_consumption)."""
     tile = lowest_tile(data, pos, player, industry)
     cards = None if double else paying_cards(data, pos, player, space, industry)
-    pos["action"] = new_action("build", double=double, target=space, coal=tile["coal"], iron=tile["iron"],
-                               cards=cards)
+    pos["action"] = new_action("build", double=double, target=space, coal=tile["coal"], iron=tile["iron"], cards=cards)
     pos["board"].pop(space, None)
     if data.first_build_once_per_game:
         pos["players"][player]["built_industry"] = True  # C-6, R-14: the first build of the game is behind them
     spend(pos, player, tile["cost"])
     pos["players"][player]["mat"][industry] -= 1
-    pos["board"][space] = {"owner": player, "industry": industry, "level": tile["level"], "flipped": False,
-                           "cubes": 0}
+    pos["board"][space] = {"owner": player, "industry": industry, "level": tile["level"], "flipped": False, "cubes": 0}
 
 
 def finish_build(data: Rules, pos: dict) -> None:
@@ -232,6 +241,7 @@ def finish_build(data: Rules, pos: dict) -> None:
 
 
 # --- coal and iron for the action under way ---------------------------------------------------------
+
 
 def continue_consumption(data: Rules, pos: dict, player: int) -> None:
     """L-16 … L-18: take each coal (closest mine; a tie is decision `coal`; none connected -> market), then each
@@ -276,6 +286,7 @@ def continue_consumption(data: Rules, pos: dict, player: int) -> None:
 
 # --- Network ---------------------------------------------------------------------------------------
 
+
 def place_link(data: Rules, pos: dict, player: int, line: int, price: int) -> None:
     """L-35, L-36: pay, place the link tile; a rail then needs one coal from either end (continue_consumption)."""
     spend(pos, player, price)
@@ -289,6 +300,7 @@ def place_link(data: Rules, pos: dict, player: int, line: int, price: int) -> No
 
 # --- Develop ---------------------------------------------------------------------------------------
 
+
 def develop_tile(data: Rules, pos: dict, player: int, industry: str) -> None:
     """L-39: the lowest tile of the industry leaves the mat (and the game); one iron is then taken."""
     pos["players"][player]["mat"][industry] -= 1
@@ -297,6 +309,7 @@ def develop_tile(data: Rules, pos: dict, player: int, industry: str) -> None:
 
 
 # --- Sell ------------------------------------------------------------------------------------------
+
 
 def sell(data: Rules, pos: dict, player: int, mill: int, target: int | None) -> None:
     """L-40 … L-44: one sale; after a success another sale may follow (decision `sell`); a DCM sale that
@@ -353,6 +366,7 @@ def dcm_tile_drawn(data: Rules, dcm: dict, value: int) -> None:
 
 # --- Loan ------------------------------------------------------------------------------------------
 
+
 def take_loan(data: Rules, pos: dict, player: int, amount: int) -> None:
     """L-45: money + amount (not money spent); the income marker goes back amount/10 levels, to the highest
     space of the new level."""
@@ -362,6 +376,7 @@ def take_loan(data: Rules, pos: dict, player: int, amount: int) -> None:
 
 
 # --- cards and the end of the action ---------------------------------------------------------------
+
 
 def start_card_phase(data: Rules, pos: dict, player: int) -> None:
     """The card is discarded last (docs/actions.md): asked when two or more kinds could pay, else automatic."""
@@ -437,6 +452,7 @@ def begin_turn(data: Rules, pos: dict) -> None:
 
 
 # --- end of round (L-11, C-4) ------------------------------------------------------------------------
+
 
 def is_last_round_of_game(data: Rules, pos: dict) -> bool:
     """L-11, L-54: the last round of the last era (Rail; Canal in the introductory game)."""
@@ -530,6 +546,7 @@ def start_round(data: Rules, pos: dict) -> None:
 
 # --- end of era (L-49 … L-52, L-54) ----------------------------------------------------------------
 
+
 def link_icons(data: Rules, pos: dict, location: str) -> int:
     """L-49: link icons of a location: the printed ones plus one per flipped industry tile (any owner)."""
     flipped = sum(1 for s in data.location_spaces[location] if s in pos["board"] and pos["board"][s]["flipped"])
@@ -607,16 +624,17 @@ def start_rail_era(data: Rules, pos: dict) -> None:
     for p in pos["players"]:
         p["hand"] = count_cards(deck[: data.hand_size])
         p["discards"] = {}
-        deck = deck[data.hand_size:]
+        deck = deck[data.hand_size :]
     pos["rng"] = rng.state
     pos["removed"] = count_cards(deck[: data.removed_rail])
-    pos["deck"] = deck[data.removed_rail:]
+    pos["deck"] = deck[data.removed_rail :]
     pos["deck_tile"] = {}
     pos["era"] = "rail"
     pos["round"] = 1
 
 
 # --- the winners (L-53) ----------------------------------------------------------------------------
+
 
 def ranking_key(data: Rules, pos: dict, player: int) -> tuple:
     """L-53, R-4: VP, then income level, then money; players equal on all three share the win. Two markers on

@@ -28,8 +28,25 @@ STATE_FORMAT = "brass-state/1"
 DECISIONS = ("action", "coal", "iron", "link", "develop", "sell", "card", "remove", "over")
 ACTION_KINDS = ("build", "link", "develop", "sell", "loan", "pass")
 TOP_KEYS = {
-    "format", "game", "rng", "era", "round", "turn_order", "turn", "actions_left", "decision", "action",
-    "players", "board", "links", "coal_market", "iron_market", "dcm", "deck", "deck_tile", "removed",
+    "format",
+    "game",
+    "rng",
+    "era",
+    "round",
+    "turn_order",
+    "turn",
+    "actions_left",
+    "decision",
+    "action",
+    "players",
+    "board",
+    "links",
+    "coal_market",
+    "iron_market",
+    "dcm",
+    "deck",
+    "deck_tile",
+    "removed",
 }
 # Sanity bounds on the unbounded counters, the same as the Rust loader's (found by a differential fuzz of
 # from_json, docs/verification.md): no game comes near them, and a state outside them is rejected by both engines.
@@ -54,6 +71,7 @@ def game_obj(data: Rules, players: int, options: dict) -> dict:
 
 # --- writing ---------------------------------------------------------------------------------------
 
+
 def to_obj(data: Rules, players: int, options: dict, pos: dict) -> dict:
     """The state object of docs/state-format.md."""
     action = pos["action"]
@@ -62,8 +80,12 @@ def to_obj(data: Rules, players: int, options: dict, pos: dict) -> dict:
         if target is not None:
             target = data.spaces[target].name if action["kind"] == "build" else data.lines[target].name
         action = {
-            "kind": action["kind"], "double": action["double"], "target": target, "coal": action["coal"],
-            "iron": action["iron"], "count": action["count"],
+            "kind": action["kind"],
+            "double": action["double"],
+            "target": target,
+            "coal": action["coal"],
+            "iron": action["iron"],
+            "count": action["count"],
             "cards": None if action["cards"] is None else list(action["cards"]),
             "first_card": action["first_card"],
         }
@@ -80,8 +102,13 @@ def to_obj(data: Rules, players: int, options: dict, pos: dict) -> dict:
         "action": action,
         "players": [
             {
-                "money": p["money"], "money_spent": p["money_spent"], "income_space": p["income_space"],
-                "vp": p["vp"], "hand": dict(p["hand"]), "discards": dict(p["discards"]), "mat": dict(p["mat"]),
+                "money": p["money"],
+                "money_spent": p["money_spent"],
+                "income_space": p["income_space"],
+                "vp": p["vp"],
+                "hand": dict(p["hand"]),
+                "discards": dict(p["discards"]),
+                "mat": dict(p["mat"]),
                 "links_left": p["links_left"],
             }
             for p in pos["players"]
@@ -90,8 +117,11 @@ def to_obj(data: Rules, players: int, options: dict, pos: dict) -> dict:
         "links": {data.lines[i].name: owner for i, owner in pos["links"].items()},
         "coal_market": pos["coal_market"],
         "iron_market": pos["iron_market"],
-        "dcm": {"marker": pos["dcm"]["marker"], "pile": list(pos["dcm"]["pile"]),
-                "discards": list(pos["dcm"]["discards"])},
+        "dcm": {
+            "marker": pos["dcm"]["marker"],
+            "pile": list(pos["dcm"]["pile"]),
+            "discards": list(pos["dcm"]["discards"]),
+        },
         "deck": list(pos["deck"]),
         "deck_tile": dict(pos["deck_tile"]),
         "removed": dict(pos["removed"]),
@@ -103,6 +133,7 @@ def to_obj(data: Rules, players: int, options: dict, pos: dict) -> dict:
 
 
 # --- reading ---------------------------------------------------------------------------------------
+
 
 def fail(message: str):
     raise InvalidStateError(message)
@@ -252,16 +283,18 @@ def from_obj(data: Rules, players: int, obj: dict) -> dict:
         hand = check_counts(p["hand"], f"{path}.hand", data.card_kinds)
         if sum(hand.values()) > data.hand_size:
             fail(f"{path}.hand holds {sum(hand.values())} cards, more than {data.hand_size}")
-        pos_players.append({
-            "money": check_int(p["money"], f"{path}.money", MONEY_MIN, COUNTER_MAX),
-            "money_spent": check_int(p["money_spent"], f"{path}.money_spent", 0, COUNTER_MAX),
-            "income_space": check_int(p["income_space"], f"{path}.income_space", 0, len(data.levels) - 1),
-            "vp": check_int(p["vp"], f"{path}.vp", 0, COUNTER_MAX),
-            "hand": hand,
-            "discards": check_counts(p["discards"], f"{path}.discards", data.card_kinds),
-            "mat": {ind: mat[ind] for ind in data.industries},
-            "links_left": check_int(p["links_left"], f"{path}.links_left", 0, data.links),
-        })
+        pos_players.append(
+            {
+                "money": check_int(p["money"], f"{path}.money", MONEY_MIN, COUNTER_MAX),
+                "money_spent": check_int(p["money_spent"], f"{path}.money_spent", 0, COUNTER_MAX),
+                "income_space": check_int(p["income_space"], f"{path}.income_space", 0, len(data.levels) - 1),
+                "vp": check_int(p["vp"], f"{path}.vp", 0, COUNTER_MAX),
+                "hand": hand,
+                "discards": check_counts(p["discards"], f"{path}.discards", data.card_kinds),
+                "mat": {ind: mat[ind] for ind in data.industries},
+                "links_left": check_int(p["links_left"], f"{path}.links_left", 0, data.links),
+            }
+        )
         if data.first_build_once_per_game:
             pos_players[-1]["built_industry"] = (
                 check_bool(p["built_industry"], f"{path}.built_industry") if optional_key else None
@@ -305,8 +338,9 @@ def from_obj(data: Rules, players: int, obj: dict) -> dict:
     dcm = check_dict(obj["dcm"], "dcm", {"marker", "pile", "discards"})
     marker = check_int(dcm["marker"], "dcm.marker", 0, data.dcm_x)
     pile = [check_int(v, f"dcm.pile[{i}]", 0) for i, v in enumerate(check_list(dcm["pile"], "dcm.pile"))]
-    discards = [check_int(v, f"dcm.discards[{i}]", 0)
-                for i, v in enumerate(check_list(dcm["discards"], "dcm.discards"))]
+    discards = [
+        check_int(v, f"dcm.discards[{i}]", 0) for i, v in enumerate(check_list(dcm["discards"], "dcm.discards"))
+    ]
     if discards != sorted(discards):
         fail("dcm.discards must be sorted ascending")
     if sorted(pile + discards) != data.dcm_tiles():
@@ -319,10 +353,22 @@ def from_obj(data: Rules, players: int, obj: dict) -> dict:
     removed = check_counts(obj["removed"], "removed", data.card_kinds)
 
     pos = {
-        "rng": rng, "era": era, "round": rnd, "turn_order": list(order), "turn": turn,
-        "actions_left": actions_left, "decision": decision, "action": None, "players": pos_players,
-        "board": board, "links": links, "coal_market": coal_market, "iron_market": iron_market,
-        "dcm": {"marker": marker, "pile": pile, "discards": discards}, "deck": deck, "deck_tile": deck_tile,
+        "rng": rng,
+        "era": era,
+        "round": rnd,
+        "turn_order": list(order),
+        "turn": turn,
+        "actions_left": actions_left,
+        "decision": decision,
+        "action": None,
+        "players": pos_players,
+        "board": board,
+        "links": links,
+        "coal_market": coal_market,
+        "iron_market": iron_market,
+        "dcm": {"marker": marker, "pile": pile, "discards": discards},
+        "deck": deck,
+        "deck_tile": deck_tile,
         "removed": removed,
     }
     if data.first_build_once_per_game:
@@ -356,14 +402,17 @@ def check_cards(data: Rules, players: int, pos: dict) -> None:
     deck = data.deck()
     for k in data.card_kinds:
         if held[k] != deck.get(k, 0):
-            fail(f"cards: {held[k]} `{k}` cards in hands, discards, deck, deck tile and removed; "
-                 f"the deck of this game has {deck.get(k, 0)}")
+            fail(
+                f"cards: {held[k]} `{k}` cards in hands, discards, deck, deck tile and removed; "
+                f"the deck of this game has {deck.get(k, 0)}"
+            )
     canal = pos["era"] == "canal"
     under = sum(pos["deck_tile"].values())
     expected = data.deck_tile_cards if canal else 0
     if under != expected:
-        fail(f"deck_tile must hold {expected} cards in the {pos['era'].capitalize()} Era (L-3, L-51, L-56), "
-             f"not {under}")
+        fail(
+            f"deck_tile must hold {expected} cards in the {pos['era'].capitalize()} Era (L-3, L-51, L-56), not {under}"
+        )
     gone = sum(pos["removed"].values())
     expected = data.removed_canal if canal else data.removed_rail
     if gone != expected:
@@ -393,17 +442,23 @@ def check_tiles(data: Rules, players: int, pos: dict) -> None:
         mat = pos["players"][p]["mat"]
         for ind in data.industries:
             taken = data.stack[ind][: data.stack_size(ind) - mat[ind]]
-            for level in sorted(set(t["level"] for t in pos["board"].values()
-                                    if t["owner"] == p and t["industry"] == ind)):
-                on_board = sum(1 for t in pos["board"].values()
-                               if t["owner"] == p and t["industry"] == ind and t["level"] == level)
+            for level in sorted(
+                set(t["level"] for t in pos["board"].values() if t["owner"] == p and t["industry"] == ind)
+            ):
+                on_board = sum(
+                    1 for t in pos["board"].values() if t["owner"] == p and t["industry"] == ind and t["level"] == level
+                )
                 if on_board > taken.count(level):
-                    fail(f"board: player {p} has {on_board} level {level} {ind} tiles on the board, but only "
-                         f"{taken.count(level)} have left the mat")
+                    fail(
+                        f"board: player {p} has {on_board} level {level} {ind} tiles on the board, but only "
+                        f"{taken.count(level)} have left the mat"
+                    )
         placed = sum(1 for owner in pos["links"].values() if owner == p)
         if placed + pos["players"][p]["links_left"] != data.links:
-            fail(f"players[{p}].links_left is {pos['players'][p]['links_left']} with {placed} links on the board; "
-                 f"they must add up to {data.links}")
+            fail(
+                f"players[{p}].links_left is {pos['players'][p]['links_left']} with {placed} links on the board; "
+                f"they must add up to {data.links}"
+            )
         if pos["era"] == "canal":
             for loc in data.locations:
                 own = [s for s in data.location_spaces[loc] if s in pos["board"] and pos["board"][s]["owner"] == p]
@@ -458,8 +513,16 @@ def check_action(data: Rules, pos: dict, value) -> dict | None:
         fail(f"action.count is {count}, impossible for a {kind} action")
     if kind == "link" and pos["era"] == "canal" and count != 1:
         fail("only one canal is built per action (L-35)")
-    return {"kind": kind, "double": double, "target": target, "coal": coal, "iron": iron, "count": count,
-            "cards": cards, "first_card": first_card}
+    return {
+        "kind": kind,
+        "double": double,
+        "target": target,
+        "coal": coal,
+        "iron": iron,
+        "count": count,
+        "cards": cards,
+        "first_card": first_card,
+    }
 
 
 def check_decision(data: Rules, players: int, pos: dict) -> None:

@@ -35,6 +35,7 @@ LOWEST_INCOME_LEVEL = -10  # L-45
 
 # --- whose decision --------------------------------------------------------------------------------
 
+
 def current_player(data: Rules, pos: dict) -> int | None:
     """The player to decide: the turn's player; during `remove` the first player in turn order who owes
     money (L-11); None when the game is over."""
@@ -57,6 +58,7 @@ def actions_per_turn(data: Rules, pos: dict) -> int:
 
 # --- Build (L-21 … L-33) ---------------------------------------------------------------------------
 
+
 def lowest_tile(data: Rules, pos: dict, player: int, industry: str) -> dict | None:
     """L-23: the lowest-level tile of an industry on the player's mat (None if the stack is empty)."""
     level = data.lowest_level(industry, pos["players"][player]["mat"][industry])
@@ -78,9 +80,7 @@ def tile_era_problem(data: Rules, pos: dict, player: int, industry: str) -> str 
 def canonical_space(data: Rules, pos: dict, location: str, industry: str) -> int | None:
     """L-24 (R-1): the undeveloped space of `location` a new `industry` tile goes to: the first space showing
     only that icon if any is free, else the first free space showing the icon with another."""
-    free = [
-        s for s in data.location_spaces[location] if industry in data.spaces[s].icons and s not in pos["board"]
-    ]
+    free = [s for s in data.location_spaces[location] if industry in data.spaces[s].icons and s not in pos["board"]]
     only = [s for s in free if data.spaces[s].icons == (industry,)]
     return (only or free or [None])[0]
 
@@ -227,6 +227,7 @@ def build_problem(data: Rules, pos: dict, player: int, space: int, industry: str
 
 # --- Network (L-34 … L-38) -------------------------------------------------------------------------
 
+
 def link_problem(data: Rules, pos: dict, player: int, line_index: int, price: int, net=None) -> str | None:
     """L-34 … L-37: a link tile left, an empty line of the era's kind, an end in the network, money for the
     price and (rail) one coal measured from both ends of the new link (L-16, L-17)."""
@@ -262,6 +263,7 @@ def first_link_price(pos: dict) -> int:
 
 # --- Develop (L-39) --------------------------------------------------------------------------------
 
+
 def develop_problem(data: Rules, pos: dict, player: int, industry: str) -> str | None:
     """L-39, L-18: a tile of the industry on the mat (any level) and one iron from a works or the market."""
     me = pos["players"][player]
@@ -273,6 +275,7 @@ def develop_problem(data: Rules, pos: dict, player: int, industry: str) -> str |
 
 
 # --- Sell (L-40 … L-44) ----------------------------------------------------------------------------
+
 
 def sell_problem(data: Rules, pos: dict, player: int, mill: int, target: int | None) -> str | None:
     """L-40 … L-42: your unflipped mill, and an unflipped connected port (any owner), or the Distant Cotton
@@ -306,6 +309,7 @@ def sell_problem(data: Rules, pos: dict, player: int, mill: int, target: int | N
 
 # --- Loan (L-45, L-46) -----------------------------------------------------------------------------
 
+
 def loan_problem(data: Rules, pos: dict, player: int, amount: int) -> str | None:
     """L-45: the income level may not go below -10; then `loan_period_problem` (L-46 / C-5)."""
     level = income_level(data, pos, player)
@@ -329,6 +333,7 @@ def loan_period_problem(data: Rules, pos: dict) -> str | None:
 
 
 # --- choices of the follow-up decisions ------------------------------------------------------------
+
 
 def coal_consumers(data: Rules, pos: dict) -> list[str]:
     """L-16: where the coal of the action under way goes: the build location, or both ends of the link."""
@@ -362,8 +367,9 @@ def second_links(data: Rules, pos: dict, player: int) -> list[int]:
     if pos["era"] != "rail":
         return []
     net = network(data, pos, player)
-    return [line.index for line in data.lines
-            if link_problem(data, pos, player, line.index, SECOND_RAIL_PRICE, net) is None]
+    return [
+        line.index for line in data.lines if link_problem(data, pos, player, line.index, SECOND_RAIL_PRICE, net) is None
+    ]
 
 
 def further_developments(data: Rules, pos: dict, player: int) -> list[str]:
@@ -374,8 +380,9 @@ def further_developments(data: Rules, pos: dict, player: int) -> list[str]:
 def sales(data: Rules, pos: dict, player: int) -> list[tuple[int, int | None]]:
     """L-40 … L-42: every legal (mill, target) sale now; target None is the Distant Cotton Market."""
     board = pos["board"]
-    mills = sorted(s for s, t in board.items()
-                   if t["industry"] == "cotton_mill" and t["owner"] == player and not t["flipped"])
+    mills = sorted(
+        s for s, t in board.items() if t["industry"] == "cotton_mill" and t["owner"] == player and not t["flipped"]
+    )
     ports = sorted(s for s, t in board.items() if t["industry"] == "port" and not t["flipped"])
     return [(m, t) for m in mills for t in ports + [None] if sell_problem(data, pos, player, m, t) is None]
 
@@ -407,6 +414,7 @@ def own_tiles(pos: dict, player: int) -> list[int]:
 
 
 # --- the legal ids ----------------------------------------------------------------------------------
+
 
 def action_problem(data: Rules, acts: ActionSpace, pos: dict, player: int, action: tuple, net=None):
     """Why an id of the `action` decision is illegal now (None when legal)."""

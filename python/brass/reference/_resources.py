@@ -14,6 +14,7 @@ RESOURCE_INDUSTRY = {"coal": "coal_mine", "iron": "iron_works"}
 
 # --- markets ---------------------------------------------------------------------------------------
 
+
 def market_price(data: GameData, pos: dict, resource: str) -> int:
     """L-17, L-18: price of the cheapest cube in the market, or the empty-market price (£5)."""
     prices = data.market_prices[resource]
@@ -67,12 +68,11 @@ def spend(pos: dict, player: int, amount: int) -> None:
 
 # --- sources on the board --------------------------------------------------------------------------
 
+
 def tiles_with_cubes(pos: dict, resource: str, exclude: int | None = None) -> list[int]:
     """Spaces of unflipped coal mines (iron works) that still hold cubes, in space order."""
     industry = RESOURCE_INDUSTRY[resource]
-    return sorted(
-        s for s, t in pos["board"].items() if t["industry"] == industry and t["cubes"] > 0 and s != exclude
-    )
+    return sorted(s for s, t in pos["board"].items() if t["industry"] == industry and t["cubes"] > 0 and s != exclude)
 
 
 def closest_coal_mines(data: GameData, pos: dict, consumers, extra_lines=(), exclude=None) -> list[int]:
@@ -111,6 +111,7 @@ def take_cube(data: GameData, pos: dict, space: int) -> None:
 
 
 # --- flipping and income ---------------------------------------------------------------------------
+
 
 def flip(data: GameData, pos: dict, space: int) -> None:
     """L-20, L-28, L-41: flip a tile; its owner advances their income marker by the tile's income (spaces)."""

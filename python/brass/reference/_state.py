@@ -42,8 +42,11 @@ def copy_position(pos: dict) -> dict:
         "links": dict(pos["links"]),
         "coal_market": pos["coal_market"],
         "iron_market": pos["iron_market"],
-        "dcm": {"marker": pos["dcm"]["marker"], "pile": list(pos["dcm"]["pile"]),
-                "discards": list(pos["dcm"]["discards"])},
+        "dcm": {
+            "marker": pos["dcm"]["marker"],
+            "pile": list(pos["dcm"]["pile"]),
+            "discards": list(pos["dcm"]["discards"]),
+        },
         "deck": list(pos["deck"]),
         "deck_tile": dict(pos["deck_tile"]),
         "removed": dict(pos["removed"]),
@@ -53,8 +56,7 @@ def copy_position(pos: dict) -> dict:
 class PlayerView:
     """A read-only snapshot of one player's public and private counters."""
 
-    __slots__ = ("money", "money_spent", "income_level", "income_space", "vp", "hand", "discards", "mat",
-                 "links_left")
+    __slots__ = ("money", "money_spent", "income_level", "income_space", "vp", "hand", "discards", "mat", "links_left")
 
     def __init__(self, data, pos: dict, player: int) -> None:
         p = pos["players"][player]
@@ -69,8 +71,7 @@ class PlayerView:
         self.links_left = p["links_left"]
 
     def __repr__(self) -> str:
-        return (f"PlayerView(money={self.money}, income_level={self.income_level}, vp={self.vp}, "
-                f"hand={self.hand})")
+        return f"PlayerView(money={self.money}, income_level={self.income_level}, vp={self.vp}, hand={self.hand})"
 
 
 class State:
@@ -270,8 +271,11 @@ class State:
         return state
 
     def record(self) -> str:
-        rec = {"format": RECORD_FORMAT, "game": game_obj(self._game._data, self._game.players, self._game._options),
-               "actions": list(self._history)}
+        rec = {
+            "format": RECORD_FORMAT,
+            "game": game_obj(self._game._data, self._game.players, self._game._options),
+            "actions": list(self._history),
+        }
         if self._start is not None:
             rec["start"] = self._start
         else:
@@ -279,8 +283,12 @@ class State:
         return dumps(rec)
 
     def __getstate__(self) -> dict:
-        return {"state": self.to_json(), "history": list(self._history), "seed": self._seed,
-                "start": None if self._start is None else dumps(self._start)}
+        return {
+            "state": self.to_json(),
+            "history": list(self._history),
+            "seed": self._seed,
+            "start": None if self._start is None else dumps(self._start),
+        }
 
     def __setstate__(self, st: dict) -> None:
         try:
@@ -312,8 +320,10 @@ class State:
     def __repr__(self) -> str:
         if self.is_terminal:
             return f"<State {self._game.name} {self._game.players}p over, scores {self.scores}>"
-        return (f"<State {self._game.name} {self._game.players}p {self.era} round {self.round}, "
-                f"player {self.current_player} to decide {self.decision}>")
+        return (
+            f"<State {self._game.name} {self._game.players}p {self.era} round {self.round}, "
+            f"player {self.current_player} to decide {self.decision}>"
+        )
 
 
 def replay(text) -> State:
