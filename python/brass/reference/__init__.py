@@ -1,6 +1,6 @@
 """brass.reference — an independent, pure-Python rules engine for Brass: Lancashire.
 
-Written from the rules (shared/rules/lancashire.md, rulings.md) and the project's contracts
+Written from the rules (docs/rules.md: L-… Lancashire, R-… rulings) and the project's contracts
 (docs/actions.md, docs/state-format.md) to be compared decision by decision with the Rust engine.
 Same public surface as `brass`: `Game`, `State`, `replay` and the exception family.
 """
