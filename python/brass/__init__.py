@@ -6,7 +6,8 @@
     >>> state.apply(state.legal_actions()[0])
 
 `brass.Game` / `brass.State` are backed by the Rust core; `brass.reference` is an independent pure-Python
-engine with the same surface, used to check the core.
+engine with the same surface, used to check the core. `brass.Position` sets up a position by hand
+(python/brass/position.py).
 """
 
 from brass._brass import Game, PlayerView, RolloutResult, State, VecEnv, __version__, games, replay, rollouts
@@ -19,6 +20,7 @@ from brass._errors import (
     NotationError,
     PlayerIndexError,
 )
+from brass.position import Position
 
 __all__ = [
     "ArgumentTypeError",
@@ -30,6 +32,7 @@ __all__ = [
     "NotationError",
     "PlayerIndexError",
     "PlayerView",
+    "Position",
     "RolloutResult",
     "State",
     "VecEnv",
