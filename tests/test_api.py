@@ -312,9 +312,45 @@ def test_cli_bench_classic_game_and_bad_player_count(capsys: pytest.CaptureFixtu
 def test_games_catalog_and_decision_bound() -> None:
     from brass import reference
 
-    assert brass.games() == reference.games() == {"brass": [3, 4], "lancashire": [2, 3, 4]}
-    for name, counts in brass.games().items():
-        for n in counts:
+    assert (
+        brass.games()
+        == reference.games()
+        == {
+            "brass": {"title": "Brass (Warfrog 2007, classic rules)", "players": [3, 4], "options": {}},
+            "lancashire": {
+                "title": "Brass: Lancashire (Roxley 2018)",
+                "players": [2, 3, 4],
+                "options": {
+                    "intro": {
+                        "type": "bool",
+                        "players": [2, 3, 4],
+                        "rule": "L-54",
+                        "doc": "the introductory game: the Canal Era only, with extra scoring",
+                    },
+                    "virtual_link": {
+                        "type": "bool",
+                        "players": [2, 3, 4],
+                        "rule": "L-55",
+                        "doc": "the virtual link Liverpool-Birkenhead for industry cards",
+                    },
+                    "classic_deck": {
+                        "type": "bool",
+                        "players": [3, 4],
+                        "rule": "L-56",
+                        "doc": "the classic deck set-up: all 66 cards, 9 / 6 under the deck tile",
+                    },
+                    "variant": {
+                        "type": "str",
+                        "players": [2],
+                        "rule": "L-57",
+                        "doc": '"community-2p", the community 2-player variant: refused until its alternate map is known (R-13)',
+                    },
+                },
+            },
+        }
+    )
+    for name, info in brass.games().items():
+        for n in info["players"]:
             assert brass.Game(name, players=n).max_decisions == reference.Game(name, players=n).max_decisions
 
 

@@ -13,6 +13,10 @@ import json
 import sys
 
 INDUSTRIES = ["cotton_mill", "coal_mine", "iron_works", "port", "shipyard"]
+# What each industry does in the rules (docs/architecture.md): coal mines and iron works hold and give out
+# cubes, cotton mills are sold, ports are sale targets and trade icons, shipyards flip when built.
+ROLES = {"cotton_mill": {"sold": True}, "coal_mine": {"produces": "coal"}, "iron_works": {"produces": "iron"},
+         "port": {"port": True}, "shipyard": {"flips_when_built": True}}
 ERA = {"canal_only": ["canal"], "any": ["canal", "rail"], "rail_only": ["rail"], "never": []}
 
 
@@ -102,6 +106,7 @@ def main(path: str) -> None:
             "regenerate with tools/make_data.py."
         ),
         "industries": INDUSTRIES,
+        "industry_roles": ROLES,
         "locations": locations,
         "lines": lines,
         "tiles": tiles,
@@ -109,6 +114,8 @@ def main(path: str) -> None:
         "decks": {"full": ordered(full), **decks},
         "coal_market": {"prices": src["markets"]["coal"]["spaces_price_gbp"], "empty_price": 5, "start": 8},
         "iron_market": {"prices": src["markets"]["iron"]["spaces_price_gbp"], "empty_price": 5, "start": 8},
+        "link_costs": {"canal": 3, "rail": 5, "second_rail": 10},  # L-35, L-36: two rails £15
+        "loans": {"amounts": [10, 20, 30], "lowest_income_level": -10},  # L-45
         "distant_cotton_market": {
             "income_by_space": track,
             "x_space": len(track),

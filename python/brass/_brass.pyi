@@ -126,10 +126,10 @@ class State:
     @property
     def iron_market(self) -> int: ...
     @property
-    def dcm_marker(self) -> int:
-        """Distant Cotton Market marker, 0 (top) ... 8 (X)."""
+    def dcm_marker(self) -> int | None:
+        """Distant Cotton Market marker, 0 (top) ... 8 (X); None in a game without it."""
     @property
-    def dcm_tiles_left(self) -> int: ...
+    def dcm_tiles_left(self) -> int | None: ...
     @property
     def deck_tile_size(self) -> int: ...
     @property
@@ -158,7 +158,8 @@ class State:
     def to_json(self) -> str: ...
     @staticmethod
     def from_json(text: str | bytes | dict[str, Any]) -> State: ...
-    def record(self) -> str: ...
+    def record(self, notation: bool | None = None) -> str:
+        """The game record as JSON: decisions as ids (`actions`), or as notation (`moves`) with notation=True."""
     def player(self, index: int) -> PlayerView: ...
     def observation(self, player: int) -> npt.NDArray[np.float32]:
         """What `player` may know, as float32 (docs/observation.md)."""
@@ -211,8 +212,9 @@ class VecEnv:
     def scores(self) -> npt.NDArray[np.int32]: ...
     def state(self, i: int) -> State: ...
 
-def games() -> dict[str, list[int]]:
-    """The games this engine plays and their player counts."""
+def games() -> dict[str, dict[str, Any]]:
+    """The one catalog of the games: name -> {"title", "players", "options": name -> {"type", "players", "rule",
+    "doc"}}."""
 
 def replay(text: str | bytes | dict[str, Any]) -> State:
     """Replay a game record (JSON), checking every action; returns the final state."""

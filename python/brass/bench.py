@@ -157,7 +157,7 @@ def run(
     """Every figure for each player count of `game_name` with `options` (default: all its player counts)."""
     options = dict(options or {})
     if players is None:
-        players = brass.games().get(game_name, [])
+        players = brass.games().get(game_name, {}).get("players", [])
     games_made = [brass.Game(game_name, players=n, **options) for n in players]  # ConfigError before any timing
     seconds = 0.5 if quick else 2.0
     games = 200 if quick else 2000

@@ -67,7 +67,9 @@ def test_C1_classic_brass_is_for_3_or_4_players(engine):
 
 
 def test_C1_games_lists_brass_for_3_and_4_players(engine):
-    assert engine.games() == {"brass": [3, 4], "lancashire": [2, 3, 4]}
+    games = engine.games()
+    assert {name: info["players"] for name, info in games.items()} == {"brass": [3, 4], "lancashire": [2, 3, 4]}
+    assert games["brass"]["options"] == {}
 
 
 def test_C1_the_id_space_is_the_same_523_ids(engine):

@@ -29,11 +29,15 @@ Policy = Callable[[brass.State], int | str]
 def configurations() -> dict[str, tuple[int, ...]]:
     """`{game name: supported player counts}` from the engine (`brass.games()`), so a game added to the
     engine appears in every adapter without a change here. Lancashire: `{"lancashire": (2, 3, 4)}`."""
-    return {name: tuple(counts) for name, counts in brass.games().items()}
+    return {name: tuple(info["players"]) for name, info in brass.games().items()}
 
 
-#: The keyword options of each game (docs/classic.md), all `bool`; the adapters pass them to `brass.Game`.
-GAME_OPTIONS: dict[str, tuple[str, ...]] = {"lancashire": ("intro", "virtual_link", "classic_deck"), "brass": ()}
+#: The keyword options of each game (the `bool` options of the catalog, `brass.games()`); the adapters pass them
+#: to `brass.Game`.
+GAME_OPTIONS: dict[str, tuple[str, ...]] = {
+    name: tuple(o for o, spec in info["options"].items() if spec["type"] == "bool")
+    for name, info in brass.games().items()
+}
 
 
 def check_config(game: str, players: int, **options: bool) -> brass.Game:

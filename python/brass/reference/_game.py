@@ -7,11 +7,10 @@ from functools import cache
 from brass._errors import ArgumentTypeError, ConfigError, IllegalActionError
 
 from ._actions import ActionSpace, as_index
+from ._catalog import check_options, data_file, names, player_counts
+from ._catalog import games as catalog_games
 from ._data import load
-from ._rules import DATA_FILE, check_options, player_counts, rules
-
-# The games this engine implements (docs/classic.md "Configurations").
-SUPPORTED = ("brass", "lancashire")
+from ._rules import rules
 
 
 @cache
@@ -30,8 +29,8 @@ class Game:
     def __init__(self, name: str, players: int, **options) -> None:
         if not isinstance(name, str):
             raise ArgumentTypeError(f"the game name must be a str, not {type(name).__name__}")
-        if name not in SUPPORTED:
-            raise ConfigError(f"unknown game {name!r}; this engine implements: {', '.join(SUPPORTED)}")
+        if name not in names():
+            raise ConfigError(f"unknown game {name!r}; this engine implements: {', '.join(names())}")
         counts = player_counts(name)
         players = as_index(players, ArgumentTypeError, "players must be an int")
         if players not in counts:
@@ -41,7 +40,7 @@ class Game:
         self._players = players
         self._options: dict = chosen
         self._data = rules(name, players, chosen)
-        self._acts = action_space(DATA_FILE[name])
+        self._acts = action_space(data_file(name))
 
     @property
     def name(self) -> str:
@@ -134,6 +133,6 @@ def _make_game(name: str, players: int, options: dict) -> Game:
     return Game(name, players=players, **options)
 
 
-def games() -> dict[str, list[int]]:
-    """The games this engine plays: `{name: [player counts]}` (docs/classic.md)."""
-    return {name: player_counts(name) for name in SUPPORTED}
+def games() -> dict[str, dict]:
+    """The games this engine plays, from the one catalog: name -> {"title", "players", "options"}."""
+    return catalog_games()

@@ -220,12 +220,11 @@ def check_game(value, path: str = "game") -> tuple[str, int, dict]:
     that is not set is not written, docs/classic.md), the data tag of the game's data file."""
     from brass._errors import ConfigError
 
+    from ._catalog import check_options, data_file, names, player_counts
     from ._data import load
-    from ._game import SUPPORTED  # the configurations this engine knows
-    from ._rules import DATA_FILE, check_options, player_counts
 
     check_dict(value, path, GAME_KEYS)
-    name = check_str(value["name"], f"{path}.name", list(SUPPORTED))
+    name = check_str(value["name"], f"{path}.name", names())
     counts = player_counts(name)
     players = check_int(value["players"], f"{path}.players", min(counts), max(counts))
     if players not in counts:
@@ -238,7 +237,7 @@ def check_game(value, path: str = "game") -> tuple[str, int, dict]:
         options = check_options(name, players, options)
     except ConfigError as e:
         fail(f"{path}.options: {e}")
-    check_str(value["data"], f"{path}.data", [load(DATA_FILE[name]).tag])
+    check_str(value["data"], f"{path}.data", [load(data_file(name)).tag])
     return name, players, options
 
 

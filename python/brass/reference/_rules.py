@@ -23,60 +23,8 @@ from __future__ import annotations
 
 from functools import cache
 
-from brass._errors import ConfigError
-
+from ._catalog import data_file, family
 from ._data import GameData, load
-
-# The Lancashire options (docs/classic.md): each a bool; `variant` a str.
-BOOL_OPTIONS = ("classic_deck", "intro", "virtual_link")
-VARIANT = "variant"
-COMMUNITY_2P = "community-2p"
-
-# Game name -> the data file it plays on. Classic Brass uses the same file (its `classic` section).
-DATA_FILE = {"brass": "lancashire", "lancashire": "lancashire"}
-
-
-def player_counts(name: str) -> list[int]:
-    """The player counts a game supports: Lancashire 2-4 (L-1), classic Brass 3-4 (C-1)."""
-    data = load(DATA_FILE[name])
-    if name == "brass":
-        return sorted(data.classic_rounds)
-    return data.player_counts()
-
-
-def check_options(name: str, players: int, options: dict) -> dict:
-    """docs/classic.md "Configurations": option values must be bool (`variant` a str); an unknown option,
-    `classic_deck` at 2 players, the community 2-player variant (L-57, R-13) or any option on "brass" raise
-    ConfigError. Returns the options that are set, i.e. those given as True (an option given as False is the
-    same configuration as not giving it and is not recorded)."""
-    if name == "brass":
-        if options:
-            raise ConfigError(
-                f"classic brass takes no options (got {sorted(options)[0]!r}); its rules are fixed (C-1 … C-17), "
-                "the virtual link included (C-7)"
-            )
-        return {}
-    known = BOOL_OPTIONS + (VARIANT,)
-    for key in sorted(options):
-        if key not in known:
-            raise ConfigError(f"unknown option {key!r} for {name}; allowed options: {', '.join(known)}")
-    for key in sorted(options):
-        value = options[key]
-        if key == VARIANT:
-            if not isinstance(value, str):
-                raise ConfigError(f"option 'variant' must be a str, not {type(value).__name__}")
-            if value == COMMUNITY_2P:
-                raise ConfigError(
-                    "variant 'community-2p' (L-57) is not playable: it uses the alternate map on the other side "
-                    "of the board, whose spaces are not verified and whose lines are not known (R-13)"
-                )
-            raise ConfigError(f"unknown variant {value!r} for {name}; the only variant is {COMMUNITY_2P!r} (L-57)")
-        if not isinstance(value, bool):
-            raise ConfigError(f"option {key!r} must be True or False, not {value!r}")
-    chosen = {k: True for k in BOOL_OPTIONS if options.get(k) is True}
-    if chosen.get("classic_deck") and players not in load(DATA_FILE[name]).classic_deck_tile:
-        raise ConfigError(f"classic_deck (L-56) is for 3 or 4 players, not {players}")
-    return chosen
 
 
 class Rules(GameData):
@@ -88,8 +36,8 @@ class Rules(GameData):
         self.players = players
         self.options = dict(sorted(options.items()))
 
-        # C-1 … C-17: classic Brass.
-        self.classic = name == "brass"
+        # C-1 … C-17: classic Brass (the catalog's "classic" family).
+        self.classic = family(name) == "classic"
         # L-54: the introductory game (Canal Era only, extra scoring).
         self.intro = bool(options.get("intro"))
         # L-56: the classic deck set-up in Lancashire.
@@ -166,7 +114,7 @@ class Rules(GameData):
 
 @cache
 def _rules(name: str, players: int, options: tuple) -> Rules:
-    return Rules(load(DATA_FILE[name]), name, players, dict(options))
+    return Rules(load(data_file(name)), name, players, dict(options))
 
 
 def rules(name: str, players: int, options: dict) -> Rules:

@@ -6,7 +6,7 @@ import json
 
 import numpy as np
 
-from brass._errors import ArgumentTypeError, IllegalActionError, InvalidStateError, PlayerIndexError
+from brass._errors import ArgumentTypeError, IllegalActionError, InvalidStateError, NotationError, PlayerIndexError
 
 from ._actions import as_index
 from ._flow import apply_decision, winners
@@ -270,12 +270,16 @@ class State:
         state._start = json.loads(state.to_json())
         return state
 
-    def record(self) -> str:
-        rec = {
-            "format": RECORD_FORMAT,
-            "game": game_obj(self._game._data, self._game.players, self._game._options),
-            "actions": list(self._history),
-        }
+    def record(self, notation: bool = False) -> str:
+        """The game record (docs/state-format.md "Game records"): the configuration, the seed or the starting
+        state, and the decisions as ids (`actions`) or, with `notation=True`, as notation (`moves`)."""
+        if not isinstance(notation, bool):
+            raise ArgumentTypeError(f"notation must be True or False, not {type(notation).__name__}")
+        rec = {"format": RECORD_FORMAT, "game": game_obj(self._game._data, self._game.players, self._game._options)}
+        if notation:
+            rec["moves"] = [self._game.action_name(a) for a in self._history]
+        else:
+            rec["actions"] = list(self._history)
         if self._start is not None:
             rec["start"] = self._start
         else:
@@ -326,6 +330,16 @@ class State:
         )
 
 
+def parse_move(game: Game, move, i: int) -> int:
+    """One entry of a record's `moves`: the notation of an action of this game."""
+    if not isinstance(move, str):
+        fail(f"record.moves[{i}] must be a notation string")
+    try:
+        return game.parse_action(move)
+    except NotationError as e:
+        fail(f"record.moves[{i}]: {e}")
+
+
 def replay(text) -> State:
     """Replay a game record (docs/state-format.md "Game records"; JSON text, bytes or a dict): IllegalActionError
     for an illegal id, InvalidStateError for a malformed record."""
@@ -335,12 +349,19 @@ def replay(text) -> State:
     if "seed" in keys and "start" in keys:
         fail("a record has either `seed` or `start`, not both")
     start_key = "seed" if "seed" in keys else "start"
-    check_dict(obj, "record", {"format", "game", "actions", start_key})
+    if "actions" in keys and "moves" in keys:
+        fail("a record has either `actions` (ids) or `moves` (notation), not both")
+    moves_key = "moves" if "moves" in keys else "actions"
+    check_dict(obj, "record", {"format", "game", moves_key, start_key})
     if obj["format"] != RECORD_FORMAT:
         fail(f"record format must be {RECORD_FORMAT!r}")
     name, players, options = check_game(obj["game"], "record.game")
     game = Game(name, players=players, **options)
-    actions = [check_int(a, f"actions[{i}]") for i, a in enumerate(check_list(obj["actions"], "actions"))]
+    entries = check_list(obj[moves_key], moves_key)
+    if moves_key == "actions":
+        actions = [check_int(a, f"actions[{i}]") for i, a in enumerate(entries)]
+    else:
+        actions = [parse_move(game, m, i) for i, m in enumerate(entries)]
     if start_key == "seed":
         seed = check_int(obj["seed"], "seed", 0, (1 << 64) - 1)
         state = game.new_state(seed)

@@ -1,6 +1,6 @@
 //! Action ids and their notation (docs/actions.md): a fixed id space per configuration.
 use crate::error::{Error, Result};
-use crate::game::{Game, NONE};
+use crate::game::{Game, SaleTarget, NONE};
 
 /// A decoded action id.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -16,10 +16,10 @@ pub enum Action {
     Develop {
         industry: u8,
     },
-    /// `port` is a port space, or NONE for the Distant Cotton Market.
+    /// Sell the tile on space `tile` to `target` (L-41, L-42).
     Sell {
-        mill: u8,
-        port: u8,
+        tile: u8,
+        target: SaleTarget,
     },
     Loan {
         amount: u8,
@@ -39,9 +39,6 @@ pub enum Action {
         space: u8,
     },
 }
-
-/// The three loan sizes (L-45).
-pub const LOAN_AMOUNTS: [u8; 3] = [10, 20, 30];
 
 impl Game {
     /// The id of an action. Panics only on an action that cannot exist in this configuration (a bug).
@@ -63,16 +60,15 @@ impl Game {
             }
             Action::Link { line } => l.link + line as u16,
             Action::Develop { industry } => l.develop + industry as u16,
-            Action::Sell { mill, port } => {
-                let m = l.mill_index[mill as usize] as u16;
-                let t = if port == NONE {
-                    l.port_spaces.len() as u16
-                } else {
-                    l.port_index[port as usize] as u16
-                };
-                l.sell + m * (l.port_spaces.len() as u16 + 1) + t
+            Action::Sell { tile, target } => {
+                let m = l.sell_index[tile as usize] as u16;
+                let t = l.target_index(target).expect("a target of this game") as u16;
+                l.sell + m * l.sale_targets.len() as u16 + t
             }
-            Action::Loan { amount } => l.loan + (amount / 10 - 1) as u16,
+            Action::Loan { amount } => {
+                let i = self.loan_amounts.iter().position(|&a| a == amount);
+                l.loan + i.expect("a loan amount of this game") as u16
+            }
             Action::Pass => l.pass,
             Action::Coal { space } => l.coal + l.coal_index[space as usize] as u16,
             Action::Iron { space } => l.iron + l.iron_index[space as usize] as u16,
@@ -115,20 +111,15 @@ impl Game {
                 industry: (id - l.develop) as u8,
             }
         } else if id < l.loan {
-            let per = l.port_spaces.len() as u16 + 1;
+            let per = l.sale_targets.len() as u16;
             let (m, t) = ((id - l.sell) / per, (id - l.sell) % per);
-            let port = if t as usize == l.port_spaces.len() {
-                NONE
-            } else {
-                l.port_spaces[t as usize]
-            };
             Action::Sell {
-                mill: l.mill_spaces[m as usize],
-                port,
+                tile: l.sell_spaces[m as usize],
+                target: l.sale_targets[t as usize],
             }
         } else if id < l.pass {
             Action::Loan {
-                amount: LOAN_AMOUNTS[(id - l.loan) as usize],
+                amount: self.loan_amounts[(id - l.loan) as usize],
             }
         } else if id < l.coal {
             Action::Pass
@@ -176,9 +167,12 @@ impl Game {
             Action::Develop { industry } => {
                 format!("develop {}", self.industries[industry as usize])
             }
-            Action::Sell { mill, port } => {
-                let target = if port == NONE { "distant" } else { space(port) };
-                format!("sell {} {}", space(mill), target)
+            Action::Sell { tile, target } => {
+                let target = match target {
+                    SaleTarget::Port(port) => space(port),
+                    SaleTarget::Distant => "distant",
+                };
+                format!("sell {} {}", space(tile), target)
             }
             Action::Loan { amount } => format!("loan {amount}"),
             Action::Pass => "pass".into(),
@@ -237,24 +231,27 @@ impl Game {
             },
             ["develop", i] => Action::Develop { industry: industry(i)? },
             ["sell", m, t] => {
-                let mill = space(m)?;
-                if self.layout.mill_index[mill as usize] == NONE {
+                let tile = space(m)?;
+                if self.layout.sell_index[tile as usize] == NONE {
                     return Err(err(&format!("{m} is not a cotton mill space")));
                 }
-                let port = if *t == "distant" {
-                    NONE
+                let target = if *t == "distant" {
+                    SaleTarget::Distant
                 } else {
-                    let p = space(t)?;
-                    if self.layout.port_index[p as usize] == NONE {
-                        return Err(err(&format!("{t} is not a port space (or `distant`)")));
-                    }
-                    p
+                    SaleTarget::Port(space(t)?)
                 };
-                Action::Sell { mill, port }
+                if self.layout.target_index(target).is_none() {
+                    return Err(err(&format!("{t} is not a port space (or `distant`)")));
+                }
+                Action::Sell { tile, target }
             }
-            ["loan", n] => match *n {
-                "10" | "20" | "30" => Action::Loan { amount: n.parse().unwrap_or(10) },
-                _ => return Err(err("loans are `loan 10`, `loan 20` or `loan 30`")),
+            ["loan", n] => match self.loan_amounts.iter().find(|a| a.to_string() == *n) {
+                Some(&amount) => Action::Loan { amount },
+                None => {
+                    let list: Vec<String> =
+                        self.loan_amounts.iter().map(|a| format!("`loan {a}`")).collect();
+                    return Err(err(&format!("loans are {}", crate::catalog::spoken_words(&list))));
+                }
             },
             ["pass"] => Action::Pass,
             ["stop"] => Action::Stop,

@@ -69,7 +69,8 @@ pub fn evaluate(game: &Game, state: &State, player: u8) -> f64 {
     }
     for (i, line) in game.lines.iter().enumerate() {
         if state.links[i] == player {
-            value += (link_icons(game, state, line.a) + link_icons(game, state, line.b)) as f64;
+            let icons: i32 = line.ends.iter().map(|&e| link_icons(game, state, e)).sum();
+            value += icons as f64;
         }
     }
     if !state.is_terminal() {
@@ -397,6 +398,12 @@ pub fn play_game(game: &Game, seats: &[&dyn Agent], seed: u64, index: u64) -> Ga
 impl GameResult {
     /// The game record JSON (docs/state-format.md).
     pub fn record(&self, game: &Game) -> String {
-        crate::json::record_json(game, Some(self.seed), None, &self.actions)
+        crate::json::record_json(
+            game,
+            Some(self.seed),
+            None,
+            &self.actions,
+            crate::json::RecordMoves::Ids,
+        )
     }
 }

@@ -1,18 +1,29 @@
 //! The game data files (maps, decks, tiles, markets, tracks), embedded at build time.
 //!
 //! The same files ship in the Python package (`python/brass/data/`) and are read by the pure-Python
-//! reference engine: one source of truth for both engines.
+//! reference engine: one source of truth for both engines. Sections that only one game has are optional
+//! (`Option`), so one format serves every game of the catalog (`catalog.rs`).
 use serde::Deserialize;
 use std::collections::BTreeMap;
 
 /// The Lancashire data file (Roxley 2018 full map, with the classic 2007 differences).
 pub const LANCASHIRE_JSON: &str = include_str!("../../../python/brass/data/lancashire.json");
 
+/// The embedded text of a data file named in the catalog, or None.
+pub fn embedded(name: &str) -> Option<&'static str> {
+    match name {
+        "lancashire" => Some(LANCASHIRE_JSON),
+        _ => None,
+    }
+}
+
 #[derive(Debug, Deserialize)]
 pub struct DataFile {
     pub game: String,
     pub version: String,
     pub industries: Vec<String>,
+    /// What each industry does in the rules (docs/architecture.md, "Industries by role").
+    pub industry_roles: BTreeMap<String, RoleData>,
     pub locations: Vec<LocationData>,
     pub lines: Vec<LineData>,
     pub tiles: BTreeMap<String, Vec<TileData>>,
@@ -20,10 +31,34 @@ pub struct DataFile {
     pub decks: BTreeMap<String, BTreeMap<String, u8>>,
     pub coal_market: MarketData,
     pub iron_market: MarketData,
-    pub distant_cotton_market: DcmData,
     pub income_track: TrackData,
     pub setup: SetupData,
-    pub classic: ClassicData,
+    pub link_costs: LinkCostData,
+    pub loans: LoanData,
+    /// Lancashire only.
+    #[serde(default)]
+    pub distant_cotton_market: Option<DcmData>,
+    /// The classic (2007) rules' numbers (Lancashire's file only).
+    #[serde(default)]
+    pub classic: Option<ClassicData>,
+}
+
+/// The rules role of an industry.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RoleData {
+    /// The resource its tiles hold and give out: "coal", "iron" (and "beer" later).
+    #[serde(default)]
+    pub produces: Option<String>,
+    /// Its tiles are sold by the Sell action (cotton mills).
+    #[serde(default)]
+    pub sold: bool,
+    /// Its tiles are a sale target and a market trade icon (Lancashire ports, L-15, L-41).
+    #[serde(default)]
+    pub port: bool,
+    /// Its tiles flip as soon as they are built (shipyards, L-28).
+    #[serde(default)]
+    pub flips_when_built: bool,
 }
 
 /// The classic (2007) rules' numbers, and those of the Lancashire options borrowed from them.
@@ -48,9 +83,10 @@ pub struct LocationData {
     pub trade_icon: bool,
 }
 
+/// A line: any number of ends (two on most boards), and which link kinds it takes.
 #[derive(Debug, Deserialize)]
 pub struct LineData {
-    pub ends: [String; 2],
+    pub ends: Vec<String>,
     pub canal: bool,
     pub rail: bool,
 }
@@ -99,6 +135,24 @@ pub struct SetupData {
     pub rounds_per_era: BTreeMap<String, u8>,
     pub first_round_actions: u8,
     pub actions_per_turn: u8,
+}
+
+/// What links cost (L-35, L-36).
+#[derive(Debug, Deserialize)]
+pub struct LinkCostData {
+    pub canal: u8,
+    pub rail: u8,
+    /// The second rail of one action (a double rail costs `rail + second_rail`).
+    pub second_rail: u8,
+}
+
+/// Loans (L-45).
+#[derive(Debug, Deserialize)]
+pub struct LoanData {
+    /// The amounts a loan may be, ascending; each £10 moves the income marker back one level.
+    pub amounts: Vec<u8>,
+    /// No loan may take the income level below this.
+    pub lowest_income_level: i8,
 }
 
 /// Parse a data file. The embedded files are tested to parse, so a failure here is a build defect.

@@ -9,9 +9,11 @@
 pub mod actions;
 pub mod agents;
 pub mod apply;
+pub mod catalog;
 pub mod data;
 pub mod error;
 pub mod game;
+pub mod games;
 pub mod hidden;
 pub mod invariants;
 pub mod json;

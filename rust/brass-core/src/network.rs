@@ -1,5 +1,5 @@
 //! Networks, connection and distance over the links on the board (L-13, L-14, L-15, L-38).
-use crate::game::{Game, MAX_LOCATIONS, NONE};
+use crate::game::{Game, Resource, MAX_LOCATIONS, NONE};
 use crate::state::State;
 
 /// Per location, the bitmask of locations one placed link away (links of any owner, L-38).
@@ -7,8 +7,10 @@ pub fn adjacency(game: &Game, state: &State) -> [u64; MAX_LOCATIONS] {
     let mut adj = [0u64; MAX_LOCATIONS];
     for (i, line) in game.lines.iter().enumerate() {
         if state.links[i] != NONE {
-            adj[line.a as usize] |= 1 << line.b;
-            adj[line.b as usize] |= 1 << line.a;
+            let ends = line.ends();
+            for &e in &line.ends {
+                adj[e as usize] |= ends & !(1 << e);
+            }
         }
     }
     adj
@@ -84,7 +86,7 @@ pub fn has_presence(game: &Game, state: &State, player: u8) -> bool {
 pub fn trade_locations(game: &Game, state: &State, exclude: u8) -> u64 {
     let mut m = game.printed_trade_locations();
     for (s, tile) in state.board[..game.spaces.len()].iter().enumerate() {
-        if tile.industry == game.port && !tile.is_empty() && s as u8 != exclude {
+        if !tile.is_empty() && game.roles[tile.industry as usize].port && s as u8 != exclude {
             m |= 1 << game.spaces[s].location;
         }
     }
@@ -101,14 +103,11 @@ pub fn closest_coal(
     from: u64,
     exclude: u8,
 ) -> (u64, u32) {
+    let coal_mine = game.producer(Resource::Coal);
     let mut by_location = [0u64; MAX_LOCATIONS];
     let mut with_coal = 0u64;
     for (s, tile) in state.board[..game.spaces.len()].iter().enumerate() {
-        if tile.industry == game.coal_mine
-            && !tile.is_empty()
-            && tile.cubes > 0
-            && s as u8 != exclude
-        {
+        if tile.industry == coal_mine && !tile.is_empty() && tile.cubes > 0 && s as u8 != exclude {
             let l = game.spaces[s].location as usize;
             by_location[l] |= 1 << s;
             with_coal |= 1 << l;

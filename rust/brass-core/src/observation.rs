@@ -4,7 +4,7 @@
 //!
 //! Players are seen **relative to the observer**: slot 0 is the observer, slot 1 the next seat, and so on,
 //! so one policy can play every seat.
-use crate::game::{Game, NONE};
+use crate::game::{Game, Resource, NONE};
 use crate::state::{ActionKind, Decision, State};
 
 const DECISIONS: [Decision; 9] = [
@@ -140,22 +140,14 @@ pub fn layout(game: &Game) -> Vec<Field> {
     );
     add("coal_market".into(), 1, "cubes / 8");
     add("iron_market".into(), 1, "cubes / 8");
-    add(
-        "dcm.marker".into(),
-        game.dcm_x as usize + 1,
-        "one-hot marker space (last = X)",
-    );
-    add(
-        "dcm.discards".into(),
-        5,
-        "drawn DCM tiles by value 0..4, count / 4",
-    );
-    add("dcm.pile_size".into(), 1, "DCM tiles face down / 12");
+    for (name, len, meaning) in crate::games::observation_fields(game) {
+        add(name, len, meaning);
+    }
     add("deck_size".into(), 1, "cards in the draw pile / deck size");
     add(
         "deck_tile_size".into(),
         1,
-        "cards under the deck tile / players",
+        "cards set aside unseen (under the deck tile) / players",
     );
     add(
         "action.kind".into(),
@@ -299,19 +291,15 @@ pub fn write(game: &Game, state: &State, player: u8, out: &mut [f32]) {
         }
     }
     at += lines * SEATS;
-    out[at] = state.coal_market as f32 / game.coal_prices.len() as f32;
-    out[at + 1] = state.iron_market as f32 / game.iron_prices.len() as f32;
-    at += 2;
-    out[at + state.dcm_marker as usize] = 1.0;
-    at += game.dcm_x as usize + 1;
-    for v in 0..5 {
-        out[at + v] = state.dcm_discards[v] as f32 / 4.0;
+    for (i, resource) in Resource::ALL.into_iter().enumerate() {
+        out[at + i] = state.market(resource) as f32 / game.market(resource).prices.len() as f32;
     }
-    at += 5;
-    out[at] = state.dcm_pile_len as f32 / 12.0;
-    out[at + 1] = state.deck_size() as f32 / game.deck_size as f32;
-    out[at + 2] = state.deck_tile.iter().map(|&c| c as f32).sum::<f32>() / n as f32;
-    at += 3;
+    at += 2;
+    at += crate::games::write_observation(game, state, &mut out[at..]);
+    out[at] = state.deck_size() as f32 / game.deck_size as f32;
+    let aside = crate::games::set_aside_cards(state);
+    out[at + 1] = aside.iter().map(|&c| c as f32).sum::<f32>() / n as f32;
+    at += 2;
     if let Some(u) = state.action {
         out[at + KINDS.iter().position(|&k| k == u.kind).unwrap_or(0)] = 1.0;
         out[at + KINDS.len()] = u.double as u8 as f32;

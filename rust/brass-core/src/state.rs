@@ -1,8 +1,8 @@
 //! The game state: small, flat and `Copy`, so cloning is a memcpy (DESIGN.md, "Performance shape").
 use crate::game::{
-    Era, Game, MAX_CARD_KINDS, MAX_DCM_TILES, MAX_DECK, MAX_INDUSTRIES, MAX_LINES, MAX_PLAYERS,
-    MAX_SPACES, NONE,
+    Era, Game, MAX_CARD_KINDS, MAX_DECK, MAX_INDUSTRIES, MAX_LINES, MAX_PLAYERS, MAX_SPACES, NONE,
 };
+use crate::games::Extra;
 use crate::rng::Rng;
 
 /// What the current player is being asked (docs/actions.md, "Decisions").
@@ -106,6 +106,19 @@ pub struct Underway {
 }
 
 impl Underway {
+    /// Cubes of `resource` still to take.
+    pub fn owed(&self, resource: crate::game::Resource) -> u8 {
+        match resource {
+            crate::game::Resource::Coal => self.coal,
+            crate::game::Resource::Iron => self.iron,
+        }
+    }
+    pub fn owed_mut(&mut self, resource: crate::game::Resource) -> &mut u8 {
+        match resource {
+            crate::game::Resource::Coal => &mut self.coal,
+            crate::game::Resource::Iron => &mut self.iron,
+        }
+    }
     pub fn new(kind: ActionKind) -> Underway {
         Underway {
             kind,
@@ -191,20 +204,16 @@ pub struct State {
     pub board: [Tile; MAX_SPACES],
     /// Owner of the link on each line, or NONE.
     pub links: [u8; MAX_LINES],
-    pub coal_market: u8,
-    pub iron_market: u8,
-    pub dcm_marker: u8,
-    pub dcm_pile: [u8; MAX_DCM_TILES],
-    pub dcm_pile_len: u8,
-    /// Drawn DCM tiles, counted by value (spaces moved).
-    pub dcm_discards: [u8; 8],
+    /// Cubes in each resource's market (coal, iron); the `k` cubes sit on the `k` most expensive spaces.
+    pub markets: [u8; 2],
     /// The draw pile is `deck[deck_pos..deck_len]`, next card first.
     pub deck: [u8; MAX_DECK],
     pub deck_pos: u8,
     pub deck_len: u8,
-    pub deck_tile: [u8; MAX_CARD_KINDS],
     /// Cards out of the game, unseen (C-3, L-56), counted by kind.
     pub removed: [u8; MAX_CARD_KINDS],
+    /// The game's own part of the position (`games/`).
+    pub extra: Extra,
 }
 
 impl State {
@@ -229,8 +238,9 @@ impl State {
         self.deck_len - self.deck_pos
     }
 
-    pub fn dcm_pile(&self) -> &[u8] {
-        &self.dcm_pile[..self.dcm_pile_len as usize]
+    /// Cubes in the market of `resource`.
+    pub fn market(&self, resource: crate::game::Resource) -> u8 {
+        self.markets[resource.index()]
     }
 
     /// The lowest tile of `industry` left on `player`'s mat.

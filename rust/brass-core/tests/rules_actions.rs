@@ -11,7 +11,7 @@ fn l39_develop_one_or_two_tiles_each_with_iron_even_of_one_industry() {
     assert_eq!(p.decision(), Decision::Develop);
     p.play("develop shipyard");
     assert_eq!(p.s.players[0].taken[p.ind("shipyard") as usize], 2);
-    assert_eq!((p.s.iron_market, p.s.players[0].money), (6, 28));
+    assert_eq!((p.s.markets[1], p.s.players[0].money), (6, 28));
     assert_eq!(p.decision(), Decision::Card);
 }
 
@@ -64,12 +64,12 @@ fn l42_distant_sale_moves_the_marker_and_pays_the_income_beside_it() {
     p.hand(0, &["wigan", "bolton"])
         .tile("colne/1", 0, "cotton_mill", 1, 0)
         .link("colne-yorkshire", 1);
-    p.s.dcm_pile[0] = 1;
+    p.s.lancashire_mut().dcm_pile[0] = 1;
     p.play("sell colne/1 distant");
-    assert_eq!(p.s.dcm_marker, 1);
+    assert_eq!(p.s.lancashire().dcm_marker, 1);
     assert_eq!(p.income_space(0), 10 + 3 + 5);
     assert!(p.at("colne/1").flipped);
-    assert_eq!(p.s.dcm_discards[1], 1);
+    assert_eq!(p.s.lancashire().dcm_discards[1], 1);
 }
 
 #[test]
@@ -79,9 +79,9 @@ fn l42_x_reached_mid_sell_ends_the_action_and_the_mill_stays_unflipped() {
     p.tile("colne/1", 0, "cotton_mill", 2, 0)
         .tile("burnley/1", 0, "cotton_mill", 2, 0);
     p.link("colne-yorkshire", 1).link("burnley-colne", 1);
-    p.s.dcm_marker = 6;
-    p.s.dcm_pile[0] = 1;
-    p.s.dcm_pile[1] = 4;
+    p.s.lancashire_mut().dcm_marker = 6;
+    p.s.lancashire_mut().dcm_pile[0] = 1;
+    p.s.lancashire_mut().dcm_pile[1] = 4;
     p.play("sell colne/1 distant");
     assert_eq!(
         p.income_space(0),
@@ -90,7 +90,7 @@ fn l42_x_reached_mid_sell_ends_the_action_and_the_mill_stays_unflipped() {
     );
     assert_eq!(p.decision(), Decision::Sell);
     p.play("sell burnley/1 distant");
-    assert_eq!(p.s.dcm_marker, 8);
+    assert_eq!(p.s.lancashire().dcm_marker, 8);
     assert!(!p.at("burnley/1").flipped);
     assert_eq!(p.income_space(0), 14);
     assert_eq!(
@@ -123,11 +123,11 @@ fn l44_r3_an_empty_dcm_pile_is_reshuffled_from_the_discards() {
     p.hand(0, &["wigan", "bolton"])
         .tile("colne/1", 0, "cotton_mill", 1, 0)
         .link("colne-yorkshire", 1);
-    p.s.dcm_pile_len = 0;
-    p.s.dcm_discards = [0, 0, 1, 0, 0, 0, 0, 0];
+    p.s.lancashire_mut().dcm_pile_len = 0;
+    p.s.lancashire_mut().dcm_discards = [0, 0, 1, 0, 0, 0, 0, 0];
     p.play("sell colne/1 distant");
-    assert_eq!(p.s.dcm_marker, 2);
-    assert_eq!(p.s.dcm_discards[2], 1);
+    assert_eq!(p.s.lancashire().dcm_marker, 2);
+    assert_eq!(p.s.lancashire().dcm_discards[2], 1);
 }
 
 #[test]

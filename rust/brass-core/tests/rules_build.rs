@@ -200,7 +200,7 @@ fn l30_opponent_mine_overbuild_refused_while_coal_is_left_anywhere() {
     // The wigan/2 space is free, so the empty overbuild target is wigan/1 only by explicit choice.
     let why = p.refuse("build coal_mine wigan/1");
     assert!(why.contains("no such cube"), "{why}");
-    p.s.coal_market = 0;
+    p.s.markets[0] = 0;
     p.tile("bolton/1", 2, "coal_mine", 2, 1);
     assert!(
         !p.is_legal("build coal_mine wigan/1"),
@@ -221,7 +221,7 @@ fn l30_opponent_iron_works_overbuild_needs_no_iron_anywhere() {
         !p.is_legal("build iron_works bolton/3"),
         "iron market still holds iron"
     );
-    p.s.iron_market = 0;
+    p.s.markets[1] = 0;
     assert!(p.is_legal("build iron_works bolton/3"));
 }
 
@@ -242,7 +242,7 @@ fn l31_canal_overbuild_of_an_opponent_counts_as_a_tile_in_the_location() {
     p.hand(0, &["wigan", "bolton"]).lowest(0, "coal_mine", 2);
     p.tile("wigan/1", 1, "coal_mine", 1, 0)
         .tile("wigan/2", 0, "coal_mine", 1, 0);
-    p.s.coal_market = 0;
+    p.s.markets[0] = 0;
     let why = p.refuse("build coal_mine wigan/1");
     assert!(why.contains("one tile per location"), "{why}");
 }

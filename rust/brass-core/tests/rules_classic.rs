@@ -87,7 +87,7 @@ fn c3_classic_setup_deals_then_removes_cards_unseen() {
         let g = game("brass", players, &[]).unwrap();
         let s = apply::new_state(&g, 5);
         assert_eq!(sum(&s.removed), removed_canal);
-        assert_eq!(sum(&s.deck_tile), 0);
+        assert_eq!(sum(&s.lancashire().deck_tile), 0);
         assert_eq!(
             s.deck_size() as u32,
             66 - 8 * players as u32 - removed_canal
@@ -114,11 +114,15 @@ fn l56_classic_deck_tile_holds_9_or_6_cards() {
     let g = game("lancashire", 3, &[("classic_deck", true)]).unwrap();
     let s = apply::new_state(&g, 2);
     assert_eq!(
-        (sum(&s.deck_tile), sum(&s.removed), s.deck_size()),
+        (
+            sum(&s.lancashire().deck_tile),
+            sum(&s.removed),
+            s.deck_size()
+        ),
         (9, 0, 66 - 9 - 24)
     );
     let g = game("lancashire", 4, &[("classic_deck", true)]).unwrap();
-    assert_eq!(sum(&apply::new_state(&g, 2).deck_tile), 6);
+    assert_eq!(sum(&apply::new_state(&g, 2).lancashire().deck_tile), 6);
 }
 
 #[test]
@@ -250,12 +254,12 @@ fn c11_classic_dcm_tiles_go_to_the_bottom_of_the_pile() {
     p.hand(0, &["wigan", "bolton"])
         .tile("colne/1", 0, "cotton_mill", 1, 0)
         .link("colne-yorkshire", 1);
-    assert_eq!(p.s.dcm_pile_len, 12);
-    let top = p.s.dcm_pile[0];
+    assert_eq!(p.s.lancashire().dcm_pile_len, 12);
+    let top = p.s.lancashire().dcm_pile[0];
     p.play("sell colne/1 distant");
-    assert_eq!(p.s.dcm_pile_len, 12);
-    assert_eq!(p.s.dcm_pile[11], top);
-    assert_eq!(p.s.dcm_discards, [0; 8]);
+    assert_eq!(p.s.lancashire().dcm_pile_len, 12);
+    assert_eq!(p.s.lancashire().dcm_pile[11], top);
+    assert_eq!(p.s.lancashire().dcm_discards, [0; 8]);
 }
 
 #[test]
@@ -263,10 +267,19 @@ fn r11_classic_cotton_mill_level_one_scores_three() {
     let lancashire = game("lancashire", 4, &[]).unwrap();
     let brass = game("brass", 4, &[]).unwrap();
     assert_eq!(
-        lancashire.tile_spec(lancashire.cotton_mill, 1).unwrap().vp,
+        lancashire
+            .tile_spec(lancashire.industry_by_name("cotton_mill").unwrap(), 1)
+            .unwrap()
+            .vp,
         5
     );
-    assert_eq!(brass.tile_spec(brass.cotton_mill, 1).unwrap().vp, 3);
+    assert_eq!(
+        brass
+            .tile_spec(brass.industry_by_name("cotton_mill").unwrap(), 1)
+            .unwrap()
+            .vp,
+        3
+    );
 }
 
 #[test]

@@ -58,7 +58,7 @@ fn l17_no_coal_reachable_makes_the_build_illegal() {
     // A canal to Yorkshire (a market trade icon, L-15) opens the coal market: cheapest cube, £1.
     p.link("colne-yorkshire", 1);
     p.play("build cotton_mill colne/1");
-    assert_eq!(p.s.coal_market, 7);
+    assert_eq!(p.s.markets[0], 7);
     assert_eq!(
         (p.s.players[0].money, p.s.players[0].money_spent),
         (30 - 15, 15)
@@ -70,13 +70,13 @@ fn l17_empty_coal_market_sells_at_five_pounds() {
     let mut p = Pos::new(4);
     p.lowest(0, "cotton_mill", 2).hand(0, &["colne", "wigan"]);
     p.link("colne-yorkshire", 1);
-    p.s.coal_market = 0;
+    p.s.markets[0] = 0;
     p.money(0, 18);
     let why = p.refuse("build cotton_mill colne/1");
     assert!(why.contains("not enough money"), "{why}");
     p.money(0, 19);
     p.play("build cotton_mill colne/1");
-    assert_eq!((p.s.players[0].money, p.s.coal_market), (0, 0));
+    assert_eq!((p.s.players[0].money, p.s.markets[0]), (0, 0));
 }
 
 #[test]
@@ -109,7 +109,7 @@ fn l18_iron_from_any_works_with_a_choice_and_market_otherwise() {
     p.tile("bolton/3", 1, "iron_works", 1, 0)
         .tile("rochdale/3", 2, "iron_works", 1, 0);
     p.play("develop port");
-    assert_eq!(p.s.iron_market, 7);
+    assert_eq!(p.s.markets[1], 7);
     assert_eq!(p.s.players[0].money, 29);
     assert_eq!(p.decision(), Decision::Card);
 }
@@ -118,7 +118,7 @@ fn l18_iron_from_any_works_with_a_choice_and_market_otherwise() {
 fn l18_empty_iron_market_sells_at_five_pounds() {
     let mut p = Pos::new(2);
     p.hand(0, &["wigan"]);
-    p.s.iron_market = 0;
+    p.s.markets[1] = 0;
     p.money(0, 4);
     assert!(!p.is_legal("develop port"));
     p.money(0, 5);
@@ -141,9 +141,9 @@ fn l27_coal_mine_connected_to_a_trade_icon_sells_most_expensive_space_first() {
     p.hand(0, &["wigan", "bolton"]);
     p.tile("liverpool/1", 2, "port", 1, 0)
         .link("wigan-liverpool", 1);
-    p.s.coal_market = 5; // empty spaces cost £1, £1, £2
+    p.s.markets[0] = 5; // empty spaces cost £1, £1, £2
     p.play("build coal_mine wigan/1");
-    assert_eq!(p.s.coal_market, 7);
+    assert_eq!(p.s.markets[0], 7);
     assert_eq!(p.s.players[0].money, 30 - 5 + 2 + 1);
     assert_eq!(
         p.s.players[0].money_spent, 5,
@@ -157,9 +157,9 @@ fn l27_coal_mine_connected_to_a_trade_icon_sells_most_expensive_space_first() {
 fn l27_unconnected_coal_mine_keeps_its_cubes() {
     let mut p = Pos::new(4);
     p.hand(0, &["wigan", "bolton"]);
-    p.s.coal_market = 0;
+    p.s.markets[0] = 0;
     p.play("build coal_mine wigan/1");
-    assert_eq!((p.s.coal_market, p.at("wigan/1").cubes), (0, 2));
+    assert_eq!((p.s.markets[0], p.at("wigan/1").cubes), (0, 2));
     assert!(!p.at("wigan/1").flipped);
 }
 
@@ -168,9 +168,9 @@ fn l27_iron_works_always_sells_to_the_iron_market() {
     let mut p = Pos::new(4);
     p.hand(0, &["bolton", "wigan"]);
     p.tile("bolton/1", 1, "coal_mine", 1, 1);
-    p.s.iron_market = 6;
+    p.s.markets[1] = 6;
     p.play("build iron_works bolton/3");
-    assert_eq!(p.s.iron_market, 8);
+    assert_eq!(p.s.markets[1], 8);
     assert_eq!(p.at("bolton/3").cubes, 2);
     assert_eq!(p.s.players[0].money, 30 - 5 + 1 + 1);
     assert!(

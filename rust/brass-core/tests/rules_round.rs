@@ -159,17 +159,20 @@ fn l51_end_of_canal_removes_level_one_resets_dcm_and_deals_the_whole_deck() {
     p.tile("manchester/1", 0, "cotton_mill", 1, 0)
         .tile("wigan/1", 1, "coal_mine", 1, 2);
     p.tile("bolton/1", 2, "coal_mine", 2, 3);
-    p.s.dcm_marker = 5;
+    p.s.lancashire_mut().dcm_marker = 5;
     p.play("pass");
     assert_eq!(p.s.era, Era::Rail);
     assert!(p.is_empty("manchester/1") && p.is_empty("wigan/1"));
     assert_eq!(p.at("bolton/1").cubes, 3);
     assert_eq!(
-        (p.s.dcm_marker, p.s.dcm_pile_len as usize),
-        (0, p.g.dcm_tiles.len())
+        (
+            p.s.lancashire().dcm_marker,
+            p.s.lancashire().dcm_pile_len as usize
+        ),
+        (0, p.g.lancashire().dcm_tiles.len())
     );
     assert_eq!(p.s.deck_size() as u32, p.g.deck_size as u32 - 8 * 3);
-    assert!(p.s.deck_tile.iter().all(|&c| c == 0));
+    assert!(p.s.lancashire().deck_tile.iter().all(|&c| c == 0));
     assert!(p.s.players[..3]
         .iter()
         .all(|pl| pl.hand_size() == 8 && pl.discards.iter().all(|&d| d == 0)));
@@ -237,7 +240,7 @@ fn l3_deck_tile_cards_are_unused_in_the_canal_era_and_used_in_the_rail_era() {
     for players in 2..=4 {
         let g = Game::new("lancashire", players, &BTreeMap::new()).unwrap();
         let mut s = apply::new_state(&g, 40 + players as u64);
-        let under: u32 = s.deck_tile.iter().map(|&c| c as u32).sum();
+        let under: u32 = s.lancashire().deck_tile.iter().map(|&c| c as u32).sum();
         assert_eq!(under, players as u32);
         let mut rng = Rng(9);
         let mut ids = Vec::new();
@@ -245,7 +248,11 @@ fn l3_deck_tile_cards_are_unused_in_the_canal_era_and_used_in_the_rail_era() {
         while !s.is_terminal() {
             if s.era == Era::Canal {
                 assert_eq!(
-                    s.deck_tile.iter().map(|&c| c as u32).sum::<u32>(),
+                    s.lancashire()
+                        .deck_tile
+                        .iter()
+                        .map(|&c| c as u32)
+                        .sum::<u32>(),
                     players as u32
                 );
             } else if !saw_rail_deck {

@@ -1,5 +1,6 @@
 //! Setup and a few rules that follow from the data (L-1 … L-7, L-10, L-32, L-40).
 mod common;
+use brass_core::game::Resource;
 use brass_core::{apply, Game};
 use common::Pos;
 use std::collections::BTreeMap;
@@ -22,8 +23,8 @@ fn l1_l5_players_start_equal_and_markets_full() {
             assert_eq!(p.taken, [0; 6]);
         }
         assert_eq!(g.stacks.iter().map(|s| s.len()).sum::<usize>(), 37);
-        assert_eq!((s.coal_market, s.iron_market), (8, 8));
-        assert_eq!(g.coal_prices, [1, 1, 2, 2, 3, 3, 4, 4]);
+        assert_eq!((s.market(Resource::Coal), s.market(Resource::Iron)), (8, 8));
+        assert_eq!(g.market(Resource::Coal).prices, [1, 1, 2, 2, 3, 3, 4, 4]);
     }
 }
 
@@ -38,7 +39,14 @@ fn l2_l3_deck_sizes_deck_tile_and_hands() {
             "L-2: players x 2 x rounds"
         );
         let s = apply::new_state(&g, 17);
-        assert_eq!(s.deck_tile.iter().map(|&c| c as i64).sum::<i64>(), n);
+        assert_eq!(
+            s.lancashire()
+                .deck_tile
+                .iter()
+                .map(|&c| c as i64)
+                .sum::<i64>(),
+            n
+        );
         assert!(s.players[..n as usize].iter().all(|p| p.hand_size() == 8));
         assert_eq!(s.deck_size() as i64, size - n - 8 * n);
     }
@@ -49,11 +57,11 @@ fn l4_dcm_tiles_by_player_count_and_marker_on_top() {
     for (n, tiles) in [(2, 8), (3, 10), (4, 12)] {
         let g = game(n);
         let s = apply::new_state(&g, 1);
-        assert_eq!(s.dcm_pile_len, tiles);
-        assert_eq!(s.dcm_marker, 0);
-        let mut pile = s.dcm_pile().to_vec();
+        assert_eq!(s.lancashire().dcm_pile_len, tiles);
+        assert_eq!(s.lancashire().dcm_marker, 0);
+        let mut pile = s.lancashire().dcm_pile().to_vec();
         pile.sort();
-        assert_eq!(pile, g.dcm_tiles);
+        assert_eq!(pile, g.lancashire().dcm_tiles);
     }
 }
 
@@ -99,8 +107,8 @@ fn l32_birkenhead_and_barrow_get_no_coal_in_the_canal_era() {
     assert!(!p.is_legal("build iron_works barrow_in_furness/2"));
     assert!(p.g.lines.iter().filter(|l| l.canal).all(|l| {
         let ends = [
-            &p.g.locations[l.a as usize].id,
-            &p.g.locations[l.b as usize].id,
+            &p.g.locations[l.ends[0] as usize].id,
+            &p.g.locations[l.ends[1] as usize].id,
         ];
         !ends.contains(&&"birkenhead".to_string())
             && !ends.contains(&&"barrow_in_furness".to_string())

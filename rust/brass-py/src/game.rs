@@ -296,13 +296,12 @@ pub(crate) fn _game_from_json(py: Python<'_>, text: &str) -> PyResult<Game> {
     })
 }
 
-/// The games this engine plays: `{name: [player counts]}`.
+/// The games this engine plays, from the one catalog (`python/brass/data/games.json`): name →
+/// `{"title", "players", "options": {name: {"type", "players", "rule", "doc"}}}`.
 #[pyfunction]
-pub(crate) fn games() -> std::collections::BTreeMap<&'static str, Vec<u32>> {
-    brass_core::game::CATALOG
-        .iter()
-        .map(|(n, p)| (*n, p.iter().map(|&x| u32::from(x)).collect()))
-        .collect()
+pub(crate) fn games(py: Python<'_>) -> PyResult<Bound<'_, PyAny>> {
+    let text = brass_core::catalog::games_value().to_string();
+    py.import("json")?.call_method1("loads", (text,))
 }
 
 /// The UTF-8 text of a Python str; a str that has none (a lone surrogate) is bad input of the given kind.

@@ -2,6 +2,8 @@
 use crate::errors::{guard, player_index_error, to_py, type_error};
 
 use crate::game::{action_id, as_index, no_such_player, seed_arg, type_name, unicode, Game};
+use brass_core::game::Resource;
+use brass_core::games::Extra;
 use brass_core::{
     apply, hidden, invariants, json, observation, rules, Error, Game as CoreGame,
     State as CoreState,
@@ -168,30 +170,37 @@ impl State {
         }
         Ok(out)
     }
-    /// Coal cubes in the coal market (0–8; they sit on the most expensive spaces, L-5).
+    /// Coal cubes in the coal market (they sit on the most expensive spaces, L-5).
     #[getter]
     fn coal_market(&self) -> u8 {
-        self.inner.coal_market
+        self.inner.market(Resource::Coal)
     }
-    /// Iron cubes in the iron market (0–8).
+    /// Iron cubes in the iron market.
     #[getter]
     fn iron_market(&self) -> u8 {
-        self.inner.iron_market
+        self.inner.market(Resource::Iron)
     }
-    /// The Distant Cotton Market marker: 0 (top) … 8 (X, L-42).
+    /// The Distant Cotton Market marker: 0 (top) … 8 (X, L-42); None in a game without it.
     #[getter]
-    fn dcm_marker(&self) -> u8 {
-        self.inner.dcm_marker
+    fn dcm_marker(&self) -> Option<u8> {
+        match &self.inner.extra {
+            Extra::Lancashire(e) => Some(e.dcm_marker),
+        }
     }
-    /// DCM tiles left face down in the pile.
+    /// DCM tiles left face down in the pile; None in a game without them.
     #[getter]
-    fn dcm_tiles_left(&self) -> usize {
-        self.inner.dcm_pile().len()
+    fn dcm_tiles_left(&self) -> Option<usize> {
+        match &self.inner.extra {
+            Extra::Lancashire(e) => Some(e.dcm_pile().len()),
+        }
     }
-    /// Cards under the deck tile (Canal Era; L-3, L-56).
+    /// Cards under the deck tile (Canal Era; L-3, L-56); 0 in a game without a deck tile.
     #[getter]
     fn deck_tile_size(&self) -> u32 {
-        self.inner.deck_tile.iter().map(|&c| c as u32).sum()
+        brass_core::games::set_aside_cards(&self.inner)
+            .iter()
+            .map(|&c| c as u32)
+            .sum()
     }
     /// The position as an SVG picture (`brass.svg.board`), shown by Jupyter.
     fn _repr_svg_(slf: &Bound<'_, Self>) -> PyResult<String> {
@@ -338,9 +347,26 @@ impl State {
     fn history(&self) -> Vec<u16> {
         self.history.clone()
     }
-    /// The game record (configuration + seed or start state + actions) as JSON.
-    fn record(&self) -> String {
-        json::record_json(&self.game, self.seed, self.start.as_deref(), &self.history)
+    /// The game record (configuration + seed or start state + decisions) as JSON; the decisions as action
+    /// ids (`"actions"`), or as notation (`"moves"`) with `notation=True`.
+    #[pyo3(signature = (notation = None))]
+    fn record(&self, py: Python<'_>, notation: Option<&Bound<'_, PyAny>>) -> PyResult<String> {
+        let notation = match notation {
+            Some(v) => crate::args::bool_arg(py, v, "notation")?,
+            None => false,
+        };
+        let moves = if notation {
+            json::RecordMoves::Notation
+        } else {
+            json::RecordMoves::Ids
+        };
+        Ok(json::record_json(
+            &self.game,
+            self.seed,
+            self.start.as_deref(),
+            &self.history,
+            moves,
+        ))
     }
     /// A snapshot of one player's holdings.
     fn player(&self, py: Python<'_>, index: &Bound<'_, PyAny>) -> PyResult<PlayerView> {

@@ -36,7 +36,7 @@ impl Pos {
     }
     pub fn rail(mut self) -> Pos {
         self.s.era = Era::Rail;
-        self.s.deck_tile = [0; 32];
+        self.s.lancashire_mut().deck_tile = [0; 32];
         self
     }
     pub fn space(&self, name: &str) -> u8 {
@@ -62,8 +62,8 @@ impl Pos {
         cubes: u8,
     ) -> &mut Self {
         let industry = self.ind(industry);
-        let resource = industry == self.g.coal_mine || industry == self.g.iron_works;
-        let flipped = (resource && cubes == 0) || industry == self.g.shipyard;
+        let role = self.g.roles[industry as usize];
+        let flipped = (role.produces.is_some() && cubes == 0) || role.flips_when_built;
         let s = self.space(space);
         self.s.board[s as usize] = Tile {
             owner,
@@ -72,7 +72,7 @@ impl Pos {
             flipped,
             cubes,
         };
-        if self.g.first_build == FirstBuild::FirstOfGame {
+        if self.g.switches.first_build == FirstBuild::FirstOfGame {
             self.s.players[owner as usize].built_industry = true; // C-6: a tile on the board was built
         }
         self

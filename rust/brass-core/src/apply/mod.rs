@@ -1,0 +1,262 @@
+//! How actions resolve (docs/actions.md, "How each action resolves"): the action, then the coal and iron it
+//! owes (asking only on a real choice), then its follow-up and its card. Turns, rounds and eras are in
+//! `turns.rs`, scoring in `scoring.rs`, set-up in `setup.rs`.
+use crate::actions::Action;
+use crate::error::{Error, Result};
+use crate::game::{Era, Game, Resource, NONE};
+use crate::market;
+use crate::rules::{self, card_choices, coal_choices, works_with_cubes, Ctx};
+use crate::state::{ActionKind, Decision, State, Underway};
+
+mod build;
+mod scoring;
+mod setup;
+mod turns;
+
+pub use scoring::{link_icons, returns, winners};
+pub use setup::new_state;
+
+/// Apply an action id after checking that it is legal; on error the state is unchanged.
+pub fn apply(game: &Game, state: &mut State, id: i64) -> Result<()> {
+    let action = game.decode(id)?;
+    if let Err(why) = rules::why_illegal(game, state, action) {
+        return Err(Error::IllegalAction(format!(
+            "`{}` is not legal now: {why}",
+            game.notation(action)
+        )));
+    }
+    // Debug and test builds check that every checked decision keeps a valid state valid (hand-built
+    // test positions need not be valid to begin with).
+    #[cfg(debug_assertions)]
+    let was_valid = crate::invariants::validate(game, state).is_ok();
+    apply_unchecked(game, state, action);
+    #[cfg(debug_assertions)]
+    if was_valid {
+        if let Err(e) = crate::invariants::validate(game, state) {
+            panic!("invariant broken after `{}`: {e}", game.notation(action));
+        }
+    }
+    Ok(())
+}
+
+/// Apply an action known to be legal (for example one taken from `legal_actions`).
+pub fn apply_unchecked(game: &Game, state: &mut State, action: Action) {
+    let p = state.current_player(game).expect("a decision is pending") as usize;
+    match action {
+        Action::Build {
+            space,
+            industry,
+            double,
+        } => build::start_build(game, state, p, space, industry, double),
+        Action::Link { line } => place_link(game, state, p, line),
+        Action::Develop { industry } => {
+            let mut u = state.action.unwrap_or(Underway::new(ActionKind::Develop));
+            state.players[p].taken[industry as usize] += 1;
+            u.count += 1;
+            u.iron = 1;
+            state.action = Some(u);
+            resolve(game, state);
+        }
+        Action::Sell { tile, target } => {
+            if state.action.is_none() {
+                state.action = Some(Underway::new(ActionKind::Sell));
+            }
+            if crate::games::sell_to(game, state, p as u8, target) {
+                flip(game, state, tile);
+                state.action.as_mut().expect("a sale under way").count += 1;
+                resolve(game, state);
+            } else {
+                card_stage(game, state);
+            }
+        }
+        Action::Loan { amount } => {
+            // L-45: back `amount/10` levels, to the top space of the new level; not money spent (L-10).
+            let level = state.income_level(game, p as u8) - (amount / 10) as i32;
+            state.players[p].income_space = game.top_space_of_level(level);
+            state.players[p].money += amount as i32;
+            state.action = Some(Underway::new(ActionKind::Loan));
+            card_stage(game, state);
+        }
+        Action::Pass => {
+            state.action = Some(Underway::new(ActionKind::Pass));
+            card_stage(game, state);
+        }
+        Action::Coal { space } => take_chosen(game, state, space, Resource::Coal),
+        Action::Iron { space } => take_chosen(game, state, space, Resource::Iron),
+        Action::Stop => card_stage(game, state),
+        Action::Card { kind } => {
+            discard(state, p, kind);
+            let u = state.action.as_mut().expect("an action is under way");
+            if u.double && u.first_card == NONE {
+                u.first_card = kind;
+                card_stage(game, state);
+            } else {
+                turns::finish_action(game, state);
+            }
+        }
+        Action::Remove { space } => {
+            turns::remove_for_shortfall(game, state, space);
+            turns::shortfall(game, state);
+        }
+    }
+}
+
+/// L-35, L-36: pay, place the link; a rail then owes one coal (`resolve`).
+fn place_link(game: &Game, state: &mut State, p: usize, line: u8) {
+    let second = state.decision == Decision::Link;
+    let mut u = state.action.unwrap_or(Underway::new(ActionKind::Link));
+    let cost = match (state.era, second) {
+        (Era::Canal, _) => game.link_costs.canal,
+        (Era::Rail, false) => game.link_costs.rail,
+        (Era::Rail, true) => game.link_costs.second_rail,
+    };
+    spend(state, p, cost as u32);
+    state.links[line as usize] = p as u8;
+    state.players[p].links_left -= 1;
+    u.target = line;
+    u.count += 1;
+    u.coal = if state.era == Era::Rail { 1 } else { 0 };
+    state.action = Some(u);
+    resolve(game, state);
+}
+
+/// A `coal` or `iron` decision: the cube comes from the chosen tile.
+fn take_chosen(game: &Game, state: &mut State, space: u8, resource: Resource) {
+    take_cube(game, state, space);
+    if let Some(u) = state.action.as_mut() {
+        *u.owed_mut(resource) -= 1;
+    }
+    resolve(game, state);
+}
+
+pub(crate) fn spend(state: &mut State, p: usize, amount: u32) {
+    state.players[p].money -= amount as i32;
+    state.players[p].money_spent += amount as i32;
+}
+
+/// Advance a player's income marker by `spaces`, stopping at the last space (L-43, L-48).
+pub(crate) fn gain_income(game: &Game, state: &mut State, player: u8, spaces: u8) {
+    let p = &mut state.players[player as usize];
+    p.income_space =
+        (p.income_space as u16 + spaces as u16).min(game.last_track_space() as u16) as u8;
+}
+
+/// Flip a tile; its owner's income advances by the tile's income (L-20, L-28, L-41).
+pub(crate) fn flip(game: &Game, state: &mut State, space: u8) {
+    let tile = &mut state.board[space as usize];
+    tile.flipped = true;
+    let (owner, industry, level) = (tile.owner, tile.industry, tile.level);
+    let income = game.tile_spec(industry, level).map_or(0, |t| t.income);
+    gain_income(game, state, owner, income);
+}
+
+/// Take one cube from a mine or works; it flips when emptied, whoever took it (L-20).
+fn take_cube(game: &Game, state: &mut State, space: u8) {
+    let tile = &mut state.board[space as usize];
+    tile.cubes -= 1;
+    if tile.cubes == 0 {
+        flip(game, state, space);
+    }
+}
+
+/// The tiles one cube of `resource` may come from now: the closest coal mines (L-16, C-14) or every iron
+/// works with iron (L-18).
+fn sources(game: &Game, state: &State, resource: Resource) -> u64 {
+    match resource {
+        Resource::Coal => coal_choices(game, state),
+        Resource::Iron => works_with_cubes(game, state, Resource::Iron),
+    }
+}
+
+/// Take the coal and iron still owed by the action under way, asking only on a real choice; then go on
+/// to the action's follow-up or its card.
+fn resolve(game: &Game, state: &mut State) {
+    let p = state.current_player(game).expect("player") as usize;
+    for resource in Resource::ALL {
+        while state.action.expect("an action is under way").owed(resource) > 0 {
+            let choices = sources(game, state, resource);
+            match choices.count_ones() {
+                0 => {
+                    // L-17, L-18: no source on the board; the market (checked reachable when chosen).
+                    let price = market::buy_one(
+                        game.market(resource),
+                        &mut state.markets[resource.index()],
+                    );
+                    spend(state, p, price);
+                }
+                1 => take_cube(game, state, choices.trailing_zeros() as u8),
+                _ => {
+                    state.decision = match resource {
+                        Resource::Coal => Decision::Coal,
+                        Resource::Iron => Decision::Iron,
+                    };
+                    return;
+                }
+            }
+            *state.action.as_mut().expect("an action").owed_mut(resource) -= 1;
+        }
+    }
+    follow_up(game, state, p);
+}
+
+/// After the cubes: the build finishes; a rail, a develop or a sale may offer another; then the card.
+fn follow_up(game: &Game, state: &mut State, p: usize) {
+    let u = state.action.expect("an action is under way");
+    let another = match u.kind {
+        ActionKind::Build => {
+            build::finish_build(game, state, u.target);
+            None
+        }
+        ActionKind::Link => {
+            let ctx = Ctx::new(game, state, p as u8);
+            let second = state.era == Era::Rail
+                && u.count == 1
+                && (0..game.lines.len() as u8)
+                    .any(|l| rules::check_link(game, state, &ctx, l, true).is_ok());
+            second.then_some(Decision::Link)
+        }
+        ActionKind::Develop => {
+            let ctx = Ctx::new(game, state, p as u8);
+            let second = u.count == 1
+                && (0..game.industries.len() as u8)
+                    .any(|i| rules::check_develop(game, state, &ctx, i).is_ok());
+            second.then_some(Decision::Develop)
+        }
+        ActionKind::Sell => {
+            let ctx = Ctx::new(game, state, p as u8);
+            rules::any_sale(game, state, &ctx).then_some(Decision::Sell)
+        }
+        ActionKind::Loan | ActionKind::Pass => None,
+    };
+    match another {
+        Some(decision) => state.decision = decision,
+        None => card_stage(game, state),
+    }
+}
+
+fn discard(state: &mut State, p: usize, kind: u8) {
+    state.players[p].hand[kind as usize] -= 1;
+    state.players[p].discards[kind as usize] += 1;
+}
+
+/// Ask for the action's card, or discard it when only one kind can pay.
+fn card_stage(game: &Game, state: &mut State) {
+    let p = state.current_player(game).expect("player") as usize;
+    loop {
+        let choices = card_choices(state, p as u8);
+        if choices.count_ones() >= 2 {
+            state.decision = Decision::Card;
+            return;
+        }
+        debug_assert!(choices != 0, "an action with no card to pay for it");
+        let kind = choices.trailing_zeros() as u8;
+        discard(state, p, kind);
+        let u = state.action.as_mut().expect("action");
+        if u.double && u.first_card == NONE {
+            u.first_card = kind;
+            continue;
+        }
+        break;
+    }
+    turns::finish_action(game, state);
+}

@@ -1,0 +1,148 @@
+//! Scoring and the end of an era (L-49 … L-54): links and flipped tiles, the new era's set-up, the final
+//! scoring, the winners and each player's result.
+use super::setup::deal_new_era;
+use crate::game::{Era, Game, MAX_PLAYERS, NONE};
+use crate::state::{Decision, State, Tile};
+
+/// Link VP icons at a location: printed ones plus one per flipped tile of any owner (L-49).
+pub fn link_icons(game: &Game, state: &State, location: u8) -> i32 {
+    let loc = &game.locations[location as usize];
+    let flipped = loc
+        .spaces()
+        .filter(|&s| {
+            let t = state.board[s as usize];
+            !t.is_empty() && t.flipped
+        })
+        .count();
+    loc.printed_link_icons as i32 + flipped as i32
+}
+
+/// The VP a link on `line` scores: the link icons of all its ends (L-49).
+fn link_vp(game: &Game, state: &State, line: u8) -> i32 {
+    game.lines[line as usize]
+        .ends
+        .iter()
+        .map(|&e| link_icons(game, state, e))
+        .sum()
+}
+
+/// L-49, L-50: score every link (the link tiles go back to their owners, seed 000: canal tiles are taken
+/// back) and every flipped tile.
+fn score_era(game: &Game, state: &mut State) {
+    for i in 0..game.lines.len() {
+        let owner = state.links[i];
+        if owner != NONE {
+            let vp = link_vp(game, state, i as u8);
+            state.players[owner as usize].vp += vp;
+        }
+    }
+    for i in 0..game.lines.len() {
+        let owner = state.links[i];
+        if owner != NONE {
+            state.players[owner as usize].links_left += 1;
+            state.links[i] = NONE;
+        }
+    }
+    for s in 0..game.spaces.len() {
+        let t = state.board[s];
+        if !t.is_empty() && t.flipped {
+            state.players[t.owner as usize].vp += tile_vp(game, &t);
+        }
+    }
+}
+
+fn tile_vp(game: &Game, t: &Tile) -> i32 {
+    game.tile_spec(t.industry, t.level).map_or(0, |x| x.vp) as i32
+}
+
+/// L-49 … L-52, L-54: score the era; end the game after its last era, or set up the Rail Era (L-51, C-16).
+pub(super) fn end_era(game: &Game, state: &mut State) {
+    score_era(game, state);
+    if state.era == game.switches.last_era {
+        final_scoring(game, state);
+        state.decision = Decision::Over;
+        return;
+    }
+    // L-51, C-16: level-1 tiles leave the board; the game's own boards (DCM); a new deck and deal.
+    for s in 0..game.spaces.len() {
+        if !state.board[s].is_empty() && state.board[s].level == 1 {
+            state.board[s] = Tile::EMPTY;
+        }
+    }
+    crate::games::new_era(game, state);
+    deal_new_era(game, state);
+    state.era = Era::Rail;
+    state.round = 1;
+}
+
+/// After the last era: the introductory game's extra scoring (L-54), or 1 VP per full £10 (L-52).
+fn final_scoring(game: &Game, state: &mut State) {
+    let n = game.players as usize;
+    if game.switches.intro {
+        for p in 0..n {
+            let level = state.income_level(game, p as u8);
+            let pl = &mut state.players[p];
+            pl.vp += (pl.money / 4).min(15);
+            pl.vp = (pl.vp + level).max(0);
+        }
+        for s in 0..game.spaces.len() {
+            let t = state.board[s];
+            if !t.is_empty() && t.flipped && t.level >= 2 {
+                state.players[t.owner as usize].vp += tile_vp(game, &t);
+            }
+        }
+    } else if game.switches.money_vp {
+        for p in 0..n {
+            state.players[p].vp += state.players[p].money / 10;
+        }
+    }
+}
+
+/// Final ranking (L-53, R-4): VP, then income level, then money; the players tied on all three share
+/// the win. The track space within an income level is not a tie-break (R-4, seed 004). Classic Brass
+/// (C-15): then the earlier place in the next turn order, so there is always one winner.
+pub fn winners(game: &Game, state: &State) -> Vec<u8> {
+    if !state.is_terminal() {
+        return Vec::new();
+    }
+    let n = game.players as usize;
+    let key = |p: u8| {
+        let pl = &state.players[p as usize];
+        let position = if game.switches.tie_break_turn_order {
+            state.turn_order[..n]
+                .iter()
+                .position(|&q| q == p)
+                .unwrap_or(n)
+        } else {
+            0
+        };
+        (
+            pl.vp,
+            state.income_level(game, p),
+            pl.money,
+            std::cmp::Reverse(position),
+        )
+    };
+    let best = (0..game.players).map(key).max().expect("players");
+    (0..game.players).filter(|&p| key(p) == best).collect()
+}
+
+/// Each player's result, zero-sum (docs/api.md, "Returns"): with n players of whom k share the win, each
+/// winner gets (n/k − 1)/(n − 1) and every other player −1/(n − 1), so the results sum to 0 (a sole
+/// winner +1; at two players +1 / −1; a win shared by all 0 each). All 0 before the game is over.
+pub fn returns(game: &Game, state: &State) -> [f64; MAX_PLAYERS] {
+    let mut out = [0.0; MAX_PLAYERS];
+    let winners = winners(game, state);
+    if winners.is_empty() {
+        return out;
+    }
+    let n = game.players as f64;
+    let k = winners.len() as f64;
+    for r in out.iter_mut().take(game.players as usize) {
+        *r = -1.0 / (n - 1.0);
+    }
+    for &w in &winners {
+        out[w as usize] = (n / k - 1.0) / (n - 1.0);
+    }
+    out
+}

@@ -1,0 +1,442 @@
+//! A game configuration: the catalog entry, the player count, the options, and everything derived from
+//! the data (map, tile stacks, deck, markets, tracks, the action-id layout), plus the rule switches and
+//! the per-game configuration block. Immutable once built (`build.rs`).
+use crate::games::Variant;
+use std::collections::BTreeMap;
+
+pub mod build;
+mod layout;
+
+pub use layout::{Layout, SaleTarget};
+
+/// Most players any supported configuration has.
+pub const MAX_PLAYERS: usize = 4;
+/// Capacity of the fixed arrays in a state; location, space and line sets are `u64` bitsets.
+pub const MAX_LOCATIONS: usize = 64;
+pub const MAX_SPACES: usize = 64;
+pub const MAX_LINES: usize = 64;
+pub const MAX_CARD_KINDS: usize = 32;
+pub const MAX_INDUSTRIES: usize = 6;
+pub const MAX_DECK: usize = 72;
+/// "No player / no space / no card" in `u8` fields.
+pub const NONE: u8 = u8::MAX;
+
+/// The two eras of every Brass game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Era {
+    Canal,
+    Rail,
+}
+
+impl Era {
+    pub fn name(self) -> &'static str {
+        match self {
+            Era::Canal => "canal",
+            Era::Rail => "rail",
+        }
+    }
+}
+
+/// A resource that tiles hold and actions consume (L-16 … L-18).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Resource {
+    Coal,
+    Iron,
+}
+
+impl Resource {
+    pub const ALL: [Resource; 2] = [Resource::Coal, Resource::Iron];
+    pub fn index(self) -> usize {
+        self as usize
+    }
+    pub fn name(self) -> &'static str {
+        match self {
+            Resource::Coal => "coal",
+            Resource::Iron => "iron",
+        }
+    }
+    pub fn from_name(name: &str) -> Option<Resource> {
+        Resource::ALL.into_iter().find(|r| r.name() == name)
+    }
+}
+
+/// What an industry does in the rules (data `industry_roles`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Role {
+    /// Its tiles hold this resource and give it out (coal mines, iron works).
+    pub produces: Option<Resource>,
+    /// Its tiles are sold by the Sell action (cotton mills).
+    pub sold: bool,
+    /// Its tiles are sale targets and market trade icons (Lancashire ports).
+    pub port: bool,
+    /// Its tiles flip as soon as they are built (shipyards, L-28).
+    pub flips_when_built: bool,
+}
+
+/// One industry tile as printed (the same for every player).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TileSpec {
+    pub level: u8,
+    pub cost: u8,
+    pub coal: u8,
+    pub iron: u8,
+    pub vp: u8,
+    /// Income gained when the tile flips, in track spaces.
+    pub income: u8,
+    /// Coal or iron cubes placed on the tile when built.
+    pub cubes: u8,
+    pub canal: bool,
+    pub rail: bool,
+}
+
+impl TileSpec {
+    /// May this tile be built in `era` (L-23)?
+    pub fn buildable_in(&self, era: Era) -> bool {
+        match era {
+            Era::Canal => self.canal,
+            Era::Rail => self.rail,
+        }
+    }
+    /// Cubes of `resource` the tile needs to be built.
+    pub fn needs(&self, resource: Resource) -> u8 {
+        match resource {
+            Resource::Coal => self.coal,
+            Resource::Iron => self.iron,
+        }
+    }
+}
+
+/// A location on the map: a town with industry spaces, or a place with none (Blackpool, Scotland, ...).
+#[derive(Clone, Debug)]
+pub struct Location {
+    pub id: String,
+    pub name: String,
+    pub first_space: u8,
+    pub num_spaces: u8,
+    /// Link VP icons printed on the board at this location (L-49).
+    pub printed_link_icons: u8,
+    /// Market trade icon printed on the board (L-15).
+    pub trade_icon: bool,
+    /// The location card of this location, or NONE.
+    pub card: u8,
+}
+
+impl Location {
+    /// The location's spaces, in data order.
+    pub fn spaces(&self) -> std::ops::Range<u8> {
+        self.first_space..self.first_space + self.num_spaces
+    }
+}
+
+/// An industry space: where it is and which industry icons it shows.
+#[derive(Clone, Debug)]
+pub struct Space {
+    pub location: u8,
+    /// Bitmask over industry indices.
+    pub icons: u8,
+    pub name: String,
+}
+
+/// A line on which one canal or rail link can be built. Most lines join two locations; a line may join
+/// more (the link then connects all of them). It is named after its first two ends.
+#[derive(Clone, Debug)]
+pub struct Line {
+    /// The locations the line joins, in data order.
+    pub ends: Vec<u8>,
+    pub canal: bool,
+    pub rail: bool,
+    pub name: String,
+}
+
+impl Line {
+    pub fn allowed_in(&self, era: Era) -> bool {
+        match era {
+            Era::Canal => self.canal,
+            Era::Rail => self.rail,
+        }
+    }
+    /// The line's ends as a bitmask of locations.
+    pub fn ends(&self) -> u64 {
+        self.ends.iter().fold(0, |m, &e| m | 1 << e)
+    }
+}
+
+/// Spaces of one location showing an industry with the same set of icons: interchangeable for a build.
+#[derive(Clone, Copy, Debug)]
+pub struct SpaceGroup {
+    pub location: u8,
+    /// The spaces show only this industry (they must be used first, L-24).
+    pub single: bool,
+    /// The spaces, as a bitmask.
+    pub spaces: u64,
+}
+
+/// What a card lets its holder build with (L-21).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CardKind {
+    Location(u8),
+    Industry(u8),
+}
+
+/// A market for one resource (L-5, L-17, L-18).
+#[derive(Clone, Debug)]
+pub struct Market {
+    /// Space prices, cheapest first.
+    pub prices: Vec<u8>,
+    /// The price of a cube when the market is empty.
+    pub empty_price: u8,
+    /// Cubes at set-up.
+    pub start: u8,
+}
+
+/// What links cost (L-35, L-36).
+#[derive(Clone, Copy, Debug)]
+pub struct LinkCosts {
+    pub canal: u8,
+    pub rail: u8,
+    /// The second rail of one action.
+    pub second_rail: u8,
+}
+
+/// When loans stop (L-46, C-5).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum LoanBan {
+    /// Not in the last four rounds of the Rail Era (L-46).
+    LastFourRailRounds,
+    /// Not in the Rail Era once the draw pile is empty (C-5).
+    RailDeckEmpty,
+}
+
+/// When the industry-card "first build anywhere" exception is available (L-22, C-6).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum FirstBuild {
+    /// While the player has no industry tile and no link on the board (L-22, R-2).
+    NothingOnBoard,
+    /// For the player's first industry build of the game only (C-6, R-14); kept in the state as
+    /// `Player::built_industry`, since the era's end can empty the board again.
+    FirstOfGame,
+}
+
+/// From where a new rail's coal is measured (L-36, C-14, R-15).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum RailCoal {
+    /// The closest source to either end of the new link, both ends together (L-36).
+    EitherEnd,
+    /// The player chooses the end that receives the coal; the closest source to that end (C-14, R-15).
+    ChosenEnd,
+}
+
+/// How the first round's turn order is drawn (L-6, C-17, R-16).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum FirstOrder {
+    /// A random order of all players (L-6).
+    Shuffled,
+    /// A random start player, then clockwise in seat order (C-17).
+    RandomStartClockwise,
+}
+
+/// The rule switches shared by the game families: each is read at the one place its rule applies
+/// (docs/architecture.md, "Where a rule lives").
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Switches {
+    /// The last era of the game (the Canal Era in an introductory game, L-54).
+    pub last_era: Era,
+    /// L-54: the introductory game's extra scoring.
+    pub intro: bool,
+    /// C-4: income at the start of each round and hands refilled at the end of the round.
+    pub income_at_round_start: bool,
+    pub loan_ban: LoanBan,
+    /// C-15: the last tie-break is the next turn order (else a shared win, L-53).
+    pub tie_break_turn_order: bool,
+    /// L-52: 1 VP per full £10 at the end of the game.
+    pub money_vp: bool,
+    pub first_build: FirstBuild,
+    pub rail_coal: RailCoal,
+    pub first_order: FirstOrder,
+    /// Cards removed from the game unseen after dealing, per era (C-3, L-56).
+    pub removed_canal: u8,
+    pub removed_rail: u8,
+}
+
+/// A game configuration. Build it with [`Game::new`]; share it (it is immutable) between states.
+#[derive(Clone, Debug)]
+pub struct Game {
+    pub name: String,
+    pub players: u8,
+    /// Options as given (name → JSON value), sorted; part of the state and record JSON.
+    pub options: BTreeMap<String, serde_json::Value>,
+    /// `<game>/<data version>`, recorded in states and records.
+    pub data_id: String,
+    pub industries: Vec<String>,
+    /// Per industry, its role.
+    pub roles: Vec<Role>,
+    /// Per resource, the industry whose tiles produce it, or NONE.
+    pub producer: [u8; 2],
+    pub locations: Vec<Location>,
+    pub spaces: Vec<Space>,
+    pub lines: Vec<Line>,
+    /// Per location, the lines touching it.
+    pub lines_at: Vec<Vec<u8>>,
+    /// Per location, the bitmask of the lines touching it.
+    pub lines_mask_at: Vec<u64>,
+    /// Locations with a printed market trade icon, as a bitmask.
+    pub printed_trade: u64,
+    /// Per industry, the groups of identical spaces showing it, location by location in data order,
+    /// a location's single-icon group first.
+    pub space_groups: Vec<Vec<SpaceGroup>>,
+    /// Per industry, a player's stack from the top (lowest level first), one entry per tile.
+    pub stacks: Vec<Vec<TileSpec>>,
+    pub card_kinds: Vec<CardKind>,
+    pub card_names: Vec<String>,
+    /// Per industry, its industry card kind, or NONE.
+    pub industry_cards: Vec<u8>,
+    /// Cards of each kind in this configuration's deck.
+    pub deck: Vec<u8>,
+    pub deck_size: u8,
+    /// Per resource, its market.
+    pub markets: [Market; 2],
+    /// Income level of each progress-track space.
+    pub income_levels: Vec<i8>,
+    pub start_income_space: u8,
+    pub start_money: u8,
+    pub hand_size: u8,
+    pub links_per_player: u8,
+    pub link_costs: LinkCosts,
+    /// The loan amounts, ascending (L-45).
+    pub loan_amounts: Vec<u8>,
+    /// No loan may take the income level below this (L-45).
+    pub lowest_income_level: i32,
+    pub rounds_per_era: u8,
+    pub first_round_actions: u8,
+    pub actions_per_turn: u8,
+    pub layout: Layout,
+    pub switches: Switches,
+    /// The per-game configuration (`games/`).
+    pub variant: Variant,
+}
+
+impl Game {
+    /// An upper bound on the decisions in one game (docs/actions.md): per card played at most 7 (the
+    /// action, one coal and one iron choice per tile or link, one follow-up question, the card), plus one
+    /// per successful sale (each flips a tile that sells: at most a player's tiles of those industries)
+    /// and one per tile removed for a shortfall (at most a player's tiles).
+    pub fn max_decisions(&self) -> u32 {
+        let r = self.rounds_per_era as u32;
+        let per_turn = self.actions_per_turn as u32;
+        let cards = self.first_round_actions as u32 + per_turn * (r - 1) + per_turn * r;
+        let tiles: u32 = self.stacks.iter().map(|s| s.len() as u32).sum();
+        let sold: u32 = (0..self.industries.len())
+            .filter(|&i| self.roles[i].sold)
+            .map(|i| self.stacks[i].len() as u32)
+            .sum();
+        self.players as u32 * (7 * cards + sold + tiles)
+    }
+
+    /// Number of action ids of this configuration.
+    pub fn num_actions(&self) -> usize {
+        self.layout.total as usize
+    }
+
+    /// The tile of `industry` at `level` as printed.
+    pub fn tile_spec(&self, industry: u8, level: u8) -> Option<&TileSpec> {
+        self.stacks[industry as usize]
+            .iter()
+            .find(|t| t.level == level)
+    }
+
+    /// The industry producing `resource` (NONE if no industry does).
+    pub fn producer(&self, resource: Resource) -> u8 {
+        self.producer[resource.index()]
+    }
+
+    /// The resource `industry` produces, if any.
+    pub fn produces(&self, industry: u8) -> Option<Resource> {
+        self.roles[industry as usize].produces
+    }
+
+    /// The market of `resource`.
+    pub fn market(&self, resource: Resource) -> &Market {
+        &self.markets[resource.index()]
+    }
+
+    /// Income level of a progress-track space (L-48).
+    pub fn income_level(&self, space: u8) -> i32 {
+        self.income_levels[space as usize] as i32
+    }
+
+    /// The highest track space of an income level (where a loan puts the marker, L-45).
+    pub fn top_space_of_level(&self, level: i32) -> u8 {
+        self.income_levels
+            .iter()
+            .rposition(|&l| l as i32 == level)
+            .unwrap_or(0) as u8
+    }
+
+    pub fn last_track_space(&self) -> u8 {
+        (self.income_levels.len() - 1) as u8
+    }
+
+    /// The rounds of an era for this configuration's actions per turn: 1 action each in the first
+    /// Canal round (L-8).
+    pub fn actions_in(&self, era: Era, round: u8) -> u8 {
+        if era == Era::Canal && round == 1 {
+            self.first_round_actions
+        } else {
+            self.actions_per_turn
+        }
+    }
+
+    /// Is (`era`, `round`) the last round of the game (L-11, L-54)?
+    pub fn is_last_round(&self, era: Era, round: u8) -> bool {
+        era == self.switches.last_era && round == self.rounds_per_era
+    }
+
+    pub fn location_by_id(&self, id: &str) -> Option<u8> {
+        self.locations
+            .iter()
+            .position(|l| l.id == id)
+            .map(|i| i as u8)
+    }
+    pub fn space_by_name(&self, name: &str) -> Option<u8> {
+        self.spaces
+            .iter()
+            .position(|s| s.name == name)
+            .map(|i| i as u8)
+    }
+    pub fn line_by_name(&self, name: &str) -> Option<u8> {
+        if let Some(i) = self.lines.iter().position(|l| l.name == name) {
+            return Some(i as u8);
+        }
+        // Also accept the ends the other way round.
+        let (a, b) = name.split_once('-')?;
+        let flipped = format!("{b}-{a}");
+        self.lines
+            .iter()
+            .position(|l| l.name == flipped)
+            .map(|i| i as u8)
+    }
+    pub fn industry_by_name(&self, name: &str) -> Option<u8> {
+        self.industries
+            .iter()
+            .position(|x| x == name)
+            .map(|i| i as u8)
+    }
+    pub fn card_by_name(&self, name: &str) -> Option<u8> {
+        self.card_names
+            .iter()
+            .position(|x| x == name)
+            .map(|i| i as u8)
+    }
+    /// Bitmask of the locations with a printed market trade icon (L-15).
+    pub fn printed_trade_locations(&self) -> u64 {
+        self.printed_trade
+    }
+    /// Canonical deck list for a shuffle: card kinds in order, each repeated by its count.
+    pub fn deck_list(&self) -> Vec<u8> {
+        let mut v = Vec::with_capacity(self.deck_size as usize);
+        for (k, &n) in self.deck.iter().enumerate() {
+            v.extend(std::iter::repeat_n(k as u8, n as usize));
+        }
+        v
+    }
+}

@@ -1,0 +1,137 @@
+//! The other actions: Network (L-34 … L-37), Develop (L-39), Sell (L-40, the targets in the game's module),
+//! Loan (L-45, L-46, C-5).
+use super::{Ctx, Why};
+use crate::game::{Era, Game, LoanBan, Resource, SaleTarget, NONE};
+use crate::market;
+use crate::state::State;
+
+/// Can the player build a link on `line` (L-34 … L-37)? `second` is the second rail of one action.
+pub fn check_link(
+    game: &Game,
+    state: &State,
+    ctx: &Ctx,
+    line: u8,
+    second: bool,
+) -> Result<(), Why> {
+    let player = &state.players[ctx.player as usize];
+    let l = &game.lines[line as usize];
+    if player.links_left == 0 {
+        return Err("you have no link tiles left (L-37)");
+    }
+    if state.links[line as usize] != NONE {
+        return Err("that line already has a link (L-34)");
+    }
+    if !l.allowed_in(state.era) {
+        return Err(match state.era {
+            Era::Canal => "that line takes no canal (L-35)",
+            Era::Rail => "that line takes no rail (L-36)",
+        });
+    }
+    if ctx.network & l.ends() == 0 {
+        return Err("neither end of the line is in your network (L-34)");
+    }
+    match state.era {
+        Era::Canal => {
+            if player.money < game.link_costs.canal as i32 {
+                return Err("a canal costs £3 (L-35)");
+            }
+        }
+        Era::Rail => {
+            // Placing the link joins the components of its ends.
+            let mut on_mines = 0;
+            let mut trade = false;
+            let mut seen = 0u64;
+            for &e in &l.ends {
+                let c = ctx.component[e as usize] as usize;
+                if seen & (1 << c) == 0 {
+                    seen |= 1 << c;
+                    on_mines += ctx.component_coal[c];
+                    trade |= ctx.component_trade[c];
+                }
+            }
+            let mut cost = if second {
+                game.link_costs.second_rail
+            } else {
+                game.link_costs.rail
+            } as u32;
+            if on_mines == 0 {
+                if !trade {
+                    return Err("no coal for the rail: no connected coal mine has coal and there is no connection to a market trade icon (L-36, L-17)");
+                }
+                cost +=
+                    market::buy_cost(game.market(Resource::Coal), state.market(Resource::Coal), 1);
+            }
+            if player.money < cost as i32 {
+                return Err("not enough money for the rail and its coal (L-36)");
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Can the player develop (remove) the lowest tile of `industry` (L-39)?
+pub fn check_develop(game: &Game, state: &State, ctx: &Ctx, industry: u8) -> Result<(), Why> {
+    if state.next_tile(game, ctx.player, industry).is_none() {
+        return Err("you have no tile of that industry left");
+    }
+    let iron_price = market::buy_cost(game.market(Resource::Iron), state.market(Resource::Iron), 1);
+    if ctx.on_board[Resource::Iron.index()] == 0
+        && state.players[ctx.player as usize].money < iron_price as i32
+    {
+        return Err("not enough money for the iron (L-39, L-18)");
+    }
+    Ok(())
+}
+
+/// Can the player sell the tile on `tile` to `target` (L-40 … L-42)? The tile must be the player's own
+/// unflipped tile of an industry that is sold; where it may go is the game's rule.
+pub fn check_sell(
+    game: &Game,
+    state: &State,
+    ctx: &Ctx,
+    tile: u8,
+    target: SaleTarget,
+) -> Result<(), Why> {
+    let t = state.board[tile as usize];
+    if t.owner != ctx.player || !game.roles[t.industry as usize].sold {
+        return Err("that space holds no cotton mill of yours (L-40)");
+    }
+    if t.flipped {
+        return Err("that cotton mill has already sold (L-40)");
+    }
+    crate::games::check_sale(game, state, ctx, tile, target)
+}
+
+/// Is any sale legal now (to offer `sell` follow-ups)?
+pub fn any_sale(game: &Game, state: &State, ctx: &Ctx) -> bool {
+    let mut targets = Vec::new();
+    crate::games::candidate_targets(game, state, &mut targets);
+    game.layout.sell_spaces.iter().any(|&tile| {
+        let t = state.board[tile as usize];
+        t.owner == ctx.player
+            && game.roles[t.industry as usize].sold
+            && !t.flipped
+            && targets
+                .iter()
+                .any(|&target| check_sell(game, state, ctx, tile, target).is_ok())
+    })
+}
+
+/// Can the player take a loan of `amount` (L-45, L-46, C-5)?
+pub fn check_loan(game: &Game, state: &State, player: u8, amount: u8) -> Result<(), Why> {
+    if state.income_level(game, player) - ((amount / 10) as i32) < game.lowest_income_level {
+        return Err("a loan may not take the income level below -10 (L-45)");
+    }
+    if state.era == Era::Rail {
+        match game.switches.loan_ban {
+            LoanBan::LastFourRailRounds if state.round as i32 > game.rounds_per_era as i32 - 4 => {
+                return Err("no loans in the last 4 rounds of the Rail Era (L-46)");
+            }
+            LoanBan::RailDeckEmpty if state.deck_size() == 0 => {
+                return Err("no loans in the Rail Era once the draw deck is exhausted (C-5)");
+            }
+            _ => {}
+        }
+    }
+    Ok(())
+}
