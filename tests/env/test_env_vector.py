@@ -197,3 +197,15 @@ def test_render_and_native_random_actions():
         _, _, _, _, info = env.step(actions)
     with pytest.warns(UserWarning, match="render_mode"):
         assert BrassVectorEnv(2, players=2).render() is None  # no render mode: a warning, no picture
+
+
+def test_the_example_of_docs_vecenv_runs(capsys):
+    """docs/vecenv.md's Gymnasium block (left out of tests/test_docs_examples.py, which runs without extras)."""
+    import re
+    from pathlib import Path
+
+    doc = Path(__file__).resolve().parents[2] / "docs" / "vecenv.md"
+    blocks = re.findall(r"^```python\n(.*?)^```", doc.read_text(encoding="utf-8"), flags=re.DOTALL | re.MULTILINE)
+    [example] = [b for b in blocks if "BrassVectorEnv" in b]
+    exec(compile(example, "docs/vecenv.md (BrassVectorEnv)", "exec"), {"__name__": "__doc_example__"})  # noqa: S102
+    assert "8 games" in capsys.readouterr().out
