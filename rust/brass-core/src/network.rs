@@ -8,7 +8,7 @@ pub fn adjacency(game: &Game, state: &State) -> [u64; MAX_LOCATIONS] {
     for (i, line) in game.lines.iter().enumerate() {
         if state.links[i] != NONE {
             let ends = line.ends();
-            for &e in &line.ends {
+            for &e in line.ends.iter() {
                 adj[e as usize] |= ends & !(1 << e);
             }
         }

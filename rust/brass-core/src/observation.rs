@@ -38,151 +38,163 @@ pub struct Field {
     pub meaning: &'static str,
 }
 
-/// The layout of a configuration's observation vector (the same for every player count of a game).
-pub fn layout(game: &Game) -> Vec<Field> {
-    let cards = game.card_kinds.len();
-    let inds = game.industries.len();
-    let spaces = game.spaces.len();
-    let lines = game.lines.len();
-    let mut fields = Vec::new();
-    let mut at = 0;
-    let mut add = |name: String, len: usize, meaning: &'static str| {
-        fields.push(Field {
-            name,
-            offset: at,
+/// Collects fields in order, each at the offset after the previous one.
+struct Fields(Vec<Field>, usize);
+
+impl Fields {
+    fn add(&mut self, name: impl Into<String>, len: usize, meaning: &'static str) {
+        self.0.push(Field {
+            name: name.into(),
+            offset: self.1,
             len,
             meaning,
         });
-        at += len;
-    };
-    add(
-        "era_rail".into(),
-        1,
-        "1 in the Rail Era, 0 in the Canal Era",
-    );
-    add("round".into(), 1, "round / rounds per era");
-    add("actions_left".into(), 1, "actions left in the turn / 2");
-    add(
-        "decision".into(),
+        self.1 += len;
+    }
+}
+
+/// The layout of a configuration's observation vector (the same for every player count of a game).
+pub fn layout(game: &Game) -> Vec<Field> {
+    let mut f = Fields(Vec::new(), 0);
+    header_fields(&mut f);
+    for seat in 0..SEATS {
+        seat_fields(&mut f, game, seat);
+    }
+    board_fields(&mut f, game);
+    action_fields(&mut f, game);
+    f.0
+}
+
+fn header_fields(f: &mut Fields) {
+    f.add("era_rail", 1, "1 in the Rail Era, 0 in the Canal Era");
+    f.add("round", 1, "round / rounds per era");
+    f.add("actions_left", 1, "actions left in the turn / 2");
+    f.add(
+        "decision",
         DECISIONS.len(),
         "one-hot: action coal iron link develop sell card remove over",
     );
-    add(
-        "to_act".into(),
+    f.add(
+        "to_act",
         SEATS,
         "one-hot seat (relative) of the player who decides now",
     );
-    add(
-        "players_in_game".into(),
+    f.add(
+        "players_in_game",
         SEATS,
         "1 for each relative seat that is in the game",
     );
-    add(
-        "turn_position".into(),
+    f.add(
+        "turn_position",
         SEATS * SEATS,
         "per relative seat, one-hot position in this round's turn order",
     );
-    for seat in 0..SEATS {
-        let p = format!("seat{seat}.");
-        add(p.clone() + "money", 1, "money / 100");
-        add(p.clone() + "money_spent", 1, "money spent this round / 100");
-        add(p.clone() + "income_level", 1, "income level / 30");
-        add(p.clone() + "income_space", 1, "income track space / 99");
-        add(p.clone() + "vp", 1, "VP / 100");
-        add(p.clone() + "links_left", 1, "link tiles left / 14");
-        add(p.clone() + "hand_size", 1, "cards in hand / 8");
-        add(
-            p.clone() + "mat_left",
-            inds,
-            "per industry, tiles left on the mat / stack size",
-        );
-        add(
-            p.clone() + "next_level",
-            inds,
-            "per industry, level of the lowest tile left / 4 (0 if none)",
-        );
-        add(
-            p + "discards",
-            cards,
-            "per card kind, cards discarded this era / 4",
-        );
-    }
-    add(
-        "hand".into(),
+}
+
+fn seat_fields(f: &mut Fields, game: &Game, seat: usize) {
+    let (inds, cards) = (game.industries.len(), game.card_kinds.len());
+    let p = format!("seat{seat}.");
+    f.add(p.clone() + "money", 1, "money / 100");
+    f.add(p.clone() + "money_spent", 1, "money spent this round / 100");
+    f.add(p.clone() + "income_level", 1, "income level / 30");
+    f.add(p.clone() + "income_space", 1, "income track space / 99");
+    f.add(p.clone() + "vp", 1, "VP / 100");
+    f.add(p.clone() + "links_left", 1, "link tiles left / 14");
+    f.add(p.clone() + "hand_size", 1, "cards in hand / 8");
+    f.add(
+        p.clone() + "mat_left",
+        inds,
+        "per industry, tiles left on the mat / stack size",
+    );
+    f.add(
+        p.clone() + "next_level",
+        inds,
+        "per industry, level of the lowest tile left / 4 (0 if none)",
+    );
+    f.add(
+        p + "discards",
         cards,
+        "per card kind, cards discarded this era / 4",
+    );
+}
+
+fn board_fields(f: &mut Fields, game: &Game) {
+    let (inds, spaces, lines) = (game.industries.len(), game.spaces.len(), game.lines.len());
+    f.add(
+        "hand",
+        game.card_kinds.len(),
         "the observer's hand: per card kind, count / 4",
     );
-    add(
-        "board.owner".into(),
+    f.add(
+        "board.owner",
         spaces * SEATS,
         "per space, one-hot relative seat of the tile's owner",
     );
-    add(
-        "board.industry".into(),
+    f.add(
+        "board.industry",
         spaces * inds,
         "per space, one-hot industry of the tile",
     );
-    add("board.level".into(), spaces, "per space, tile level / 4");
-    add(
-        "board.flipped".into(),
+    f.add("board.level", spaces, "per space, tile level / 4");
+    f.add(
+        "board.flipped",
         spaces,
         "per space, 1 if the tile is flipped",
     );
-    add(
-        "board.cubes".into(),
-        spaces,
-        "per space, cubes on the tile / 6",
-    );
-    add(
-        "links.owner".into(),
+    f.add("board.cubes", spaces, "per space, cubes on the tile / 6");
+    f.add(
+        "links.owner",
         lines * SEATS,
         "per line, one-hot relative seat of the link's owner",
     );
-    add("coal_market".into(), 1, "cubes / 8");
-    add("iron_market".into(), 1, "cubes / 8");
+    f.add("coal_market", 1, "cubes / 8");
+    f.add("iron_market", 1, "cubes / 8");
     for (name, len, meaning) in crate::games::observation_fields(game) {
-        add(name, len, meaning);
+        f.add(name, len, meaning);
     }
-    add("deck_size".into(), 1, "cards in the draw pile / deck size");
-    add(
-        "deck_tile_size".into(),
+    f.add("deck_size", 1, "cards in the draw pile / deck size");
+    f.add(
+        "deck_tile_size",
         1,
         "cards set aside unseen (under the deck tile) / players",
     );
-    add(
-        "action.kind".into(),
+}
+
+fn action_fields(f: &mut Fields, game: &Game) {
+    let (cards, spaces, lines) = (game.card_kinds.len(), game.spaces.len(), game.lines.len());
+    f.add(
+        "action.kind",
         KINDS.len(),
         "one-hot kind of the action under way (all 0 if none)",
     );
-    add("action.double".into(), 1, "1 for a double build");
-    add(
-        "action.target_space".into(),
+    f.add("action.double", 1, "1 for a double build");
+    f.add(
+        "action.target_space",
         spaces,
         "one-hot space of the build under way",
     );
-    add(
-        "action.target_line".into(),
+    f.add(
+        "action.target_line",
         lines,
         "one-hot line of the link placed last",
     );
-    add("action.coal".into(), 1, "coal still to take");
-    add("action.iron".into(), 1, "iron still to take");
-    add(
-        "action.count".into(),
+    f.add("action.coal", 1, "coal still to take");
+    f.add("action.iron", 1, "iron still to take");
+    f.add(
+        "action.count",
         1,
         "links placed / tiles developed / sales made, / 2",
     );
-    add(
-        "action.cards".into(),
+    f.add(
+        "action.cards",
         cards,
         "card kinds that may pay for the single build under way",
     );
-    add(
-        "action.first_card".into(),
+    f.add(
+        "action.first_card",
         cards,
         "one-hot first card of a double build",
     );
-    fields
 }
 
 /// Length of the observation vector.
@@ -194,35 +206,41 @@ pub fn size(game: &Game) -> usize {
 pub fn write(game: &Game, state: &State, player: u8, out: &mut [f32]) {
     out.fill(0.0);
     let n = game.players as usize;
-    let cards = game.card_kinds.len();
-    let inds = game.industries.len();
-    let spaces = game.spaces.len();
-    let lines = game.lines.len();
     let rel = |p: u8| (p as usize + n - player as usize) % n;
-    let mut at = 0;
-    let mut put = |v: f32| {
-        out[at] = v;
-        at += 1;
-    };
-    put(if state.era == crate::game::Era::Rail {
+    let mut at = write_header(game, state, &rel, out);
+    let per_seat = 7 + 2 * game.industries.len() + game.card_kinds.len();
+    for seat in 0..n {
+        let p = ((seat + player as usize) % n) as u8;
+        write_seat(game, state, p, &mut out[at + seat * per_seat..]);
+    }
+    at += SEATS * per_seat;
+    at += write_board(game, state, player, &rel, &mut out[at..]);
+    if let Some(u) = state.action {
+        write_action(game, &u, &mut out[at..]);
+    }
+}
+
+/// The header blocks; returns their length.
+fn write_header(game: &Game, state: &State, rel: &dyn Fn(u8) -> usize, out: &mut [f32]) -> usize {
+    let n = game.players as usize;
+    out[0] = if state.era == crate::game::Era::Rail {
         1.0
     } else {
         0.0
-    });
-    put(state.round as f32 / game.rounds_per_era as f32);
-    put(state.actions_left as f32 / 2.0);
-    let base = at;
-    at += DECISIONS.len();
+    };
+    out[1] = state.round as f32 / game.rounds_per_era as f32;
+    out[2] = state.actions_left as f32 / 2.0;
+    let mut at = 3;
     let d = DECISIONS
         .iter()
         .position(|&x| x == state.decision)
         .unwrap_or(0);
-    out[base + d] = 1.0;
-    let base = at;
-    at += SEATS;
+    out[at + d] = 1.0;
+    at += DECISIONS.len();
     if let Some(p) = state.current_player(game) {
-        out[base + rel(p)] = 1.0;
+        out[at + rel(p)] = 1.0;
     }
+    at += SEATS;
     for seat in 0..n {
         out[at + seat] = 1.0;
     }
@@ -230,43 +248,53 @@ pub fn write(game: &Game, state: &State, player: u8, out: &mut [f32]) {
     for (pos, &p) in state.turn_order[..n].iter().enumerate() {
         out[at + rel(p) * SEATS + pos] = 1.0;
     }
-    at += SEATS * SEATS;
-    let per_seat = 7 + 2 * inds + cards;
-    for seat in 0..SEATS {
-        if seat < n {
-            let p = ((seat + player as usize) % n) as u8;
-            let pl = &state.players[p as usize];
-            let mut i = at + seat * per_seat;
-            let mut set = |v: f32| {
-                out[i] = v;
-                i += 1;
-            };
-            set(pl.money as f32 / 100.0);
-            set(pl.money_spent as f32 / 100.0);
-            set(game.income_level(pl.income_space) as f32 / 30.0);
-            set(pl.income_space as f32 / 99.0);
-            set(pl.vp as f32 / 100.0);
-            set(pl.links_left as f32 / game.links_per_player as f32);
-            set(pl.hand_size() as f32 / game.hand_size as f32);
-            for k in 0..inds {
-                let stack = game.stacks[k].len();
-                set((stack - pl.taken[k] as usize) as f32 / stack as f32);
-            }
-            for k in 0..inds {
-                set(state
-                    .next_tile(game, p, k as u8)
-                    .map_or(0.0, |t| t.level as f32 / 4.0));
-            }
-            for k in 0..cards {
-                set(pl.discards[k] as f32 / 4.0);
-            }
-        }
+    at + SEATS * SEATS
+}
+
+/// One seat's public counters (and its discards).
+fn write_seat(game: &Game, state: &State, p: u8, out: &mut [f32]) {
+    let pl = &state.players[p as usize];
+    let mut i = 0;
+    let mut set = |v: f32| {
+        out[i] = v;
+        i += 1;
+    };
+    set(pl.money as f32 / 100.0);
+    set(pl.money_spent as f32 / 100.0);
+    set(game.income_level(pl.income_space) as f32 / 30.0);
+    set(pl.income_space as f32 / 99.0);
+    set(pl.vp as f32 / 100.0);
+    set(pl.links_left as f32 / game.links_per_player as f32);
+    set(pl.hand_size() as f32 / game.hand_size as f32);
+    for k in 0..game.industries.len() {
+        let stack = game.stacks[k].len();
+        set((stack - pl.taken[k] as usize) as f32 / stack as f32);
     }
-    at += SEATS * per_seat;
+    for k in 0..game.industries.len() {
+        set(state
+            .next_tile(game, p, k as u8)
+            .map_or(0.0, |t| t.level as f32 / 4.0));
+    }
+    for k in 0..game.card_kinds.len() {
+        set(pl.discards[k] as f32 / 4.0);
+    }
+}
+
+/// The observer's hand, the board, the links, the markets, the game's own blocks and the decks; returns
+/// their length.
+fn write_board(
+    game: &Game,
+    state: &State,
+    player: u8,
+    rel: &dyn Fn(u8) -> usize,
+    out: &mut [f32],
+) -> usize {
+    let (inds, spaces, lines) = (game.industries.len(), game.spaces.len(), game.lines.len());
+    let cards = game.card_kinds.len();
     for k in 0..cards {
-        out[at + k] = state.players[player as usize].hand[k] as f32 / 4.0;
+        out[k] = state.players[player as usize].hand[k] as f32 / 4.0;
     }
-    at += cards;
+    let at = cards;
     let (owner_at, ind_at, level_at, flip_at, cube_at) = (
         at,
         at + spaces * SEATS,
@@ -284,7 +312,7 @@ pub fn write(game: &Game, state: &State, player: u8, out: &mut [f32]) {
         out[flip_at + s] = t.flipped as u8 as f32;
         out[cube_at + s] = t.cubes as f32 / 6.0;
     }
-    at = cube_at + spaces;
+    let mut at = cube_at + spaces;
     for (l, &owner) in state.links[..lines].iter().enumerate() {
         if owner != NONE {
             out[at + l * SEATS + rel(owner)] = 1.0;
@@ -298,32 +326,35 @@ pub fn write(game: &Game, state: &State, player: u8, out: &mut [f32]) {
     at += crate::games::write_observation(game, state, &mut out[at..]);
     out[at] = state.deck_size() as f32 / game.deck_size as f32;
     let aside = crate::games::set_aside_cards(state);
-    out[at + 1] = aside.iter().map(|&c| c as f32).sum::<f32>() / n as f32;
-    at += 2;
-    if let Some(u) = state.action {
-        out[at + KINDS.iter().position(|&k| k == u.kind).unwrap_or(0)] = 1.0;
-        out[at + KINDS.len()] = u.double as u8 as f32;
-        let t = at + KINDS.len() + 1;
-        if u.target != NONE {
-            if u.kind == ActionKind::Link {
-                out[t + spaces + u.target as usize] = 1.0;
-            } else {
-                out[t + u.target as usize] = 1.0;
+    out[at + 1] = aside.iter().map(|&c| c as f32).sum::<f32>() / game.players as f32;
+    at + 2
+}
+
+/// The action under way.
+fn write_action(game: &Game, u: &crate::state::Underway, out: &mut [f32]) {
+    let (cards, spaces, lines) = (game.card_kinds.len(), game.spaces.len(), game.lines.len());
+    out[KINDS.iter().position(|&k| k == u.kind).unwrap_or(0)] = 1.0;
+    out[KINDS.len()] = u.double as u8 as f32;
+    let t = KINDS.len() + 1;
+    if u.target != NONE {
+        if u.kind == ActionKind::Link {
+            out[t + spaces + u.target as usize] = 1.0;
+        } else {
+            out[t + u.target as usize] = 1.0;
+        }
+    }
+    let c = t + spaces + lines;
+    out[c] = u.coal as f32;
+    out[c + 1] = u.iron as f32;
+    out[c + 2] = u.count as f32 / 2.0;
+    if let Some(mask) = u.cards {
+        for k in 0..cards {
+            if mask & (1 << k) != 0 {
+                out[c + 3 + k] = 1.0;
             }
         }
-        let c = t + spaces + lines;
-        out[c] = u.coal as f32;
-        out[c + 1] = u.iron as f32;
-        out[c + 2] = u.count as f32 / 2.0;
-        if let Some(mask) = u.cards {
-            for k in 0..cards {
-                if mask & (1 << k) != 0 {
-                    out[c + 3 + k] = 1.0;
-                }
-            }
-        }
-        if u.first_card != NONE {
-            out[c + 3 + cards + u.first_card as usize] = 1.0;
-        }
+    }
+    if u.first_card != NONE {
+        out[c + 3 + cards + u.first_card as usize] = 1.0;
     }
 }

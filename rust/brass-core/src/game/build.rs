@@ -123,6 +123,9 @@ impl Game {
             options,
             data_id: format!("{}/{}", data.game, data.version),
             industries: data.industries.clone(),
+            port_industry: (0..data.industries.len())
+                .find(|&i| roles[i].port)
+                .map_or(NONE, |i| i as u8),
             roles,
             producer,
             printed_trade: locations
@@ -236,11 +239,11 @@ fn read_options(
     Ok((flags, recorded))
 }
 
-fn build_roles(data: &DataFile) -> Result<(Vec<Role>, [u8; 2])> {
+fn build_roles(data: &DataFile) -> Result<([Role; MAX_INDUSTRIES], [u8; 2])> {
     if data.industries.len() > MAX_INDUSTRIES {
         return Err(bad("too many industries".into()));
     }
-    let mut roles = Vec::new();
+    let mut roles = [Role::default(); MAX_INDUSTRIES];
     let mut producer = [NONE; 2];
     for (i, industry) in data.industries.iter().enumerate() {
         let r = data
@@ -257,12 +260,12 @@ fn build_roles(data: &DataFile) -> Result<(Vec<Role>, [u8; 2])> {
         if let Some(res) = produces {
             producer[res.index()] = i as u8;
         }
-        roles.push(Role {
+        roles[i] = Role {
             produces,
             sold: r.sold,
             port: r.port,
             flips_when_built: r.flips_when_built,
-        });
+        };
     }
     Ok((roles, producer))
 }
@@ -322,18 +325,18 @@ fn build_map(data: &DataFile) -> Result<Map> {
     let mut lines = Vec::new();
     let mut lines_at = vec![Vec::new(); locations.len()];
     for (i, l) in data.lines.iter().enumerate() {
-        if l.ends.len() < 2 {
-            return Err(bad(format!("line {i} has fewer than two ends")));
-        }
-        let ends = l
+        let list = l
             .ends
             .iter()
             .map(|e| location_index(data, e))
             .collect::<Result<Vec<u8>>>()?;
-        for &e in &ends {
+        let ends = super::LineEnds::new(&list)
+            .ok_or_else(|| bad(format!("line {i} needs two or three ends")))?;
+        for &e in ends.iter() {
             lines_at[e as usize].push(i as u8);
         }
         lines.push(super::Line {
+            mask: ends.iter().fold(0, |m, &e| m | 1 << e),
             ends,
             canal: l.canal,
             rail: l.rail,

@@ -137,12 +137,46 @@ pub struct Space {
     pub name: String,
 }
 
+/// Most locations one line joins (Birmingham's Kidderminster–Worcester line also reaches a farm brewery).
+pub const MAX_LINE_ENDS: usize = 3;
+
+/// The ends of a line: a small inline list (no allocation, read in the hottest loops), used as a slice.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LineEnds {
+    ends: [u8; MAX_LINE_ENDS],
+    len: u8,
+}
+
+impl LineEnds {
+    /// The ends, or None for fewer than two or more than [`MAX_LINE_ENDS`].
+    pub fn new(ends: &[u8]) -> Option<LineEnds> {
+        if ends.len() < 2 || ends.len() > MAX_LINE_ENDS {
+            return None;
+        }
+        let mut e = [NONE; MAX_LINE_ENDS];
+        e[..ends.len()].copy_from_slice(ends);
+        Some(LineEnds {
+            ends: e,
+            len: ends.len() as u8,
+        })
+    }
+}
+
+impl std::ops::Deref for LineEnds {
+    type Target = [u8];
+    fn deref(&self) -> &[u8] {
+        &self.ends[..self.len as usize]
+    }
+}
+
 /// A line on which one canal or rail link can be built. Most lines join two locations; a line may join
 /// more (the link then connects all of them). It is named after its first two ends.
 #[derive(Clone, Debug)]
 pub struct Line {
     /// The locations the line joins, in data order.
-    pub ends: Vec<u8>,
+    pub ends: LineEnds,
+    /// The same, as a bitmask of locations.
+    pub mask: u64,
     pub canal: bool,
     pub rail: bool,
     pub name: String,
@@ -157,7 +191,7 @@ impl Line {
     }
     /// The line's ends as a bitmask of locations.
     pub fn ends(&self) -> u64 {
-        self.ends.iter().fold(0, |m, &e| m | 1 << e)
+        self.mask
     }
 }
 
@@ -268,10 +302,12 @@ pub struct Game {
     /// `<game>/<data version>`, recorded in states and records.
     pub data_id: String,
     pub industries: Vec<String>,
-    /// Per industry, its role.
-    pub roles: Vec<Role>,
+    /// Per industry, its role (entries past the game's industries are default).
+    pub roles: [Role; MAX_INDUSTRIES],
     /// Per resource, the industry whose tiles produce it, or NONE.
     pub producer: [u8; 2],
+    /// The industry whose tiles are ports (role `port`), or NONE.
+    pub port_industry: u8,
     pub locations: Vec<Location>,
     pub spaces: Vec<Space>,
     pub lines: Vec<Line>,

@@ -238,16 +238,6 @@ pub fn check_sale(
     Ok(())
 }
 
-/// The ports a sale may go to now (unflipped port tiles), as sale targets; the DCM is always a candidate.
-pub fn candidate_targets(config: &Config, state: &State, out: &mut Vec<SaleTarget>) {
-    for (s, t) in state.board.iter().enumerate() {
-        if !t.is_empty() && t.industry == config.port && !t.flipped {
-            out.push(SaleTarget::Port(s as u8));
-        }
-    }
-    out.push(SaleTarget::Distant);
-}
-
 /// One sale (L-41, L-42). The port (of any owner) flips first; a distant sale draws a DCM tile and moves the
 /// marker. Returns false when the marker reached X: the sale fails and the action ends (L-42).
 pub fn sell(game: &Game, config: &Config, state: &mut State, p: u8, target: SaleTarget) -> bool {

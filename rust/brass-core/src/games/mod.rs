@@ -190,13 +190,6 @@ pub fn check_sale(
     }
 }
 
-/// The targets worth checking for a sale now.
-pub fn candidate_targets(game: &Game, state: &State, out: &mut Vec<SaleTarget>) {
-    match &game.variant {
-        Variant::Lancashire(c) => lancashire::candidate_targets(c, state, out),
-    }
-}
-
 /// The target's part of one sale; false when the sale fails and ends the action (L-42).
 pub fn sell_to(game: &Game, state: &mut State, p: u8, target: SaleTarget) -> bool {
     match &game.variant {

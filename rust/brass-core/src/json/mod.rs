@@ -2,7 +2,7 @@
 //! read field by field with every type and range checked (`read.rs`, one function per section), then
 //! checked against every invariant (`invariants.rs`). Game records are in `record.rs`.
 use crate::error::{Error, Result};
-use crate::game::Game;
+use crate::game::{Game, MAX_CARD_KINDS};
 use serde_json::{json, Map, Value};
 use std::collections::BTreeMap;
 
@@ -166,11 +166,11 @@ pub(crate) fn int_in(path: &str, v: &Value, lo: i64, hi: i64) -> Result<i64> {
 }
 
 /// Card kind → count, each count 1 … 255 and the kinds this game's.
-pub(crate) fn card_counts(game: &Game, path: &str, v: &Value) -> Result<[u8; 32]> {
+pub(crate) fn card_counts(game: &Game, path: &str, v: &Value) -> Result<[u8; MAX_CARD_KINDS]> {
     let obj = v
         .as_object()
         .ok_or_else(|| invalid(format!("{path}: expected an object of card → count")))?;
-    let mut out = [0u8; 32];
+    let mut out = [0u8; MAX_CARD_KINDS];
     for (name, c) in obj {
         let k = game
             .card_by_name(name)

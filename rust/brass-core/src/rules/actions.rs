@@ -6,6 +6,7 @@ use crate::market;
 use crate::state::State;
 
 /// Can the player build a link on `line` (L-34 … L-37)? `second` is the second rail of one action.
+#[inline]
 pub fn check_link(
     game: &Game,
     state: &State,
@@ -37,16 +38,20 @@ pub fn check_link(
             }
         }
         Era::Rail => {
-            // Placing the link joins the components of its ends.
-            let mut on_mines = 0;
-            let mut trade = false;
-            let mut seen = 0u64;
-            for &e in &l.ends {
-                let c = ctx.component[e as usize] as usize;
-                if seen & (1 << c) == 0 {
-                    seen |= 1 << c;
-                    on_mines += ctx.component_coal[c];
-                    trade |= ctx.component_trade[c];
+            // Placing the link joins the components of its ends (two, or three: MAX_LINE_ENDS).
+            let ends = &l.ends;
+            let comp = |i: usize| ctx.component[ends[i] as usize] as usize;
+            let (c0, c1) = (comp(0), comp(1));
+            let (mut on_mines, mut trade) = (ctx.component_coal[c0], ctx.component_trade[c0]);
+            if c1 != c0 {
+                on_mines += ctx.component_coal[c1];
+                trade |= ctx.component_trade[c1];
+            }
+            if ends.len() > 2 {
+                let c2 = comp(2);
+                if c2 != c0 && c2 != c1 {
+                    on_mines += ctx.component_coal[c2];
+                    trade |= ctx.component_trade[c2];
                 }
             }
             let mut cost = if second {
@@ -70,6 +75,7 @@ pub fn check_link(
 }
 
 /// Can the player develop (remove) the lowest tile of `industry` (L-39)?
+#[inline]
 pub fn check_develop(game: &Game, state: &State, ctx: &Ctx, industry: u8) -> Result<(), Why> {
     if state.next_tile(game, ctx.player, industry).is_none() {
         return Err("you have no tile of that industry left");
@@ -85,6 +91,7 @@ pub fn check_develop(game: &Game, state: &State, ctx: &Ctx, industry: u8) -> Res
 
 /// Can the player sell the tile on `tile` to `target` (L-40 … L-42)? The tile must be the player's own
 /// unflipped tile of an industry that is sold; where it may go is the game's rule.
+#[inline]
 pub fn check_sell(
     game: &Game,
     state: &State,
@@ -104,14 +111,14 @@ pub fn check_sell(
 
 /// Is any sale legal now (to offer `sell` follow-ups)?
 pub fn any_sale(game: &Game, state: &State, ctx: &Ctx) -> bool {
-    let mut targets = Vec::new();
-    crate::games::candidate_targets(game, state, &mut targets);
     game.layout.sell_spaces.iter().any(|&tile| {
         let t = state.board[tile as usize];
         t.owner == ctx.player
             && game.roles[t.industry as usize].sold
             && !t.flipped
-            && targets
+            && game
+                .layout
+                .sale_targets
                 .iter()
                 .any(|&target| check_sell(game, state, ctx, tile, target).is_ok())
     })

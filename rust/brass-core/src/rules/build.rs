@@ -1,6 +1,6 @@
 //! Build (L-21 … L-33, C-6): the tile, the space, the cards, coal and iron, money.
 use super::{Ctx, Why};
-use crate::game::{Era, FirstBuild, Game, Resource, MAX_INDUSTRIES, NONE};
+use crate::game::{Era, FirstBuild, Game, Resource, TileSpec, MAX_INDUSTRIES, NONE};
 use crate::market;
 use crate::network::{self, adjacency, closest_coal, reachable};
 use crate::state::{Player, State};
@@ -135,7 +135,7 @@ pub fn check_build_site(
             return Err("in the Canal Era you may have only one tile per location (L-25, L-31)");
         }
     }
-    let cost = build_resource_cost(game, state, ctx, space, industry, overbuild)?;
+    let cost = build_resource_cost(game, state, ctx, space, industry, spec, overbuild)?;
     if player.money < (spec.cost as u32 + cost) as i32 {
         return Err("not enough money for the tile and its coal and iron (L-19)");
     }
@@ -214,11 +214,9 @@ fn build_resource_cost(
     ctx: &Ctx,
     space: u8,
     industry: u8,
+    spec: &TileSpec,
     overbuild: bool,
 ) -> Result<u32, Why> {
-    let spec = state
-        .next_tile(game, ctx.player, industry)
-        .expect("checked by the caller");
     let mut cost = 0;
     if spec.coal > 0 {
         let from_market = coal_from_market(game, state, ctx, space, overbuild, spec.coal);

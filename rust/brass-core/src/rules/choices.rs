@@ -1,6 +1,6 @@
 //! The choices of the follow-up decisions: where coal and iron come from (L-16, L-18, C-14), which card
 //! pays (docs/actions.md, "Cards"), which tile a shortfall removes (L-11).
-use crate::game::{Game, RailCoal, Resource, NONE};
+use crate::game::{Game, RailCoal, Resource, MAX_CARD_KINDS, NONE};
 use crate::network::{adjacency, closest_coal};
 use crate::state::{ActionKind, State};
 
@@ -50,7 +50,7 @@ pub fn card_choices(state: &State, player: u8) -> u32 {
         if u.first_card == NONE {
             // The lower card of the pair: a kind with a second card of the same or a later kind.
             let mut m = 0;
-            for k in 0..32 {
+            for k in 0..MAX_CARD_KINDS {
                 if p.hand[k] >= 2 || (p.hand[k] == 1 && hand >> (k + 1) != 0) {
                     m |= 1 << k;
                 }

@@ -51,6 +51,8 @@ fn root(parent: &mut [u8; MAX_LOCATIONS], mut x: u8) -> u8 {
 impl Ctx {
     pub fn new(game: &Game, state: &State, player: u8) -> Ctx {
         let coal = game.producer(Resource::Coal);
+        let iron = game.producer(Resource::Iron);
+        let port = game.port_industry;
         let mut on_board = [0u32; 2];
         let mut coal_at = [0u32; MAX_LOCATIONS];
         let mut own_tile_locations = 0u64;
@@ -65,12 +67,12 @@ impl Ctx {
                 own_tile_locations |= 1 << loc;
                 presence = true;
             }
-            if let Some(r) = game.produces(tile.industry) {
-                on_board[r.index()] += tile.cubes as u32;
-                if tile.industry == coal {
-                    coal_at[loc as usize] += tile.cubes as u32;
-                }
-            } else if game.roles[tile.industry as usize].port {
+            if tile.industry == iron {
+                on_board[Resource::Iron.index()] += tile.cubes as u32;
+            } else if tile.industry == coal {
+                on_board[Resource::Coal.index()] += tile.cubes as u32;
+                coal_at[loc as usize] += tile.cubes as u32;
+            } else if tile.industry == port {
                 trade |= 1 << loc;
             }
         }
@@ -80,17 +82,17 @@ impl Ctx {
         for (l, p) in parent.iter_mut().enumerate().take(game.locations.len()) {
             *p = l as u8;
         }
-        for (i, line) in game.lines.iter().enumerate() {
-            let owner = state.links[i];
+        for (i, &owner) in state.links[..game.lines.len()].iter().enumerate() {
             if owner == NONE {
                 continue;
             }
+            let line = &game.lines[i];
             if owner == player {
                 network |= line.ends();
                 presence = true;
             }
             let first = root(&mut parent, line.ends[0]);
-            for &e in &line.ends[1..] {
+            for &e in line.ends[1..].iter() {
                 let r = root(&mut parent, e);
                 if r != first {
                     parent[r as usize] = first;
@@ -286,21 +288,17 @@ fn push_develops(game: &Game, state: &State, ctx: &Ctx, out: &mut Vec<u16>) {
 }
 
 fn push_sales(game: &Game, state: &State, ctx: &Ctx, out: &mut Vec<u16>) {
-    let mut targets = Vec::new();
-    crate::games::candidate_targets(game, state, &mut targets);
-    let first = out.len();
     for &tile in &game.layout.sell_spaces {
         let t = state.board[tile as usize];
         if t.owner != ctx.player || !game.roles[t.industry as usize].sold || t.flipped {
             continue;
         }
-        for &target in &targets {
+        for &target in &game.layout.sale_targets {
             if check_sell(game, state, ctx, tile, target).is_ok() {
                 out.push(game.encode(Action::Sell { tile, target }));
             }
         }
     }
-    out[first..].sort_unstable();
 }
 
 /// Why `action` is not legal now, or Ok if it is. Agrees with [`legal_actions`] by construction: both
