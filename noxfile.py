@@ -42,12 +42,18 @@ def browser(session: nox.Session) -> None:
 
 @nox.session
 def lint(session: nox.Session) -> None:
-    """Formatting and lints for both languages."""
+    """Formatting, lints and types: rustfmt, clippy (the workspace's [workspace.lints], warnings are errors),
+    ruff check and ruff format --check (pyproject.toml), mypy on python/brass but brass.reference."""
     session.env.update(_cargo_env())
     session.run("cargo", "fmt", "--all", "--check", external=True)
-    session.run("cargo", "clippy", "--workspace", "--all-targets", "-q", "--", "-D", "warnings", external=True)
-    session.install("ruff")
+    session.run(
+        "cargo", "clippy", "--locked", "--workspace", "--all-targets", "-q", "--", "-D", "warnings", external=True
+    )
+    # mypy reads the extension through its stub (python/brass/_brass.pyi): no build needed here.
+    session.install("ruff", "mypy>=1.10", "numpy>=1.24", "rich>=13", "gymnasium>=1.0")
     session.run("ruff", "check", "python", "tests", "noxfile.py")
+    session.run("ruff", "format", "--check", "python", "tests", "noxfile.py")
+    session.run("mypy")
 
 
 @nox.session

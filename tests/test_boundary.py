@@ -5,6 +5,7 @@ truncated JSON at every entry point, on both engines where both have it."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import threading
 
@@ -77,10 +78,8 @@ def test_state_methods_agree_and_change_nothing(value, data) -> None:
     else:
         assert [s.to_json() for s in states] == before
     for s in states:
-        try:
+        with contextlib.suppress(brass.PlayerIndexError, brass.ArgumentTypeError):
             s.player(value)
-        except (brass.PlayerIndexError, brass.ArgumentTypeError):
-            pass
     outcome(states[0].observation, value)
     outcome(states[0].resample_hidden, value, value)
 

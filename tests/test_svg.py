@@ -330,7 +330,7 @@ def test_location_names_are_clear_of_lines_boxes_and_each_other(name, players, o
         assert not crossing, (lid, crossing)
         assert not [other for other, box in boxes.items() if other != lid and brass.svg._overlaps(rect, box)], lid
         assert not brass.svg._overlaps(rect, boxes[lid]), lid
-        assert 0 < rect[0] and rect[2] < brass.svg.MAP_WIDTH and 45 < rect[1] and rect[3] < brass.svg.HEIGHT
+        assert rect[0] > 0 and rect[2] < brass.svg.MAP_WIDTH and rect[1] > 45 and rect[3] < brass.svg.HEIGHT
         names.append((lid, rect))
     assert len(names) == sum(1 for loc in data()["locations"] if not loc.get("trade_icon"))
     for i, (a, ra) in enumerate(names):

@@ -59,7 +59,7 @@ def test_vector_replays_decision_by_decision(engine, path):
     vec = load(path)
     record = vec["record"]
     state = start(engine, record)
-    for i, (action, count) in enumerate(zip(record["actions"], vec["legal_counts"])):
+    for i, (action, count) in enumerate(zip(record["actions"], vec["legal_counts"], strict=True)):
         legal = state.legal_actions()
         assert len(legal) == count, f"number of legal actions before action {i}"
         assert action in legal, f"action {i} ({state.game.action_name(action)}) is legal"

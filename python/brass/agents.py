@@ -14,12 +14,23 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import brass
 from brass._brass import agents as _native
 from brass.reference._rng import SplitMix64
 
-Agent = _native.Agent
+if TYPE_CHECKING:
+
+    class Agent:
+        """The base class of the native agents (rust/brass-py/src/agents.rs), as the type checker sees it."""
+
+        @property
+        def name(self) -> str: ...
+        def choose(self, state: brass.State, seed: int | None = None) -> int: ...
+
+else:
+    Agent = _native.Agent
 Random = _native.Random
 Greedy = _native.Greedy
 MCTS = _native.MCTS
@@ -72,12 +83,11 @@ def play_game(
     deal, rng = selfplay_seeds(seed, index)
     state = game.new_state(seed=deal)
     while not state.is_terminal:
-        seat = order[state.current_player]
+        player = state.current_player
+        assert player is not None  # a game that is not over has a player to decide
+        seat = order[player]
         decision_seed = rng.next()
-        if isinstance(seat, Agent):
-            choice = seat.choose(state, seed=decision_seed)
-        else:
-            choice = seat(state)
+        choice = seat.choose(state, seed=decision_seed) if isinstance(seat, Agent) else seat(state)
         state.apply(choice)
     return PlayedGame(
         index=index,

@@ -51,7 +51,7 @@ def native_games(game: brass.Game, games: int, repeats: int = 5) -> dict[str, An
             "threads": runs[0].threads,
         }
 
-    ratios = [m.games_per_second / o.games_per_second for o, m in zip(one, many)]
+    ratios = [m.games_per_second / o.games_per_second for o, m in zip(one, many, strict=True)]
     return {
         "native_1_thread": summary(one),
         "native_all_threads": summary(many),
@@ -162,7 +162,7 @@ def run(
     seconds = 0.5 if quick else 2.0
     games = 200 if quick else 2000
     report: dict[str, Any] = {"machine": machine(), "game": game_name, "options": options, "results": {}}
-    for n, game in zip(players, games_made):
+    for n, game in zip(players, games_made, strict=True):
         r: dict[str, Any] = {}
         r.update(native_games(game, games))
         r.update(python_loop(game, seconds))

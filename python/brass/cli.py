@@ -182,10 +182,10 @@ def _selfplay(args: argparse.Namespace) -> int:
     game = brass.Game(args.game, players=args.players, **_options(args))
     if args.games < 1:
         raise UserError("--games must be at least 1")
-    out = None
     if args.out:
         try:
-            out = open(args.out, "w")
+            with open(args.out, "w"):  # fail now rather than after the games
+                pass
         except OSError as e:
             raise UserError(f"cannot write {args.out}: {e.strerror}") from None
     chunk = max(4, 2 * (args.jobs or 2))
@@ -213,10 +213,13 @@ def _selfplay(args: argparse.Namespace) -> int:
                 progress.update(task, advance=n)
     seconds = time.perf_counter() - started
     results.sort(key=lambda r: r["index"])
-    if out is not None:
-        with out:
-            for r in results:
-                out.write(json.dumps(r, separators=(",", ":")) + "\n")
+    if args.out:
+        try:
+            with open(args.out, "w") as out:
+                for r in results:
+                    out.write(json.dumps(r, separators=(",", ":")) + "\n")
+        except OSError as e:
+            raise UserError(f"cannot write {args.out}: {e.strerror}") from None
     print(summarise(results, specs, args.players, seconds))
     if args.out:
         print(f"records: {args.out} (check them with `brass replay {args.out}`)")
@@ -395,6 +398,7 @@ def _play(args: argparse.Namespace) -> int:
     shown = None
     while not state.is_terminal:
         p = state.current_player
+        assert p is not None  # a game that is not over has a player to decide
         agent = seats[p]
         if agent is not None:
             decision_seed += 1

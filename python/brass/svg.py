@@ -109,9 +109,9 @@ def _project(lat: float, lon: float) -> tuple[float, float]:
     return x, y
 
 
-def _positions() -> dict[str, tuple[float, float]]:
+def _positions() -> dict[str, tuple[int, int]]:
     """The picture position of every location: its projected latitude and longitude, nudged."""
-    positions = {}
+    positions: dict[str, tuple[int, int]] = {}
     for location, (lat, lon) in LAT_LON.items():
         x, y = _project(lat, lon)
         dx, dy = _NUDGE.get(location, (0.0, 0.0))
@@ -194,7 +194,7 @@ def _attrs(attrs: dict[str, Any]) -> str:
     return "".join(out)
 
 
-def _element(tag: str, children: str = "", **attrs: Any) -> str:
+def _element(tag: str, children: str = "", /, **attrs: Any) -> str:
     """An element with already built children (markup, not text)."""
     if children:
         return f"<{tag}{_attrs(attrs)}>{children}</{tag}>"
@@ -371,7 +371,7 @@ def _draw_space(obj: dict, location: dict, number: int, icons: list[str], x: flo
     for i in range(tile["cubes"]):  # small squares under the label
         parts.append(_element("rect", x=x + 3.5 + 3.4 * i, y=y + 13, width=2.8, height=4, fill=cube))
     vp, income = _tile_values(obj, industry, tile["level"])
-    if vp is not None:  # as printed on the tile: VP bottom left, income spaces bottom right
+    if vp is not None and income is not None:  # as printed on the tile: VP bottom left, income bottom right
         parts.append(
             _text(x + 4, y + SPACE - 3.5, str(vp), font_size=7.5, font_weight="bold", fill=ink, class_="tile-vp")
         )
@@ -622,7 +622,9 @@ def _draw_panel(obj: dict, data: dict, now: int | None, rounds: int, scored: boo
             str(sum(player["hand"].values())),
         ]
         row = [_element("rect", x=x - 12, y=y - 10, width=9, height=11, fill=colour)]
-        row += [_text(x + dx, y, v, font_size=12, font_weight=weight) for v, (_, dx) in zip(values, columns)]
+        row += [
+            _text(x + dx, y, v, font_size=12, font_weight=weight) for v, (_, dx) in zip(values, columns, strict=True)
+        ]
         out.append(
             _group(
                 row,
@@ -690,7 +692,7 @@ def _draw_legend(x: float, y: float, scored: bool = False) -> list[str]:
     out.append(_text(x, y, "flipped; small squares = coal / iron cubes on the tile; bottom:", font_size=10.5))
     y += 14
     out.append(_text(x, y, "VP when flipped (left), income spaces when flipped (right)", font_size=10.5))
-    samples = [
+    samples: list[tuple[str, list[tuple[str, float, str | None]]]] = [
         ("canal and rail", [("#b9d7ef", 6, None), ("#8a8a8a", 1.5, None)]),
         ("canal only", [("#b9d7ef", 6, None)]),
         ("rail only", [("#8a8a8a", 1.5, "6 4")]),

@@ -323,7 +323,7 @@ def render_html(record: Any) -> str:
     svgs = [brass.svg.board(p.state, scored_links=p.scored_links) for p in game_positions]
     pieces, runs = _pack(svgs)
     info = []
-    for before, p in zip([None, *game_positions], game_positions):
+    for before, p in zip([None, *game_positions], game_positions, strict=False):
         entry = _info(p)
         if p.scored_links and before is not None:
             entry["scored"] = (

@@ -17,6 +17,7 @@ reply, an event, or a condition the page evaluates itself (`Page.wait_for`); not
 from __future__ import annotations
 
 import base64
+import contextlib
 import fcntl
 import json
 import os
@@ -177,10 +178,8 @@ class Browser:
         if self._closed:
             return
         self._closed = True
-        try:
+        with contextlib.suppress(CDPError, TimeoutError, OSError):
             self.send("Browser.close", timeout=5)
-        except (CDPError, TimeoutError, OSError):
-            pass
         if not self._exited(10):
             os.killpg(self.pid, signal.SIGKILL)  # our own child's process group
             os.waitpid(self.pid, 0)

@@ -195,7 +195,7 @@ def json_diff(a, b, path: str = "", out: list | None = None, limit: int = 12) ->
             if k not in a or k not in b or a[k] != b[k]:
                 json_diff(a.get(k, "<missing>"), b.get(k, "<missing>"), f"{path}.{k}", out, limit)
     elif isinstance(a, list) and isinstance(b, list) and len(a) == len(b):
-        for i, (x, y) in enumerate(zip(a, b)):
+        for i, (x, y) in enumerate(zip(a, b, strict=True)):
             if x != y:
                 json_diff(x, y, f"{path}[{i}]", out, limit)
     elif a != b:
@@ -418,9 +418,13 @@ class Pair:
             if held is not None:
                 mover = before["turn_order"][before["turn"]]
                 events.append("overbuild own L-29" if held["owner"] == mover else "overbuild opponent L-30")
-        if KIND[aid] == "build" and before["decision"] == "action" and not name.endswith("double"):
-            if virtual_link_builds(before, [name]):
-                events.append("virtual link build C-7/L-55")
+        if (
+            KIND[aid] == "build"
+            and before["decision"] == "action"
+            and not name.endswith("double")
+            and virtual_link_builds(before, [name])
+        ):
+            events.append("virtual link build C-7/L-55")
         if virtual_link_builds(after, [NAMES[a] for a in self.legal]):
             events.append("virtual link build legal C-7/L-55")
         if KIND[aid] == "sell" and name.endswith("distant"):
@@ -440,7 +444,7 @@ class Pair:
         for key, rule in (("coal_market", "L-17"), ("iron_market", "L-18")):
             if after[key] == 0 < before[key]:
                 events.append(f"{key} emptied {rule}")
-        for x, y in zip(before["players"], after["players"]):
+        for x, y in zip(before["players"], after["players"], strict=True):
             if y["vp"] < x["vp"]:
                 events.append("VP lost to a shortfall L-11")
             if y["income_space"] == 99 != x["income_space"]:
@@ -456,7 +460,9 @@ class Pair:
             events.append("shortfall before a classic round C-4")
         if classic and after["decision"] == "over":
             levels = [self.rust.player(i).income_level for i in range(self.players)]
-            top = sorted(((p["vp"], lv, p["money"]) for p, lv in zip(after["players"], levels)), reverse=True)
+            top = sorted(
+                ((p["vp"], lv, p["money"]) for p, lv in zip(after["players"], levels, strict=True)), reverse=True
+            )
             if top[0] == top[1]:
                 events.append("next turn order decides C-15")
         if after["decision"] == "over" and len(self.rust.winners) > 1:
@@ -774,7 +780,7 @@ def loaders_agree(pair: Pair, text: str) -> bool:
         STATS.rejections += 1
         return False
     details = [f"edited state: {text}"]
-    for name, o in zip(("rust", "reference"), out):
+    for name, o in zip(("rust", "reference"), out, strict=True):
         details.append(f"{name}: {o!r}" if isinstance(o, BaseException) else f"{name}: loads it")
     if ok == [True, True]:
         details += json_diff(json.loads(out[0][0]), json.loads(out[1][0]))

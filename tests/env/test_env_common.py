@@ -99,7 +99,7 @@ def test_observations_stay_inside_the_declared_bounds():
             for p in range(players):
                 obs = state.observation(p)
                 assert obs.dtype == np.float32
-                assert _common.OBS_LOW <= obs.min() and obs.max() <= _common.OBS_HIGH
+                assert obs.min() >= _common.OBS_LOW and obs.max() <= _common.OBS_HIGH
             if state.is_terminal:
                 break
             state.apply(policy(state))

@@ -13,7 +13,7 @@ EXAMPLES = re.findall(r"```python\n(.*?)```", DOC.read_text(encoding="utf-8"), f
 
 def test_the_doc_has_one_example_per_framework():
     assert len(EXAMPLES) == 3
-    for example, framework in zip(EXAMPLES, ("pettingzoo", "gymnasium", "openspiel")):
+    for example, framework in zip(EXAMPLES, ("pettingzoo", "gymnasium", "openspiel"), strict=True):
         assert f"brass.env import {framework}" in example or f"brass.env.{framework} import" in example
 
 

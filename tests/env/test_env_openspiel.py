@@ -84,7 +84,7 @@ def play(game, bots, seed):
     state = game.new_initial_state()
     while not state.is_terminal():
         if state.is_chance_node():
-            outcomes, probs = zip(*state.chance_outcomes())
+            outcomes, probs = zip(*state.chance_outcomes(), strict=True)
             state.apply_action(int(rng.choice(outcomes, p=probs)))
         else:
             state.apply_action(bots[state.current_player()].step(state))

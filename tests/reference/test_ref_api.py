@@ -96,7 +96,7 @@ def test_seeds():
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_setup_follows_the_documented_rng_order(players):
     """docs/state-format.md setup steps 1-4 (L-2 … L-6)."""
-    data = json.load(open(ref._data.DATA_DIR / "lancashire.json"))
+    data = json.loads((ref._data.DATA_DIR / "lancashire.json").read_text(encoding="utf-8"))
     deck = [k for k in data["card_kinds"] for _ in range(data["decks"][str(players)].get(k, 0))]
     rng = SplitMix64(123)
     rng.shuffle(deck)
@@ -269,7 +269,7 @@ def test_replay_rejects_illegal_ids():
 
 
 def test_player_view_lists_cards_in_card_kind_order():
-    data = json.load(open(ref._data.DATA_DIR / "lancashire.json"))
+    data = json.loads((ref._data.DATA_DIR / "lancashire.json").read_text(encoding="utf-8"))
     state = ref.Game("lancashire", players=4).new_state(8)
     hand = state.player(0).hand
     assert hand == sorted(hand, key=data["card_kinds"].index)

@@ -36,7 +36,7 @@ docs/env.md and docs/vecenv.md.
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import Any
 
 import gymnasium
 import numpy as np
@@ -74,7 +74,7 @@ class BrassEnv(gymnasium.Env):
         **options: the game's options (docs/classic.md), e.g. `intro=True`.
     """
 
-    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi", "human"], "render_fps": 4}
+    metadata: dict[str, Any] = {"render_modes": ["ansi", "human"], "render_fps": 4}
 
     def __init__(
         self,
@@ -175,7 +175,9 @@ class BrassEnv(gymnasium.Env):
     def _play_opponents(self) -> None:
         state = self._require_state()
         while not state.is_terminal and state.current_player != self.seat:
-            state.apply(self._policies[state.current_player](state.clone()))
+            player = state.current_player
+            assert player is not None  # a game that is not over has a player to decide
+            state.apply(self._policies[player](state.clone()))
 
     def _observation(self) -> np.ndarray:
         return self._require_state().observation(self.seat)
@@ -238,7 +240,7 @@ class BrassVectorEnv(gymnasium.vector.VectorEnv):
     game i's engine state.
     """
 
-    metadata: ClassVar[dict[str, Any]] = {
+    metadata: dict[str, Any] = {
         "autoreset_mode": gymnasium.vector.AutoresetMode.SAME_STEP,
         "render_modes": ["ansi"],
     }
@@ -326,7 +328,7 @@ class BrassVectorEnv(gymnasium.vector.VectorEnv):
         """A copy of game i's engine state."""
         return self._require_vecenv().state(i)
 
-    def render(self) -> tuple[str, ...] | None:  # type: ignore[override]
+    def render(self) -> tuple[str, ...] | None:
         """ "ansi": the text picture of each game (`str(state)` plus the legal-action count)."""
         if self.render_mode is None:
             gymnasium.logger.warn("render() called without a render_mode (use 'ansi').")

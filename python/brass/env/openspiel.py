@@ -176,7 +176,7 @@ class BrassState(pyspiel.State):
         return self.brass_state is not None and self.brass_state.is_terminal
 
     def returns(self) -> list[float]:
-        if self.is_terminal():
+        if self.brass_state is not None and self.brass_state.is_terminal:
             return win_rewards(self.brass_state)
         return [0.0] * self.get_game().num_players()
 
@@ -226,7 +226,9 @@ class _Observer:
         obs = state.brass_state.observation(player)
         nonzero = np.flatnonzero(obs)
         labels = self._game._labels
-        text = f"p{player} " + " ".join(f"{labels[i]}={v:.6g}" for i, v in zip(nonzero.tolist(), obs[nonzero].tolist()))
+        text = f"p{player} " + " ".join(
+            f"{labels[i]}={v:.6g}" for i, v in zip(nonzero.tolist(), obs[nonzero].tolist(), strict=True)
+        )
         if self._info_state:
             decisions = state.history()[1:]  # the deal (history[0]) is hidden; every decision is public
             text += " | decisions " + " ".join(str(a) for a in decisions)

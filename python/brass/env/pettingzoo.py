@@ -23,7 +23,7 @@ See docs/env.md.
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import Any
 
 import gymnasium
 import numpy as np
@@ -62,7 +62,7 @@ def env(game: str = "lancashire", players: int = 4, render_mode: str | None = No
 class BrassAECEnv(AECEnv):
     """Brass as a PettingZoo AEC environment (unwrapped; `env()` wraps it)."""
 
-    metadata: ClassVar[dict[str, Any]] = {
+    metadata: dict[str, Any] = {
         "render_modes": ["ansi", "human"],
         "name": "brass_v0",
         "is_parallelizable": False,
@@ -84,7 +84,7 @@ class BrassAECEnv(AECEnv):
         self.action_spaces = {a: gymnasium.spaces.Discrete(self.game.num_actions) for a in self.possible_agents}
         self._rng = np.random.default_rng()
         self.brass_state: brass.State | None = None  # the engine state of the game under way
-        self.agents = []
+        self.agents: list[str] = []
 
     # --- spaces --------------------------------------------------------------------------------------------
     def observation_space(self, agent: str) -> gymnasium.spaces.Space:
@@ -105,8 +105,10 @@ class BrassAECEnv(AECEnv):
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
-        self.infos = {a: {} for a in self.agents}
-        self.agent_selection = self.possible_agents[self.brass_state.current_player]
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        player = self.brass_state.current_player
+        assert player is not None  # a new game has a player to decide
+        self.agent_selection = self.possible_agents[player]
         if self.render_mode == "human":
             self.render()
 
@@ -136,7 +138,9 @@ class BrassAECEnv(AECEnv):
             self.infos = {a: final_info(state) for a in self.agents}
         else:
             self.rewards = dict.fromkeys(self.agents, 0.0)
-            self.agent_selection = self.possible_agents[state.current_player]
+            player = state.current_player
+            assert player is not None  # a game that is not over has a player to decide
+            self.agent_selection = self.possible_agents[player]
         self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()

@@ -20,7 +20,7 @@ from ._data import GameData
 
 def as_index(value, error: type[Exception], what: str) -> int:
     """An integer argument: an int or anything with `__index__` (numpy integers), but never a bool."""
-    if isinstance(value, bool) or isinstance(value, str):
+    if isinstance(value, bool | str):
         raise error(f"{what}, not {type(value).__name__}")
     try:
         return operator.index(value)
