@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 import json
+import os
 import pathlib
+import subprocess
+import sys
 
 import pytest
 
+import brass
 from brass.cli import main, wilson
 
 
@@ -178,3 +182,107 @@ def test_wilson_interval() -> None:
     lo, hi = wilson(95, 100)
     assert 0.88 < lo < 0.9 and 0.97 < hi < 0.99
     assert wilson(0, 0) == (0.0, 0.0)
+
+
+def _run(argv: list[str]) -> int:
+    """main(argv), with argparse's exits turned into their codes."""
+    try:
+        return main(argv)
+    except SystemExit as e:
+        return int(e.code or 0)
+
+
+@pytest.mark.parametrize("command", ["selfplay", "play", "bench"])
+def test_an_unknown_game_is_an_error_naming_the_games(command: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert _run([command, "--game", "nope", "--quick"] if command == "bench" else [command, "--game", "nope"]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err.startswith("brass: ") and captured.err.count("\n") == 1
+    assert "nope" in captured.err and all(name in captured.err for name in brass.games())
+    # --help lists them too.
+    assert _run([command, "--help"]) == 0
+    help_text = capsys.readouterr().out
+    assert all(name in help_text for name in brass.games())
+
+
+@pytest.mark.parametrize("text", ["", "\n\n  \n"])
+def test_replay_of_a_file_without_records_is_an_error(
+    text: str, tmp_path: pathlib.Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    empty = tmp_path / "empty.jsonl"
+    empty.write_text(text)
+    assert main(["replay", str(empty)]) == 2
+    captured = capsys.readouterr()
+    assert "every action legal" not in captured.out
+    assert captured.err == f"brass: {empty}: no game record in the file\n"
+
+
+def test_selfplay_summary_names_the_game_and_its_options(capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["selfplay", "--players", "2", "--agents", "random", "random", "--games", "1", "--quiet"]
+    assert main([*argv, "--option", "intro", "--option", "virtual_link"]) == 0
+    assert capsys.readouterr().out.startswith("1 game of lancashire (intro, virtual_link), 2 players, ")
+    classic = ["selfplay", "--game", "brass", "--players", "3", "--agents", "random", "random", "random"]
+    assert main([*classic, "--games", "2", "--quiet"]) == 0
+    assert capsys.readouterr().out.startswith("2 games of brass, 3 players, ")
+
+
+def test_seat_has_help_and_a_bad_seed_prints_only_the_error(capsys: pytest.CaptureFixture[str]) -> None:
+    assert _run(["play", "--help"]) == 0
+    assert "--seat N" in capsys.readouterr().out
+    for argv in (["selfplay", "--seed", "-1", "--games", "1"], ["play", "--seed", "-1"]):
+        assert main(argv) == 2
+        captured = capsys.readouterr()
+        assert captured.out == "" and captured.err.startswith("brass: ") and captured.err.count("\n") == 1
+
+
+def _play(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], answers: list[str]) -> str:
+    lines = iter([*answers, "quit"])
+    monkeypatch.setattr("builtins.input", lambda prompt="": next(lines))
+    assert main(["play", "--players", "2", "--agents", "random", "--seed", "3"]) == 0
+    return capsys.readouterr().out
+
+
+def test_play_errors_print_one_line_and_a_hint_not_the_menu(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    legal = len(brass.Game("lancashire", players=2).new_state(seed=3).legal_actions())
+    out = _play(monkeypatch, capsys, ["999", "build nothing", "", "help"])
+    assert out.count("Your decision") == 1  # listed once: errors, help and empty lines do not list it again
+    assert f"no move number 999: choose 0 to {legal - 1}\n" in out and "notation error" not in out
+    assert "not possible: " in out and out.count("`moves` lists the legal moves again") == 2
+    out = _play(monkeypatch, capsys, ["999", "moves"])
+    assert out.count("Your decision") == 2  # `moves` lists them again
+
+
+def test_play_echoes_every_move_and_takes_a_card_name_alone(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    card = brass.Game("lancashire", players=2).new_state(seed=3).player(0).hand[0]
+    out = _play(monkeypatch, capsys, ["develop coal_mine", "stop", card, "0"])
+    assert "player 0 (you): develop coal_mine\n" in out and "player 0 (you): stop\n" in out
+    assert f"player 0 (you): card {card}\n" in out  # the bare name at a card decision
+    assert "player 1 (random): " in out  # the opponents' moves, in notation
+    assert out.count("player 0 (you): ") == 4
+
+
+@pytest.mark.parametrize("unbuffered", ["", "1"])
+def test_a_closed_pipe_ends_the_output_quietly(unbuffered: str, tmp_path: pathlib.Path) -> None:
+    """`brass replay --moves | head`: no traceback when the reader goes away, whether the output is buffered
+    (Python's default for a pipe: the error comes when it is flushed) or not."""
+    records = tmp_path / "g.jsonl"
+    argv = ["selfplay", "--players", "2", "--agents", "random", "random", "--games", "1"]
+    assert main([*argv, "--out", str(records), "--quiet"]) == 0
+    read, write = os.pipe()
+    os.close(read)  # nobody will ever read: the first write fails with EPIPE
+    try:
+        done = subprocess.run(
+            [sys.executable, "-m", "brass", "replay", str(records), "--moves"],
+            stdout=write,
+            stderr=subprocess.PIPE,
+            text=True,
+            timeout=120,
+            env={**{k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"}, "PYTHONUNBUFFERED": unbuffered},
+        )
+    finally:
+        os.close(write)
+    assert done.stderr == "" and done.returncode == 141

@@ -18,6 +18,7 @@ User mistakes (a bad option, an unreadable file, an illegal move) print one line
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import math
 import os
@@ -121,10 +122,19 @@ def _ray_runner(address: str) -> Callable[..., list[dict]]:
     return run
 
 
-def summarise(results: list[dict], specs: list[str], players: int, seconds: float) -> str:
+def describe_game(game: brass.Game) -> str:
+    """`lancashire, 4 players` or `lancashire (intro, virtual_link), 3 players`: the game and its options."""
+    chosen = [name if value is True else f"{name}={value}" for name, value in sorted(game.options.items()) if value]
+    name = f"{game.name} ({', '.join(chosen)})" if chosen else game.name
+    return f"{name}, {game.players} players"
+
+
+def summarise(results: list[dict], specs: list[str], game: brass.Game, seconds: float) -> str:
     names = [parse_agent(s).name for s in specs]
+    players = game.players
+    played = f"{len(results)} game{'s' if len(results) != 1 else ''}"
     lines = [
-        f"{len(results)} games, {players} players, seats rotate every game; {seconds:.1f}s "
+        f"{played} of {describe_game(game)}, seats rotate every game; {seconds:.1f}s "
         f"({len(results) / max(seconds, 1e-9):.1f} games/s)",
         "",
     ]
@@ -164,6 +174,13 @@ def _options(args: argparse.Namespace) -> dict[str, bool]:
     return {name: True for name in args.option or []}
 
 
+def _add_game_argument(parser: argparse.ArgumentParser) -> None:
+    names = sorted(brass.games())  # the keys are the game names
+    parser.add_argument(
+        "--game", default="lancashire", choices=names, metavar="GAME", help=f"{' or '.join(names)} (default lancashire)"
+    )
+
+
 def _add_option_argument(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--option",
@@ -180,6 +197,7 @@ def _selfplay(args: argparse.Namespace) -> int:
     for s in specs:
         parse_agent(s)
     game = brass.Game(args.game, players=args.players, **_options(args))
+    game.new_state(seed=args.seed)  # a bad --seed is reported now, before the progress bar shows
     if args.games < 1:
         raise UserError("--games must be at least 1")
     if args.out:
@@ -220,7 +238,7 @@ def _selfplay(args: argparse.Namespace) -> int:
                     out.write(json.dumps(r, separators=(",", ":")) + "\n")
         except OSError as e:
             raise UserError(f"cannot write {args.out}: {e.strerror}") from None
-    print(summarise(results, specs, args.players, seconds))
+    print(summarise(results, specs, game, seconds))
     if args.out:
         print(f"records: {args.out} (check them with `brass replay {args.out}`)")
     return 0
@@ -232,6 +250,8 @@ def _replay(args: argparse.Namespace) -> int:
             lines = [line for line in f if line.strip()]
     except OSError as e:
         raise UserError(f"cannot read {args.file}: {e.strerror}") from None
+    if not lines:
+        raise UserError(f"{args.file}: no game record in the file")
     games = decisions = 0
     for n, line in enumerate(lines, 1):
         try:
@@ -378,8 +398,23 @@ def describe(state: brass.State, seat: int) -> str:
     return "\n".join(lines)
 
 
-HELP = """Enter the number or the notation of a move (e.g. `build cotton_mill manchester/1`, `card bolton`).
-Other commands: `help`, `board` (show the position), `undo` (take back your last decision), `quit`."""
+HELP = """Enter the number or the notation of a move (e.g. `build cotton_mill manchester/1`, `card bolton`; when
+you discard, the card's name alone will do: `bolton`). Other commands: `moves` (list the moves again), `board`
+(show the position), `undo` (take back your last decision), `help`, `quit`."""
+
+HINT = "`moves` lists the legal moves again, `help` the commands"
+
+
+def _read_move(game: brass.Game, state: brass.State, legal: list[int], text: str) -> int:
+    """The action id a line typed at a decision means: a number from the list, notation, or (when a card is
+    to be discarded) a card's name alone. Raises BrassError (or UserError) with what is wrong."""
+    if text.isdigit():
+        if int(text) < len(legal):
+            return legal[int(text)]
+        raise UserError(f"no move number {text}: choose 0 to {len(legal) - 1}")
+    if state.decision == "card" and " " not in text:
+        text = f"card {text}"
+    return game.parse_action(text)
 
 
 def _play(args: argparse.Namespace) -> int:
@@ -395,7 +430,8 @@ def _play(args: argparse.Namespace) -> int:
     undo: list[brass.State] = []
     decision_seed = args.seed
     print(HELP)
-    shown = None
+    shown = None  # the turn whose position was last shown
+    listed = None  # the decision whose moves were last listed (how many decisions the game had then)
     while not state.is_terminal:
         p = state.current_player
         assert p is not None  # a game that is not over has a player to decide
@@ -410,18 +446,25 @@ def _play(args: argparse.Namespace) -> int:
             print(describe(state, args.seat))
             shown = (state.era, state.round, state.actions_left)
         legal = state.legal_actions()
-        print(f"Your decision ({state.decision}):")
-        for i, a in enumerate(legal):
-            print(f"  {i:>3}  {game.action_name(a)}")
+        if listed != len(state.history):
+            print(f"Your decision ({state.decision}):")
+            for i, a in enumerate(legal):
+                print(f"  {i:>3}  {game.action_name(a)}")
+            listed = len(state.history)
         try:
             text = input("> ").strip()
         except EOFError:
             print()
             return 0
+        if not text:
+            continue
         if text in ("quit", "exit"):
             return 0
         if text == "help":
             print(HELP)
+            continue
+        if text == "moves":
+            listed = None
             continue
         if text == "board":
             print(describe(state, args.seat))
@@ -431,15 +474,18 @@ def _play(args: argparse.Namespace) -> int:
                 print("nothing to undo")
             else:
                 state = undo.pop()
-                shown = None
+                shown = listed = None
             continue
         try:
-            choice = legal[int(text)] if text.isdigit() and int(text) < len(legal) else game.parse_action(text)
+            choice = _read_move(game, state, legal, text)
             before = state.clone()
             state.apply(choice)
-            undo.append(before)
-        except brass.BrassError as e:
-            print(f"not possible: {e}")
+        except (UserError, brass.BrassError) as e:
+            print(f"not possible: {e}" if isinstance(e, brass.BrassError) else str(e))
+            print(f"  ({HINT})")
+            continue
+        undo.append(before)
+        print(f"player {p} (you): {game.action_name(choice)}")
     scores = state.scores
     print(describe(state, args.seat))
     print(f"Game over. VP: {scores}; winners: {state.winners}")
@@ -460,7 +506,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
 
     sp = sub.add_parser("selfplay", help="play games between agents and summarise them")
-    sp.add_argument("--game", default="lancashire")
+    _add_game_argument(sp)
     sp.add_argument("--players", type=int, default=4, choices=(2, 3, 4))
     _add_option_argument(sp)
     sp.add_argument(
@@ -506,16 +552,22 @@ def build_parser() -> argparse.ArgumentParser:
     vp.set_defaults(run=_render)
 
     pp = sub.add_parser("play", help="play against agents in the terminal")
-    pp.add_argument("--game", default="lancashire")
+    _add_game_argument(pp)
     pp.add_argument("--players", type=int, default=4, choices=(2, 3, 4))
     _add_option_argument(pp)
-    pp.add_argument("--seat", type=int, default=0)
+    pp.add_argument(
+        "--seat",
+        type=int,
+        default=0,
+        metavar="N",
+        help="your player number, from 0 (default 0; the turn order is random)",
+    )
     pp.add_argument("--agents", nargs="+", metavar="AGENT", help="agents for the other seats (default greedy)")
     pp.add_argument("--seed", type=int, default=1)
     pp.set_defaults(run=_play)
 
     bp = sub.add_parser("bench", help="measure throughput on this machine (docs/performance.md)")
-    bp.add_argument("--game", default="lancashire", help="lancashire (default) or brass")
+    _add_game_argument(bp)
     _add_option_argument(bp)
     bp.add_argument(
         "--players", type=int, nargs="+", choices=(2, 3, 4), help="player counts (default: all of the game's)"
@@ -529,13 +581,21 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
-        return args.run(args)
+        code = args.run(args)
+        sys.stdout.flush()  # a reader that went away shows here rather than at exit
+        return code
     except (UserError, brass.BrassError) as e:
         print(f"brass: {e}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("brass: interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:
+        # The reader went away (`brass replay --moves | head`): stop quietly. What is left in the stdout buffer
+        # can never be written, so stdout goes to /dev/null, or Python would complain when it flushes at exit.
+        with contextlib.suppress(OSError, ValueError):
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 141  # as a program stopped by SIGPIPE (128 + 13)
 
 
 if __name__ == "__main__":
