@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import random
 import xml.etree.ElementTree as ET
+from pathlib import Path
 
 import pytest
 
@@ -54,17 +56,21 @@ def play_both(name: str, players: int, seed: int, stop=lambda obj: False, limit:
     return fast, slow
 
 
+def positions() -> dict[str, tuple[int, int]]:
+    return brass.svg.picture("lancashire").positions
+
+
 def test_every_location_has_a_position_on_the_map():
     d = data()
     ids = {loc["id"] for loc in d["locations"]}
-    assert ids <= set(brass.svg.POSITIONS)
-    assert ids <= set(brass.svg.LAT_LON)
+    assert ids <= set(positions())
+    assert ids <= set(d["picture"]["lat_lon"])
     for line in d["lines"]:
         assert set(line["ends"]) <= ids
-    for x, y in brass.svg.POSITIONS.values():
+    for x, y in positions().values():
         assert 0 < x < brass.svg.MAP_WIDTH and 45 < y < brass.svg.HEIGHT
     # Roughly geographic: Scotland north of Lancaster, Yorkshire east of Manchester, the Midlands south.
-    pos = brass.svg.POSITIONS
+    pos = positions()
     assert pos["scotland"][1] < pos["lancaster"][1] < pos["preston"][1] < pos["manchester"][1]
     assert pos["the_midlands"][1] > pos["macclesfield"][1] > pos["manchester"][1]
     assert pos["yorkshire"][0] > pos["rochdale"][0] > pos["wigan"][0] > pos["liverpool"][0]
@@ -139,7 +145,7 @@ def test_placed_link_and_built_tile_are_drawn_in_the_owners_colour():
         assert el.get("data-flipped") == str(tile["flipped"]).lower()
         assert el.get("data-cubes") == str(tile["cubes"])
         assert colour in [r.get("stroke") for r in el.iter(f"{SVG}rect")]
-        letter = brass.svg.INDUSTRY_LETTERS[tile["industry"]]
+        letter = d["picture"]["letters"][tile["industry"]]
         assert f"{letter}{tile['level']}" in texts(el)
         location = space.split("/")[0]
         (box,) = find(root, data_location=location)
@@ -297,7 +303,7 @@ def test_a_classic_level_one_cotton_mill_shows_3_vp():
 
 
 def _segments(obj_game: dict) -> list[tuple[tuple[int, int], tuple[int, int]]]:
-    pos = brass.svg.POSITIONS
+    pos = positions()
     segments = [(pos[a], pos[b]) for a, b in (line["ends"] for line in data()["lines"])]
     if obj_game["name"] == "brass" or obj_game["options"].get("virtual_link"):
         segments.append((pos["liverpool"], pos["birkenhead"]))
@@ -313,7 +319,7 @@ def test_location_names_are_clear_of_lines_boxes_and_each_other(name, players, o
     state = brass.Game(name, players=players, **options).new_state(seed=1)
     obj = json.loads(state.to_json())
     root = parse(brass.svg.board(state))
-    boxes = {loc["id"]: brass.svg._location_rect(loc) for loc in data()["locations"]}
+    boxes = {loc["id"]: brass.svg._location_rect(loc, positions()) for loc in data()["locations"]}
     names = []
     for group in root.iter(f"{SVG}g"):
         lid = group.get("data-location")
@@ -385,3 +391,104 @@ def test_bad_scored_links_raise_brass_errors(bad, error):
     state = brass.Game("lancashire", players=3).new_state(seed=1)
     with pytest.raises(error):
         brass.svg.board(state, scored_links=bad)
+
+
+# --- Driven by the catalog and the data -----------------------------------------------------------------------
+
+
+def catalog_file() -> dict:
+    with open(brass.svg.DATA_DIR / "games.json", encoding="utf-8") as f:
+        return {entry["name"]: entry for entry in json.load(f)["games"]}
+
+
+def has_picture(name: str) -> bool:
+    with open(brass.svg.DATA_DIR / f"{catalog_file()[name]['data']}.json", encoding="utf-8") as f:
+        return "picture" in json.load(f)
+
+
+@pytest.mark.parametrize("name", sorted(brass.games()))
+def test_every_registered_game_is_drawn_or_refused_with_a_config_error(name):
+    """A game of the catalog is drawn when its data file has a `picture` section, with its catalog title; a
+    game without one raises ConfigError naming the missing section."""
+    entry = brass.games()[name]
+    state = brass.Game(name, players=entry["players"][0]).new_state(seed=1)
+    if not has_picture(name):
+        with pytest.raises(brass.ConfigError, match="picture"):
+            brass.svg.board(state)
+        with pytest.raises(brass.ConfigError, match="picture"):
+            brass.svg.picture(name)
+        return
+    root = parse(brass.svg.board(state))
+    (title,) = find(root, **{"class": "title"})
+    assert texts(title)[0] == f"{entry['title']} — {entry['players'][0]} players"
+    assert brass.svg.GAME_TITLES[name] == entry["title"]
+    pic = brass.svg.picture(name)
+    with open(brass.svg.DATA_DIR / f"{catalog_file()[name]['data']}.json", encoding="utf-8") as f:
+        game_data = json.load(f)
+    assert set(pic.positions) == {loc["id"] for loc in game_data["locations"]}
+    assert pic.letters == game_data["picture"].get("letters", {})
+
+
+def test_the_title_names_the_options():
+    state = brass.Game("lancashire", players=3, intro=True, virtual_link=True).new_state(seed=1)
+    (title,) = find(parse(brass.svg.board(state)), **{"class": "title"})
+    assert texts(title)[0] == f"{brass.games()['lancashire']['title']} — 3 players (intro, virtual_link)"
+
+
+@pytest.fixture
+def fresh_pictures():
+    """Forget the pictures read so far, before and after the test (which may change what is read)."""
+    brass.svg._picture.cache_clear()
+    brass.svg._label_places.cache_clear()
+    yield
+    brass.svg._picture.cache_clear()
+    brass.svg._label_places.cache_clear()
+
+
+def test_a_data_file_without_a_picture_section_raises_config_error(monkeypatch, fresh_pictures):
+    stripped = {key: value for key, value in data().items() if key != "picture"}
+    monkeypatch.setattr(brass.svg, "_load_data", lambda name: stripped)
+    state = brass.Game("lancashire", players=2).new_state(seed=1)
+    with pytest.raises(
+        brass.ConfigError,
+        match=r"no picture of brass, lancashire: its data file lancashire\.json has no `picture` section",
+    ):
+        brass.svg.board(state)
+    with pytest.raises(brass.ConfigError, match="`picture` section"):
+        brass.svg.picture("brass")
+
+
+def test_a_location_missing_from_the_picture_raises_config_error(monkeypatch, fresh_pictures):
+    d = data()
+    del d["picture"]["lat_lon"]["bolton"]
+    monkeypatch.setattr(brass.svg, "_load_data", lambda name: d)
+    with pytest.raises(brass.ConfigError, match="no lat_lon for `bolton`"):
+        brass.svg.board(brass.Game("lancashire", players=2).new_state(seed=1))
+
+
+def test_a_malformed_picture_raises_config_error(monkeypatch, fresh_pictures):
+    d = data()
+    d["picture"]["projection"] = {"north": "far"}
+    monkeypatch.setattr(brass.svg, "_load_data", lambda name: d)
+    with pytest.raises(brass.ConfigError, match="malformed"):
+        brass.svg.picture("lancashire")
+
+
+def test_an_unknown_game_has_no_picture():
+    with pytest.raises(brass.ConfigError, match="unknown game"):
+        brass.svg.picture("monopoly")
+
+
+def test_the_picture_section_is_what_tools_make_data_writes():
+    """tools/make_data.py regenerates the data file with the same `picture` section, the file's last key, in the
+    file's format (json.dumps(obj, indent=1) and a newline)."""
+    path = Path(__file__).resolve().parents[1] / "tools" / "make_data.py"
+    spec = importlib.util.spec_from_file_location("make_data", path)
+    assert spec is not None and spec.loader is not None
+    make_data = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(make_data)
+    d = data()
+    assert json.loads(json.dumps(make_data.PICTURE)) == d["picture"]
+    assert list(d)[-1] == "picture"
+    text = (brass.svg.DATA_DIR / "lancashire.json").read_text(encoding="utf-8")
+    assert text == json.dumps(d, indent=1) + "\n"

@@ -19,6 +19,61 @@ ROLES = {"cotton_mill": {"sold": True}, "coal_mine": {"produces": "coal"}, "iron
          "port": {"port": True}, "shipyard": {"flips_when_built": True}}
 ERA = {"canal_only": ["canal"], "any": ["canal", "rail"], "rail_only": ["rail"], "never": []}
 
+# Where the SVG pictures (python/brass/svg.py) draw the map: not facts of the game, so not in the shared sheet.
+PICTURE = {
+    "about": (
+        "For the SVG pictures (brass.svg), not the rules: each location is drawn at its latitude and longitude "
+        "(degrees; the external locations at the edge of the map in their direction) under an equirectangular "
+        "projection (y = origin_y + (north - lat) * scale; x = origin_x + (lon - west) * scale * stretch * "
+        "cos(latitude)), then moved by its nudge (pixels) so that crowded boxes and names do not overlap; "
+        "letters name the industries on tiles and empty spaces."
+    ),
+    "projection": {"north": 54.30, "west": -3.30, "scale": 700.0, "stretch": 1.5, "latitude": 53.7,
+                   "origin": [20.0, 70.0]},
+    "lat_lon": {
+        "barrow_in_furness": [54.11, -3.23],
+        "birkenhead": [53.39, -3.02],
+        "blackburn": [53.75, -2.48],
+        "bolton": [53.58, -2.43],
+        "burnley": [53.79, -2.24],
+        "bury": [53.59, -2.30],
+        "colne": [53.86, -2.17],
+        "ellesmere_port": [53.28, -2.90],
+        "fleetwood": [53.92, -3.01],
+        "lancaster": [54.05, -2.80],
+        "liverpool": [53.41, -2.98],
+        "macclesfield": [53.26, -2.13],
+        "manchester": [53.48, -2.24],
+        "oldham": [53.54, -2.12],
+        "preston": [53.76, -2.70],
+        "rochdale": [53.62, -2.16],
+        "stockport": [53.41, -2.16],
+        "warrington_runcorn": [53.37, -2.65],  # between Warrington and Runcorn
+        "wigan": [53.55, -2.63],
+        "blackpool": [53.82, -3.05],
+        "southport": [53.65, -3.01],
+        "northwich": [53.26, -2.52],
+        "scotland": [54.30, -2.75],
+        "yorkshire": [53.70, -1.92],
+        "the_midlands": [53.12, -2.30],
+    },
+    "nudge": {
+        "birkenhead": [-45.0, 10.0],
+        "liverpool": [5.0, -15.0],
+        "bolton": [-25.0, 0.0],
+        "bury": [0.0, -20.0],
+        "rochdale": [10.0, -25.0],
+        "oldham": [45.0, 0.0],
+        "manchester": [0.0, 5.0],
+        "stockport": [20.0, 20.0],
+        "macclesfield": [20.0, 20.0],
+        "burnley": [0.0, 10.0],
+        "colne": [30.0, -10.0],
+        "wigan": [-10.0, 0.0],
+    },
+    "letters": {"cotton_mill": "C", "coal_mine": "M", "iron_works": "I", "port": "P", "shipyard": "S"},
+}
+
 
 def main(path: str) -> None:
     src = json.load(open(path))
@@ -137,6 +192,7 @@ def main(path: str) -> None:
             "deck_tile": {"3": 9, "4": 6},
             "virtual_link": src["links"]["virtual_link_classic_only"]["between"],
         },
+        "picture": PICTURE,
     }
     json.dump(out, sys.stdout, indent=1)
     sys.stdout.write("\n")

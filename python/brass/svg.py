@@ -12,6 +12,13 @@ picture, and a state JSON text or object can be drawn as well. Elements carry `c
 attributes (`data-location`, `data-space="manchester/1"`, `data-line="bolton-manchester"`, `data-player`)
 so that tools and tests can find them.
 
+Everything particular to a game comes from the catalog and the data, none of it from tables in this module:
+the title from `brass.games()`, the map (locations, spaces, lines, tiles) from the game's data file
+(`brass/data/<file>.json`), and where each location is drawn (latitude and longitude, the projection, the
+nudges that keep crowded towns apart) and the industry letters from that file's `picture` section
+(`picture(name)`). Any registered game whose data file has a `picture` section can be drawn; for one without
+it, `board` raises `brass.ConfigError`.
+
 Each tile shows its industry letter and level, the coal / iron cubes on it, and at the bottom the VP it scores
 once flipped (left) and the income spaces flipping it gives (right), as printed on the tile. Location names
 are placed beside their box where they cross the fewest lines (below, above, right or left), on a halo of the
@@ -28,6 +35,7 @@ from __future__ import annotations
 
 import json
 import math
+from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -43,84 +51,11 @@ PLAYER_COLOUR_NAMES = ("blue", "orange", "green", "pink")
 # Text colour that reads well on each player colour.
 _INK_ON_PLAYER = ("#ffffff", "#000000", "#ffffff", "#000000")
 
-INDUSTRY_LETTERS = {"cotton_mill": "C", "coal_mine": "M", "iron_works": "I", "port": "P", "shipyard": "S"}
 CUBE_COLOURS = {"coal": "#222222", "iron": "#c0642a"}
+_CUBE_COLOUR = "#6a4a8a"  # cubes of any other resource
 
-GAME_TITLES = {"lancashire": "Brass: Lancashire", "brass": "Brass (classic)"}
-
-# Approximate real latitude and longitude (degrees) of each location. The external locations are placed at
-# the edge of the map in their direction: Scotland north, Yorkshire east, the Midlands south.
-LAT_LON = {
-    "barrow_in_furness": (54.11, -3.23),
-    "birkenhead": (53.39, -3.02),
-    "blackburn": (53.75, -2.48),
-    "bolton": (53.58, -2.43),
-    "burnley": (53.79, -2.24),
-    "bury": (53.59, -2.30),
-    "colne": (53.86, -2.17),
-    "ellesmere_port": (53.28, -2.90),
-    "fleetwood": (53.92, -3.01),
-    "lancaster": (54.05, -2.80),
-    "liverpool": (53.41, -2.98),
-    "macclesfield": (53.26, -2.13),
-    "manchester": (53.48, -2.24),
-    "oldham": (53.54, -2.12),
-    "preston": (53.76, -2.70),
-    "rochdale": (53.62, -2.16),
-    "stockport": (53.41, -2.16),
-    "warrington_runcorn": (53.37, -2.65),  # between Warrington and Runcorn
-    "wigan": (53.55, -2.63),
-    "blackpool": (53.82, -3.05),
-    "southport": (53.65, -3.01),
-    "northwich": (53.26, -2.52),
-    "scotland": (54.30, -2.75),
-    "yorkshire": (53.70, -1.92),
-    "the_midlands": (53.12, -2.30),
-}
-
-# Projection: equirectangular, `_SCALE` pixels per degree of latitude. East–west distances are stretched by
-# `_STRETCH` because the eastern towns lie close together and their boxes are wider than they are tall.
-_SCALE = 700.0
-_STRETCH = 1.5
-_NORTH, _WEST = 54.30, -3.30
-_ORIGIN = (20.0, 70.0)
-
-# Pixel offsets moving crowded towns apart so that their boxes and names do not overlap.
-_NUDGE = {
-    "birkenhead": (-45.0, 10.0),
-    "liverpool": (5.0, -15.0),
-    "bolton": (-25.0, 0.0),
-    "bury": (0.0, -20.0),
-    "rochdale": (10.0, -25.0),
-    "oldham": (45.0, 0.0),
-    "manchester": (0.0, 5.0),
-    "stockport": (20.0, 20.0),
-    "macclesfield": (20.0, 20.0),
-    "burnley": (0.0, 10.0),
-    "colne": (30.0, -10.0),
-    "wigan": (-10.0, 0.0),
-}
-
-
-def _project(lat: float, lon: float) -> tuple[float, float]:
-    """Picture coordinates of a latitude and longitude."""
-    x = _ORIGIN[0] + (lon - _WEST) * _SCALE * _STRETCH * math.cos(math.radians(53.7))
-    y = _ORIGIN[1] + (_NORTH - lat) * _SCALE
-    return x, y
-
-
-def _positions() -> dict[str, tuple[int, int]]:
-    """The picture position of every location: its projected latitude and longitude, nudged."""
-    positions: dict[str, tuple[int, int]] = {}
-    for location, (lat, lon) in LAT_LON.items():
-        x, y = _project(lat, lon)
-        dx, dy = _NUDGE.get(location, (0.0, 0.0))
-        positions[location] = (round(x + dx), round(y + dy))
-    return positions
-
-
-# Location id -> (x, y) centre of the location in the picture.
-POSITIONS: dict[str, tuple[int, int]] = _positions()
+# The title of each registered game, from the catalog (`brass.games()`).
+GAME_TITLES: dict[str, str] = {name: entry["title"] for name, entry in brass.games().items()}
 
 MAP_WIDTH = 940
 PANEL_WIDTH = 440
@@ -166,13 +101,94 @@ def _data_for(obj: dict) -> dict:
 
 
 def _title(obj: dict) -> str:
-    """'Brass: Lancashire — 4 players', with any options."""
+    """'Brass: Lancashire (Roxley 2018) — 4 players', with any options; the title from the catalog."""
     game = obj["game"]
     text = f"{GAME_TITLES.get(game['name'], game['name'])} — {game['players']} players"
     options = [key if value is True else f"{key}={value}" for key, value in sorted(game["options"].items())]
     if options:
         text += f" ({', '.join(options)})"
     return text
+
+
+@cache
+def _catalog() -> dict[str, dict]:
+    """The catalog file (`brass/data/games.json`) by game name: its data file and rules family, which
+    `brass.games()` does not list."""
+    with open(DATA_DIR / "games.json", encoding="utf-8") as f:
+        return {entry["name"]: entry for entry in json.load(f)["games"]}
+
+
+def _family(obj: dict) -> str | None:
+    """The rules family of the state's game (`"classic"` for the original Brass)."""
+    entry = _catalog().get(obj["game"]["name"])
+    return entry.get("family") if entry else None
+
+
+@dataclass(frozen=True)
+class Picture:
+    """How the map of one data file is drawn, from its `picture` section."""
+
+    #: Location id -> (x, y) centre of the location in the picture: its latitude and longitude projected,
+    #: then nudged.
+    positions: dict[str, tuple[int, int]]
+    #: Industry -> the letter on its tiles and on the empty spaces that take it.
+    letters: dict[str, str]
+
+    def letter(self, industry: str) -> str:
+        return self.letters.get(industry, industry[:1].upper())
+
+
+def picture(name: str) -> Picture:
+    """How the map of the registered game `name` (`brass.games()`) is drawn: the `picture` section of its data
+    file. `brass.ConfigError` for a game that is not registered or whose data file has no `picture` section."""
+    if name not in brass.games():
+        raise brass.ConfigError(f"unknown game `{name}`: the games are {', '.join(sorted(brass.games()))}")
+    entry = _catalog().get(name)
+    if entry is None:
+        raise brass.ConfigError(f"game `{name}` is registered but not in {DATA_DIR / 'games.json'}")
+    return _picture(entry["data"])
+
+
+@cache
+def _picture(data_name: str) -> Picture:
+    """The `Picture` of the data file `brass/data/<data_name>.json` (see `picture`)."""
+    data = _load_data(data_name)
+    games = sorted(name for name, entry in _catalog().items() if entry["data"] == data_name) or [data_name]
+    section = data.get("picture")
+    if not isinstance(section, dict):
+        raise brass.ConfigError(
+            f"no picture of {', '.join(games)}: its data file {data_name}.json has no `picture` section "
+            "(lat_lon, nudge, letters, projection: see lancashire.json)"
+        )
+    try:
+        projection = section["projection"]
+        lat_lon = section["lat_lon"]
+        nudge = section.get("nudge", {})
+        north, west = float(projection["north"]), float(projection["west"])
+        scale, stretch = float(projection["scale"]), float(projection.get("stretch", 1.0))
+        cos_latitude = math.cos(math.radians(float(projection["latitude"])))
+        origin_x, origin_y = (float(v) for v in projection["origin"])
+        positions = {}
+        for location in data["locations"]:
+            lid = location["id"]
+            if lid not in lat_lon:
+                raise brass.ConfigError(f"the picture section of {data_name}.json has no lat_lon for `{lid}`")
+            lat, lon = (float(v) for v in lat_lon[lid])
+            dx, dy = (float(v) for v in nudge.get(lid, (0.0, 0.0)))
+            x = origin_x + (lon - west) * scale * stretch * cos_latitude
+            y = origin_y + (north - lat) * scale
+            positions[lid] = (round(x + dx), round(y + dy))
+        letters = {str(industry): str(letter) for industry, letter in section.get("letters", {}).items()}
+    except (KeyError, TypeError, ValueError) as e:
+        if isinstance(e, brass.BrassError):
+            raise
+        raise brass.ConfigError(f"the picture section of {data_name}.json is malformed: {e!r}") from e
+    return Picture(positions=positions, letters=letters)
+
+
+def _picture_for(obj: dict) -> Picture:
+    """The `Picture` of the data file a state was made with."""
+    return _picture(obj["game"]["data"].split("/")[0])
 
 
 # --- SVG helpers --------------------------------------------------------------------------------------------
@@ -229,7 +245,7 @@ def _signed(n: int) -> str:
 # --- The map ------------------------------------------------------------------------------------------------
 
 
-def _draw_lines(obj: dict, data: dict) -> list[str]:
+def _draw_lines(obj: dict, data: dict, pic: Picture) -> list[str]:
     """Every line of the map: a pale blue band if it can take a canal, a grey line if it can take a rail
     (dashed when rail only); lines the era cannot use are faded; a placed link is a thick line in its owner's
     colour. The virtual link Liverpool–Birkenhead is dotted when the configuration has it."""
@@ -238,7 +254,7 @@ def _draw_lines(obj: dict, data: dict) -> list[str]:
     for line in data["lines"]:
         a, b = line["ends"]
         name = f"{a}-{b}"
-        (x1, y1), (x2, y2) = POSITIONS[a], POSITIONS[b]
+        (x1, y1), (x2, y2) = pic.positions[a], pic.positions[b]
         ends = {"x1": x1, "y1": y1, "x2": x2, "y2": y2}
         owner = obj["links"].get(name)
         if owner is not None:
@@ -270,7 +286,7 @@ def _draw_lines(obj: dict, data: dict) -> list[str]:
     virtual = _virtual_link(obj, data)
     if virtual is not None:
         a, b = virtual
-        (x1, y1), (x2, y2) = POSITIONS[a], POSITIONS[b]
+        (x1, y1), (x2, y2) = pic.positions[a], pic.positions[b]
         parts = [
             _tooltip(f"virtual link {a}-{b} (industry cards only)"),
             _element("line", x1=x1, y1=y1, x2=x2, y2=y2, stroke="#555555", stroke_width=2, stroke_dasharray="2 3"),
@@ -279,7 +295,7 @@ def _draw_lines(obj: dict, data: dict) -> list[str]:
     return out
 
 
-def _draw_scored_links(obj: dict, data: dict, scored_links: dict[str, int]) -> list[str]:
+def _draw_scored_links(obj: dict, data: dict, pic: Picture, scored_links: dict[str, int]) -> list[str]:
     """Links removed when their era was scored (see the module docstring), dashed in their owner's colour."""
     out = []
     for line in data["lines"]:
@@ -288,7 +304,7 @@ def _draw_scored_links(obj: dict, data: dict, scored_links: dict[str, int]) -> l
         if name not in scored_links:
             continue
         owner = scored_links[name]
-        (x1, y1), (x2, y2) = POSITIONS[a], POSITIONS[b]
+        (x1, y1), (x2, y2) = pic.positions[a], pic.positions[b]
         ends = {"x1": x1, "y1": y1, "x2": x2, "y2": y2}
         colour = PLAYER_COLOURS[owner % len(PLAYER_COLOURS)]
         parts = [
@@ -322,12 +338,12 @@ def _location_box(n_spaces: int) -> tuple[int, int]:
     return n_spaces * SPACE + (n_spaces + 1) * GAP, SPACE + 2 * GAP
 
 
-def _draw_space(obj: dict, location: dict, number: int, icons: list[str], x: float, y: float) -> str:
+def _draw_space(obj: dict, pic: Picture, location: dict, number: int, icons: list[str], x: float, y: float) -> str:
     """One building space with its top-left corner at (x, y): the industry letters when empty, else the tile."""
     name = f"{location['id']}/{number}"
     tile = obj["board"].get(name)
     if tile is None:
-        letters = "/".join(INDUSTRY_LETTERS.get(i, i[:1].upper()) for i in icons)
+        letters = "/".join(pic.letter(i) for i in icons)
         parts = [
             _tooltip(f"{location['name']} {number}: empty, " + " or ".join(i.replace("_", " ") for i in icons)),
             _element("rect", x=x, y=y, width=SPACE, height=SPACE, rx=3, fill="#ffffff", stroke="#9a9a9a"),
@@ -363,11 +379,12 @@ def _draw_space(obj: dict, location: dict, number: int, icons: list[str], x: flo
             )
         )
         ink = "#000000"
-    label = f"{INDUSTRY_LETTERS.get(industry, industry[:1].upper())}{tile['level']}"
+    label = f"{pic.letter(industry)}{tile['level']}"
     parts.append(
         _text(x + SPACE / 2, y + 11, label, font_size=10.5, font_weight="bold", text_anchor="middle", fill=ink)
     )
-    cube = CUBE_COLOURS["iron" if industry == "iron_works" else "coal"]
+    produces = _data_for(obj).get("industry_roles", {}).get(industry, {}).get("produces")
+    cube = CUBE_COLOURS.get(produces, _CUBE_COLOUR) if produces else CUBE_COLOURS["coal"]
     for i in range(tile["cubes"]):  # small squares under the label
         parts.append(_element("rect", x=x + 3.5 + 3.4 * i, y=y + 13, width=2.8, height=4, fill=cube))
     vp, income = _tile_values(obj, industry, tile["level"])
@@ -405,7 +422,7 @@ def _tile_values(obj: dict, industry: str, level: int) -> tuple[int | None, int 
     `vp_classic` where it has one, R-11); (None, None) for a tile the data file does not list."""
     for row in _data_for(obj)["tiles"].get(industry, []):
         if row["level"] == level:
-            vp = row["vp_classic"] if obj["game"]["name"] == "brass" and "vp_classic" in row else row["vp"]
+            vp = row["vp_classic"] if _family(obj) == "classic" and "vp_classic" in row else row["vp"]
             return vp, row["income"]
     return None, None
 
@@ -425,9 +442,9 @@ _LINE_MARGIN = 4.5
 Rect = tuple[float, float, float, float]  # left, top, right, bottom
 
 
-def _location_rect(location: dict) -> Rect:
+def _location_rect(location: dict, positions: dict[str, tuple[int, int]]) -> Rect:
     """The box of a location (its spaces), the dot of a town, or the pill of an external location."""
-    x, y = POSITIONS[location["id"]]
+    x, y = positions[location["id"]]
     if location.get("trade_icon"):
         half = (10 + 7 * len(location["name"])) / 2
         return x - half, y - 13, x + half, y + 13
@@ -483,10 +500,11 @@ def _label_places(data_name: str, virtual_link: tuple[str, str] | None) -> dict[
     """Location id -> (x, baseline, text-anchor) of its name: of the candidate places (`_label_candidates`),
     the one crossing the fewest lines, never over another location's box, another name or the map's edge."""
     data = _load_data(data_name)
-    segments = [tuple(POSITIONS[end] for end in line["ends"]) for line in data["lines"]]
+    positions = _picture(data_name).positions
+    segments = [tuple(positions[end] for end in line["ends"]) for line in data["lines"]]
     if virtual_link is not None:
-        segments.append(tuple(POSITIONS[end] for end in virtual_link))
-    boxes = {loc["id"]: _location_rect(loc) for loc in data["locations"]}
+        segments.append(tuple(positions[end] for end in virtual_link))
+    boxes = {loc["id"]: _location_rect(loc, positions) for loc in data["locations"]}
     placed: list[Rect] = []
     places = {}
     for location in data["locations"]:
@@ -512,18 +530,20 @@ def _label_places(data_name: str, virtual_link: tuple[str, str] | None) -> dict[
 
 
 def _virtual_link(obj: dict, data: dict) -> tuple[str, str] | None:
-    """The ends of the virtual link when the configuration has it (classic Brass, the `virtual_link` option)."""
-    if obj["game"]["name"] == "brass" or obj["game"]["options"].get("virtual_link"):
-        a, b = data.get("classic", {}).get("virtual_link", ("liverpool", "birkenhead"))
+    """The ends of the virtual link (the data's `classic.virtual_link`) when the configuration has it: classic
+    Brass (the `classic` family of the catalog) or the `virtual_link` option."""
+    ends = data.get("classic", {}).get("virtual_link")
+    if ends and (_family(obj) == "classic" or obj["game"]["options"].get("virtual_link")):
+        a, b = ends
         return a, b
     return None
 
 
-def _draw_location(obj: dict, location: dict) -> str:
+def _draw_location(obj: dict, pic: Picture, location: dict) -> str:
     """A location: a box of its spaces and its name below, a dot for a town without spaces, or a labelled box
     for an external trading location."""
     lid, name = location["id"], location["name"]
-    x, y = POSITIONS[lid]
+    x, y = pic.positions[lid]
     spaces = location["spaces"]
     if location.get("trade_icon"):
         width = 10 + 7 * len(name)
@@ -551,7 +571,7 @@ def _draw_location(obj: dict, location: dict) -> str:
     ]
     for number, icons in enumerate(spaces, start=1):
         sx = left + GAP + (number - 1) * (SPACE + GAP)
-        parts.append(_draw_space(obj, location, number, icons, sx, top + GAP))
+        parts.append(_draw_space(obj, pic, location, number, icons, sx, top + GAP))
     return _group(parts, class_="location", data_location=lid)
 
 
@@ -570,7 +590,7 @@ def _cells(x: float, y: float, labels: list[str], filled: list[bool], fill: str,
     return _group(parts, class_=cls, **attrs)
 
 
-def _draw_panel(obj: dict, data: dict, now: int | None, rounds: int, scored: bool = False) -> list[str]:
+def _draw_panel(obj: dict, data: dict, pic: Picture, now: int | None, rounds: int, scored: bool = False) -> list[str]:
     """Era, round (of `rounds`), whose turn (`now`), the decision, the players, the markets, the DCM and the
     deck."""
     x = MAP_WIDTH + 15
@@ -652,18 +672,19 @@ def _draw_panel(obj: dict, data: dict, now: int | None, rounds: int, scored: boo
         out.append(_cells(x, y + 7, labels, filled, CUBE_COLOURS[resource], f"market {resource}", data_cubes=cubes))
         y += 32
 
-    # Distant Cotton Market: spaces 0 .. x_space; the marker's space is highlighted.
-    dcm = obj["dcm"]
-    dcm_data = data["distant_cotton_market"]
-    y += 30
-    text = f"Distant Cotton Market: {len(dcm['pile'])} tiles face down"
-    if dcm["discards"]:
-        text += f", drawn {', '.join(map(str, dcm['discards']))}"
-    out.append(_text(x, y, text, font_size=12))
-    labels = [_signed(n) for n in dcm_data["income_by_space"]] + ["X"]
-    filled = [i == dcm["marker"] for i in range(len(labels))]
-    out.append(_cells(x, y + 7, labels, filled, "#555555", "dcm", data_marker=dcm["marker"]))
-    y += 32
+    # Distant Cotton Market (in a game that has one): spaces 0 .. x_space; the marker's space is highlighted.
+    dcm = obj.get("dcm")
+    dcm_data = data.get("distant_cotton_market")
+    if dcm is not None and dcm_data is not None:
+        y += 30
+        text = f"Distant Cotton Market: {len(dcm['pile'])} tiles face down"
+        if dcm["discards"]:
+            text += f", drawn {', '.join(map(str, dcm['discards']))}"
+        out.append(_text(x, y, text, font_size=12))
+        labels = [_signed(n) for n in dcm_data["income_by_space"]] + ["X"]
+        filled = [i == dcm["marker"] for i in range(len(labels))]
+        out.append(_cells(x, y + 7, labels, filled, "#555555", "dcm", data_marker=dcm["marker"]))
+        y += 32
 
     # Cards.
     y += 30
@@ -676,15 +697,15 @@ def _draw_panel(obj: dict, data: dict, now: int | None, rounds: int, scored: boo
         text += f"; removed unseen: {removed}"
     out.append(_text(x, y, text, font_size=12, class_="deck", data_deck=len(obj["deck"])))
 
-    out.extend(_draw_legend(x, y + 30, scored))
+    out.extend(_draw_legend(x, y + 30, data, pic, scored))
     return out
 
 
-def _draw_legend(x: float, y: float, scored: bool = False) -> list[str]:
+def _draw_legend(x: float, y: float, data: dict, pic: Picture, scored: bool = False) -> list[str]:
     """What the letters, fills and line styles mean."""
     out = [_text(x, y, "Key", font_size=12, font_weight="bold")]
     y += 18
-    industries = ", ".join(f"{letter} {name.replace('_', ' ')}" for name, letter in INDUSTRY_LETTERS.items())
+    industries = ", ".join(f"{pic.letter(name)} {name.replace('_', ' ')}" for name in data["industries"])
     out.append(_text(x, y, industries, font_size=10.5))
     y += 16
     out.append(_text(x, y, "tile: industry letter and level; filled = flipped, outlined = not", font_size=10.5))
@@ -727,21 +748,22 @@ def board(state: Any, *, scored_links: dict[str, int] | None = None) -> str:
     move to show the network that scored."""
     obj, native = _position(state)
     data = _data_for(obj)
+    pic = _picture_for(obj)
     title = _title(obj)
     body = [
         _tooltip(title),
         _element("rect", x=0, y=0, width=WIDTH, height=HEIGHT, fill="#ffffff"),
         _element("rect", x=0, y=45, width=MAP_WIDTH, height=HEIGHT - 45, fill=MAP_COLOUR),
         _text(15, 30, title, font_size=20, font_weight="bold", class_="title", data_game=obj["game"]["name"]),
-        _group(_draw_lines(obj, data), class_="lines"),
+        _group(_draw_lines(obj, data, pic), class_="lines"),
     ]
     if scored_links is not None:
         scored = _check_scored_links(scored_links, obj, data)
-        body.append(_group(_draw_scored_links(obj, data, scored), class_="scored-links"))
+        body.append(_group(_draw_scored_links(obj, data, pic, scored), class_="scored-links"))
     body += [
-        _group([_draw_location(obj, location) for location in data["locations"]], class_="locations"),
+        _group([_draw_location(obj, pic, location) for location in data["locations"]], class_="locations"),
         _group(
-            _draw_panel(obj, data, native.current_player, native.game.rounds_per_era, scored_links is not None),
+            _draw_panel(obj, data, pic, native.current_player, native.game.rounds_per_era, scored_links is not None),
             class_="panel",
         ),
     ]
