@@ -28,9 +28,6 @@ def as_index(value, error: type[Exception], what: str) -> int:
         raise error(f"{what}, not {type(value).__name__}") from None
 
 
-LOAN_AMOUNTS = (10, 20, 30)
-
-
 # Notation input limits shared with the Rust parser (found by the differential tests, docs/verification.md):
 # white space is Unicode's White_Space property, as Rust's `str::split_whitespace` reads it (Python's
 # `str.split()` would also split at the ASCII separators U+001C..U+001F, which are not white space), and a
@@ -57,20 +54,20 @@ class ActionSpace:
             self._add(("link", line.index), f"link {line.name}")
         for industry in data.industries:
             self._add(("develop", industry), f"develop {industry}")
-        mills = [s for s in data.spaces if "cotton_mill" in s.icons]
-        ports = [s for s in data.spaces if "port" in s.icons]
+        mills = [s for s in data.spaces if any(i in data.sold for i in s.icons)]
+        ports = [s for s in data.spaces if any(i in data.port_industries for i in s.icons)]
         for m in mills:
             for t in ports:
                 self._add(("sell", m.index, t.index), f"sell {m.name} {t.name}")
             self._add(("sell", m.index, None), f"sell {m.name} distant")
-        for amount in LOAN_AMOUNTS:
+        for amount in data.loan_amounts:
             self._add(("loan", amount), f"loan {amount}")
         self._add(("pass",), "pass")
         for s in data.spaces:
-            if "coal_mine" in s.icons:
+            if any(data.produces.get(i) == "coal" for i in s.icons):
                 self._add(("coal", s.index), f"coal {s.name}")
         for s in data.spaces:
-            if "iron_works" in s.icons:
+            if any(data.produces.get(i) == "iron" for i in s.icons):
                 self._add(("iron", s.index), f"iron {s.name}")
         self._add(("stop",), "stop")
         for kind in data.card_kinds:
@@ -81,7 +78,8 @@ class ActionSpace:
         self.by_name = {name: i for i, name in enumerate(self.names)}
         # The parser also accepts a line written with its ends swapped (docs/actions.md, "Names").
         for line in data.lines:
-            self.by_name.setdefault(f"link {line.b}-{line.a}", self.ids[("link", line.index)])
+            first, second = line.ends[0], line.ends[1]
+            self.by_name.setdefault(f"link {second}-{first}", self.ids[("link", line.index)])
 
     def _add(self, action: tuple, name: str) -> None:
         assert action not in self.ids and name not in self.names, name

@@ -27,12 +27,12 @@ class Space:
 
 @dataclass(frozen=True)
 class Line:
-    """One line between two locations; `canal` / `rail` say which link kinds it takes."""
+    """One line and the locations it joins (`ends`, two or more: a link joins all of them); its name is its first
+    two ends joined with "-"; `canal` / `rail` say which link kinds it takes."""
 
     index: int
     name: str
-    a: str
-    b: str
+    ends: tuple[str, ...]
     canal: bool
     rail: bool
 
@@ -46,6 +46,14 @@ class GameData:
         self.version: str = raw["version"]
         self.tag = f"{self.name}/{self.version}"
         self.industries: list[str] = list(raw["industries"])
+        # What each industry does in the rules (`industry_roles`): the resource it produces (coal, iron), whether it is
+        # sold (L-40), whether it is a port (Lancashire: a sale target and a market trade icon), whether it flips as
+        # soon as it is built (L-28).
+        roles = raw["industry_roles"]
+        self.produces: dict[str, str] = {i: roles[i]["produces"] for i in self.industries if "produces" in roles[i]}
+        self.sold: list[str] = [i for i in self.industries if roles[i].get("sold")]
+        self.port_industries: list[str] = [i for i in self.industries if roles[i].get("port")]
+        self.flips_when_built: list[str] = [i for i in self.industries if roles[i].get("flips_when_built")]
 
         self.locations: list[str] = [loc["id"] for loc in raw["locations"]]
         self.location_name = {loc["id"]: loc["name"] for loc in raw["locations"]}
@@ -64,13 +72,9 @@ class GameData:
 
         self.lines: list[Line] = []
         for i, line in enumerate(raw["lines"]):
-            a, b = line["ends"]
-            self.lines.append(Line(i, f"{a}-{b}", a, b, bool(line["canal"]), bool(line["rail"])))
+            ends = tuple(line["ends"])
+            self.lines.append(Line(i, f"{ends[0]}-{ends[1]}", ends, bool(line["canal"]), bool(line["rail"])))
         self.line_by_name = {line.name: line.index for line in self.lines}
-        self.lines_at: dict[str, list[int]] = {loc: [] for loc in self.locations}
-        for line in self.lines:
-            self.lines_at[line.a].append(line.index)
-            self.lines_at[line.b].append(line.index)
 
         # Tiles: per industry, level -> tile row; the mat stack lists one level per tile, lowest first.
         self.tiles: dict[str, dict[int, dict]] = {}
@@ -87,6 +91,12 @@ class GameData:
         self.market_prices = {"coal": list(cm["prices"]), "iron": list(im["prices"])}
         self.market_empty_price = {"coal": cm["empty_price"], "iron": im["empty_price"]}
         self.market_start = {"coal": cm["start"], "iron": im["start"]}
+
+        # L-35, L-36: a canal, a rail, and the second rail of the same action.
+        self.link_costs: dict[str, int] = dict(raw["link_costs"])
+        # L-45: the loan amounts and the lowest income level a loan may reach.
+        self.loan_amounts: list[int] = list(raw["loans"]["amounts"])
+        self.lowest_income_level: int = raw["loans"]["lowest_income_level"]
 
         dcm = raw["distant_cotton_market"]
         self.dcm_income: list[int] = list(dcm["income_by_space"])

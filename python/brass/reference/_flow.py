@@ -11,13 +11,11 @@ from bisect import insort
 
 from ._actions import ActionSpace
 from ._legal import (
-    CANAL_PRICE,
-    RAIL_PRICE,
-    SECOND_RAIL_PRICE,
     actions_per_turn,
     card_choices,
     coal_choices,
     current_player,
+    first_link_price,
     further_developments,
     iron_choices,
     lowest_tile,
@@ -155,7 +153,7 @@ def apply_decision(data: Rules, acts: ActionSpace, pos: dict, aid: int) -> None:
         if action[0] == "stop":
             start_card_phase(data, pos, player)
         else:
-            place_link(data, pos, player, action[1], SECOND_RAIL_PRICE)
+            place_link(data, pos, player, action[1], data.link_costs["second_rail"])
             continue_consumption(data, pos, player)
     elif decision == "develop":
         if action[0] == "stop":
@@ -185,7 +183,7 @@ def start_action(data: Rules, pos: dict, player: int, action: tuple) -> None:
         continue_consumption(data, pos, player)
     elif kind == "link":
         pos["action"] = new_action("link")
-        place_link(data, pos, player, action[1], CANAL_PRICE if pos["era"] == "canal" else RAIL_PRICE)
+        place_link(data, pos, player, action[1], first_link_price(data, pos))
         continue_consumption(data, pos, player)
     elif kind == "develop":
         pos["action"] = new_action("develop")
@@ -229,14 +227,12 @@ def finish_build(data: Rules, pos: dict) -> None:
     tile = pos["board"][space]
     row = data.tile(tile["industry"], tile["level"])
     location = data.spaces[space].location
-    if tile["industry"] == "coal_mine":
+    resource = data.produces.get(tile["industry"])
+    if resource is not None:
         tile["cubes"] = row["cubes"]
-        if connected_to_trade_icon(data, pos, [location]):
-            sell_cubes_to_market(data, pos, space, "coal")
-    elif tile["industry"] == "iron_works":
-        tile["cubes"] = row["cubes"]
-        sell_cubes_to_market(data, pos, space, "iron")
-    elif tile["industry"] == "shipyard":
+        if resource == "iron" or (resource == "coal" and connected_to_trade_icon(data, pos, [location])):
+            sell_cubes_to_market(data, pos, space, resource)
+    elif tile["industry"] in data.flips_when_built:
         flip(data, pos, space)
 
 
@@ -258,7 +254,7 @@ def continue_consumption(data: Rules, pos: dict, player: int) -> None:
             buy_from_market(data, pos, player, "coal")
         action["coal"] -= 1
     while action["iron"] > 0:
-        choices = iron_choices(pos)
+        choices = iron_choices(data, pos)
         if len(choices) >= 2:
             pos["decision"] = "iron"
             return
@@ -557,8 +553,7 @@ def score_links(data: Rules, pos: dict) -> None:
     """L-49: each link scores its owner 1 VP per link icon at its two ends; all links are removed and the
     link tiles go back to their owners (lead's ruling, Romanian seed)."""
     for line_index, owner in sorted(pos["links"].items()):
-        line = data.lines[line_index]
-        pos["players"][owner]["vp"] += link_icons(data, pos, line.a) + link_icons(data, pos, line.b)
+        pos["players"][owner]["vp"] += sum(link_icons(data, pos, end) for end in data.lines[line_index].ends)
     for owner in pos["links"].values():
         pos["players"][owner]["links_left"] += 1
     pos["links"] = {}

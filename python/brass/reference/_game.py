@@ -90,7 +90,8 @@ class Game:
         data, rounds = self._data, self._data.rounds
         cards = data.first_round_actions + 2 * data.actions_per_turn * rounds - data.actions_per_turn
         tiles = sum(data.stack_size(industry) for industry in data.industries)
-        return self._players * (7 * cards + data.stack_size("cotton_mill") + tiles)
+        sold = sum(data.stack_size(industry) for industry in data.sold)
+        return self._players * (7 * cards + sold + tiles)
 
     def action_name(self, action_id: int) -> str:
         """The notation of an id (docs/actions.md)."""

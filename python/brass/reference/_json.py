@@ -430,13 +430,13 @@ def check_tiles(data: Rules, players: int, pos: dict) -> None:
             if t["flipped"] or t["cubes"]:
                 fail(f"{name}: the tile being built gets its cubes and flips only after its coal and iron")
             continue
-        if t["industry"] in ("coal_mine", "iron_works"):
+        if t["industry"] in data.produces:
             if t["flipped"] != (t["cubes"] == 0):
                 fail(f"{name}: a {t['industry']} is flipped exactly when it has no cube (L-20)")
         elif t["cubes"]:
             fail(f"{name}: a {t['industry']} holds no cubes")
-        if t["industry"] == "shipyard" and not t["flipped"]:
-            fail(f"{name}: a shipyard flips as soon as it is built (L-28)")
+        if t["industry"] in data.flips_when_built and not t["flipped"]:
+            fail(f"{name}: a {t['industry']} flips as soon as it is built (L-28)")
     for p in range(players):
         mat = pos["players"][p]["mat"]
         for ind in data.industries:
@@ -573,7 +573,7 @@ def check_decision(data: Rules, players: int, pos: dict) -> None:
     elif decision == "iron":
         if kind not in ("build", "develop") or action["iron"] < 1 or action["coal"]:
             fail("decision `iron` needs a build or develop with iron (and no coal) still to take")
-        if len(iron_choices(pos)) < 2:
+        if len(iron_choices(data, pos)) < 2:
             fail("decision `iron` needs two or more iron works with iron")
     elif decision == "link":
         if kind != "link" or pos["era"] != "rail" or action["count"] != 1 or action["coal"]:

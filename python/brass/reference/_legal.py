@@ -14,7 +14,6 @@ from ._network import (
     network,
 )
 from ._resources import (
-    RESOURCE_INDUSTRY,
     closest_coal_mines,
     connected_coal_cubes,
     income_level,
@@ -25,12 +24,8 @@ from ._resources import (
 )
 from ._rules import Rules
 
-# Facts of the rules text that the data file does not carry.
-CANAL_PRICE = 3  # L-35
-RAIL_PRICE = 5  # L-36: one rail
-SECOND_RAIL_PRICE = 10  # L-36: two rails cost £15 in one action, i.e. £10 more for the second
+# A fact of the rules text that the data file does not carry.
 LOAN_BAN_ROUNDS = 4  # L-46: no loans in the final 4 rounds of the Rail Era
-LOWEST_INCOME_LEVEL = -10  # L-45
 
 
 # --- whose decision --------------------------------------------------------------------------------
@@ -96,10 +91,10 @@ def overbuild_problem(data: Rules, pos: dict, player: int, space: int, industry:
         return f"the level {old['level']} {industry} on {name} is not lower than your level {new_level} tile"
     if old["owner"] == player:
         return None
-    resource = next((r for r, ind in RESOURCE_INDUSTRY.items() if ind == industry), None)
-    if resource is None:
+    resource = data.produces.get(industry)
+    if resource not in ("coal", "iron"):
         return f"only coal mines and iron works of another player can be overbuilt, not a {industry} (L-30)"
-    if tiles_with_cubes(pos, resource) or pos[f"{resource}_market"] > 0:
+    if tiles_with_cubes(data, pos, resource) or pos[f"{resource}_market"] > 0:
         return f"{resource} is still left on the board or in the {resource} market (L-30)"
     return None
 
@@ -190,7 +185,7 @@ def build_resources_problem(data: Rules, pos: dict, player: int, space: int, ind
                 f"no coal reaches {location}: no connected coal mine has coal and {location} is not "
                 "connected to a market trade icon (L-17)"
             )
-    iron_from_market = max(0, tile["iron"] - iron_cubes_on_board(pos, exclude=space)) if tile["iron"] else 0
+    iron_from_market = max(0, tile["iron"] - iron_cubes_on_board(data, pos, exclude=space)) if tile["iron"] else 0
     cost = (
         tile["cost"]
         + market_cost(data, pos, "coal", coal_from_market)
@@ -243,11 +238,11 @@ def link_problem(data: Rules, pos: dict, player: int, line_index: int, price: in
         return f"{line.name} is not a rail line (L-36)"
     if net is None:
         net = network(data, pos, player)
-    if line.a not in net and line.b not in net:
-        return f"neither {line.a} nor {line.b} is in your network (L-34, R-2)"
+    if net.isdisjoint(line.ends):
+        return f"neither {' nor '.join(line.ends)} is in your network (L-34, R-2)"
     cost = price
     if pos["era"] == "rail":
-        ends = [line.a, line.b]
+        ends = list(line.ends)
         if connected_coal_cubes(data, pos, ends, extra_lines=[line_index]) == 0:
             if not connected_to_trade_icon(data, pos, ends, extra_lines=[line_index]):
                 return f"no coal reaches {line.name}: no connected coal mine has coal and no trade icon is connected"
@@ -257,8 +252,9 @@ def link_problem(data: Rules, pos: dict, player: int, line_index: int, price: in
     return None
 
 
-def first_link_price(pos: dict) -> int:
-    return CANAL_PRICE if pos["era"] == "canal" else RAIL_PRICE
+def first_link_price(data: Rules, pos: dict) -> int:
+    """L-35, L-36: a canal, or the first rail of the action (data `link_costs`)."""
+    return data.link_costs["canal"] if pos["era"] == "canal" else data.link_costs["rail"]
 
 
 # --- Develop (L-39) --------------------------------------------------------------------------------
@@ -269,7 +265,7 @@ def develop_problem(data: Rules, pos: dict, player: int, industry: str) -> str |
     me = pos["players"][player]
     if me["mat"][industry] <= 0:
         return f"you have no {industry} tile left on your mat"
-    if iron_cubes_on_board(pos) == 0 and me["money"] < market_price(data, pos, "iron"):
+    if iron_cubes_on_board(data, pos) == 0 and me["money"] < market_price(data, pos, "iron"):
         return f"iron costs £{market_price(data, pos, 'iron')} and you have £{me['money']}"
     return None
 
@@ -282,7 +278,7 @@ def sell_problem(data: Rules, pos: dict, player: int, mill: int, target: int | N
     Market when its marker is not on X, a DCM tile exists and the mill connects to a trade icon."""
     tile = pos["board"].get(mill)
     mill_name = data.spaces[mill].name
-    if tile is None or tile["industry"] != "cotton_mill" or tile["owner"] != player:
+    if tile is None or tile["industry"] not in data.sold or tile["owner"] != player:
         return f"{mill_name} does not hold a cotton mill of yours"
     if tile["flipped"]:
         return f"the cotton mill on {mill_name} is already sold"
@@ -298,7 +294,7 @@ def sell_problem(data: Rules, pos: dict, player: int, mill: int, target: int | N
         return None
     port = pos["board"].get(target)
     port_name = data.spaces[target].name
-    if port is None or port["industry"] != "port":
+    if port is None or port["industry"] not in data.port_industries:
         return f"{port_name} does not hold a port"
     if port["flipped"]:
         return f"the port on {port_name} is already used"
@@ -313,8 +309,9 @@ def sell_problem(data: Rules, pos: dict, player: int, mill: int, target: int | N
 def loan_problem(data: Rules, pos: dict, player: int, amount: int) -> str | None:
     """L-45: the income level may not go below -10; then `loan_period_problem` (L-46 / C-5)."""
     level = income_level(data, pos, player)
-    if level - amount // 10 < LOWEST_INCOME_LEVEL:
-        return f"a £{amount} loan would take your income level from {level} below {LOWEST_INCOME_LEVEL} (L-45)"
+    lowest = data.lowest_income_level
+    if level - amount // 10 < lowest:
+        return f"a £{amount} loan would take your income level from {level} below {lowest} (L-45)"
     return loan_period_problem(data, pos)
 
 
@@ -341,7 +338,7 @@ def coal_consumers(data: Rules, pos: dict) -> list[str]:
     if action["kind"] == "build":
         return [data.spaces[action["target"]].location]
     line = data.lines[action["target"]]
-    return [line.a, line.b]
+    return list(line.ends)
 
 
 def coal_choices(data: Rules, pos: dict) -> list[int]:
@@ -357,9 +354,9 @@ def coal_choices(data: Rules, pos: dict) -> list[int]:
     return closest_coal_mines(data, pos, consumers)
 
 
-def iron_choices(pos: dict) -> list[int]:
+def iron_choices(data: Rules, pos: dict) -> list[int]:
     """L-18: every iron works with iron (a decision only when there are two or more)."""
-    return tiles_with_cubes(pos, "iron")
+    return tiles_with_cubes(data, pos, "iron")
 
 
 def second_links(data: Rules, pos: dict, player: int) -> list[int]:
@@ -367,9 +364,8 @@ def second_links(data: Rules, pos: dict, player: int) -> list[int]:
     if pos["era"] != "rail":
         return []
     net = network(data, pos, player)
-    return [
-        line.index for line in data.lines if link_problem(data, pos, player, line.index, SECOND_RAIL_PRICE, net) is None
-    ]
+    price = data.link_costs["second_rail"]
+    return [line.index for line in data.lines if link_problem(data, pos, player, line.index, price, net) is None]
 
 
 def further_developments(data: Rules, pos: dict, player: int) -> list[str]:
@@ -381,9 +377,9 @@ def sales(data: Rules, pos: dict, player: int) -> list[tuple[int, int | None]]:
     """L-40 … L-42: every legal (mill, target) sale now; target None is the Distant Cotton Market."""
     board = pos["board"]
     mills = sorted(
-        s for s, t in board.items() if t["industry"] == "cotton_mill" and t["owner"] == player and not t["flipped"]
+        s for s, t in board.items() if t["industry"] in data.sold and t["owner"] == player and not t["flipped"]
     )
-    ports = sorted(s for s, t in board.items() if t["industry"] == "port" and not t["flipped"])
+    ports = sorted(s for s, t in board.items() if t["industry"] in data.port_industries and not t["flipped"])
     return [(m, t) for m in mills for t in ports + [None] if sell_problem(data, pos, player, m, t) is None]
 
 
@@ -422,7 +418,7 @@ def action_problem(data: Rules, acts: ActionSpace, pos: dict, player: int, actio
     if kind == "build":
         return build_problem(data, pos, player, action[1], action[2], action[3], net)
     if kind == "link":
-        return link_problem(data, pos, player, action[1], first_link_price(pos), net)
+        return link_problem(data, pos, player, action[1], first_link_price(data, pos), net)
     if kind == "develop":
         return develop_problem(data, pos, player, action[1])
     if kind == "sell":
@@ -455,7 +451,7 @@ def legal_actions(data: Rules, acts: ActionSpace, pos: dict) -> list[int]:
     if decision == "coal":
         return sorted(acts.id("coal", s) for s in coal_choices(data, pos))
     if decision == "iron":
-        return sorted(acts.id("iron", s) for s in iron_choices(pos))
+        return sorted(acts.id("iron", s) for s in iron_choices(data, pos))
     if decision == "link":
         return sorted([acts.id("link", i) for i in second_links(data, pos, player)] + [acts.id("stop")])
     if decision == "develop":
@@ -484,7 +480,7 @@ def why_illegal(data: Rules, acts: ActionSpace, pos: dict, aid: int) -> str:
             return f"`{name}` is not legal now: {problem}"
     elif decision in ("link", "develop", "sell") and action[0] == decision:
         if decision == "link":
-            problem = link_problem(data, pos, player, action[1], SECOND_RAIL_PRICE)
+            problem = link_problem(data, pos, player, action[1], data.link_costs["second_rail"])
         elif decision == "develop":
             problem = develop_problem(data, pos, player, action[1])
         else:

@@ -16,8 +16,8 @@ def neighbours(data: GameData, pos: dict, extra_lines=()) -> dict[str, list[str]
     graph: dict[str, list[str]] = {loc: [] for loc in data.locations}
     for line_index in list(pos["links"]) + list(extra_lines):
         line = data.lines[line_index]
-        graph[line.a].append(line.b)
-        graph[line.b].append(line.a)
+        for end in line.ends:
+            graph[end].extend(other for other in line.ends if other != end)
     return graph
 
 
@@ -50,8 +50,7 @@ def network(data: GameData, pos: dict, player: int) -> set[str]:
     locs = {data.spaces[s].location for s, tile in pos["board"].items() if tile["owner"] == player}
     for line_index, owner in pos["links"].items():
         if owner == player:
-            locs.add(data.lines[line_index].a)
-            locs.add(data.lines[line_index].b)
+            locs.update(data.lines[line_index].ends)
     return locs
 
 
@@ -65,7 +64,7 @@ def has_anything_on_board(pos: dict, player: int) -> bool:
 def trade_icon_locations(data: GameData, pos: dict) -> set[str]:
     """L-15: every location with a port tile (flipped or not, any owner) or a printed market trade icon."""
     locs = {loc for loc in data.locations if data.printed_trade_icon[loc]}
-    locs.update(data.spaces[s].location for s, tile in pos["board"].items() if tile["industry"] == "port")
+    locs.update(data.spaces[s].location for s, tile in pos["board"].items() if tile["industry"] in data.port_industries)
     return locs
 
 

@@ -9,9 +9,6 @@ from __future__ import annotations
 from ._data import GameData
 from ._network import distances
 
-RESOURCE_INDUSTRY = {"coal": "coal_mine", "iron": "iron_works"}
-
-
 # --- markets ---------------------------------------------------------------------------------------
 
 
@@ -69,15 +66,18 @@ def spend(pos: dict, player: int, amount: int) -> None:
 # --- sources on the board --------------------------------------------------------------------------
 
 
-def tiles_with_cubes(pos: dict, resource: str, exclude: int | None = None) -> list[int]:
-    """Spaces of unflipped coal mines (iron works) that still hold cubes, in space order."""
-    industry = RESOURCE_INDUSTRY[resource]
-    return sorted(s for s, t in pos["board"].items() if t["industry"] == industry and t["cubes"] > 0 and s != exclude)
+def tiles_with_cubes(data: GameData, pos: dict, resource: str, exclude: int | None = None) -> list[int]:
+    """Spaces of unflipped tiles producing `resource` (coal mines, iron works) that still hold cubes, in space order."""
+    return sorted(
+        s
+        for s, t in pos["board"].items()
+        if data.produces.get(t["industry"]) == resource and t["cubes"] > 0 and s != exclude
+    )
 
 
 def closest_coal_mines(data: GameData, pos: dict, consumers, extra_lines=(), exclude=None) -> list[int]:
     """L-16: the connected coal mines with coal that are closest to any consumer location (ties all listed)."""
-    mines = tiles_with_cubes(pos, "coal", exclude)
+    mines = tiles_with_cubes(data, pos, "coal", exclude)
     if not mines:
         return []
     dist = distances(data, pos, consumers, extra_lines)
@@ -90,16 +90,16 @@ def closest_coal_mines(data: GameData, pos: dict, consumers, extra_lines=(), exc
 
 def connected_coal_cubes(data: GameData, pos: dict, consumers, extra_lines=(), exclude=None) -> int:
     """L-16: coal cubes on unflipped coal mines connected to any consumer location."""
-    mines = tiles_with_cubes(pos, "coal", exclude)
+    mines = tiles_with_cubes(data, pos, "coal", exclude)
     if not mines:
         return 0
     dist = distances(data, pos, consumers, extra_lines)
     return sum(pos["board"][s]["cubes"] for s in mines if data.spaces[s].location in dist)
 
 
-def iron_cubes_on_board(pos: dict, exclude=None) -> int:
+def iron_cubes_on_board(data: GameData, pos: dict, exclude=None) -> int:
     """L-18: iron cubes on unflipped iron works anywhere (no connection needed)."""
-    return sum(pos["board"][s]["cubes"] for s in tiles_with_cubes(pos, "iron", exclude))
+    return sum(pos["board"][s]["cubes"] for s in tiles_with_cubes(data, pos, "iron", exclude))
 
 
 def take_cube(data: GameData, pos: dict, space: int) -> None:
