@@ -1,6 +1,6 @@
 //! Action ids and their notation (docs/actions.md): a fixed id space per configuration.
 use crate::error::{Error, Result};
-use crate::game::{Game, SaleTarget, NONE};
+use crate::game::{BeerSource, Game, SaleTarget, NONE};
 
 /// A decoded action id.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -24,12 +24,18 @@ pub enum Action {
     Loan {
         amount: u8,
     },
+    /// Discard 3 cards for a wild location and a wild industry card (B-17).
+    Scout,
     Pass,
     Coal {
         space: u8,
     },
     Iron {
         space: u8,
+    },
+    /// Where the next beer barrel comes from (B-8, B-25).
+    Beer {
+        source: BeerSource,
     },
     Stop,
     Card {
@@ -69,9 +75,13 @@ impl Game {
                 let i = self.loan_amounts.iter().position(|&a| a == amount);
                 l.loan + i.expect("a loan amount of this game") as u16
             }
+            Action::Scout => l.scout,
             Action::Pass => l.pass,
             Action::Coal { space } => l.coal + l.coal_index[space as usize] as u16,
             Action::Iron { space } => l.iron + l.iron_index[space as usize] as u16,
+            Action::Beer { source } => {
+                l.beer + l.beer_index(source).expect("a beer source of this game") as u16
+            }
             Action::Stop => l.stop,
             Action::Card { kind } => l.card + kind as u16,
             Action::Remove { space } => l.remove + space as u16,
@@ -117,19 +127,25 @@ impl Game {
                 tile: l.sell_spaces[m as usize],
                 target: l.sale_targets[t as usize],
             }
-        } else if id < l.pass {
+        } else if id < l.scout {
             Action::Loan {
                 amount: self.loan_amounts[(id - l.loan) as usize],
             }
+        } else if id < l.pass {
+            Action::Scout
         } else if id < l.coal {
             Action::Pass
         } else if id < l.iron {
             Action::Coal {
                 space: l.coal_spaces[(id - l.coal) as usize],
             }
-        } else if id < l.stop {
+        } else if id < l.beer {
             Action::Iron {
                 space: l.iron_spaces[(id - l.iron) as usize],
+            }
+        } else if id < l.stop {
+            Action::Beer {
+                source: l.beer_sources[(id - l.beer) as usize],
             }
         } else if id < l.card {
             Action::Stop
@@ -171,13 +187,21 @@ impl Game {
                 let target = match target {
                     SaleTarget::Port(port) => space(port),
                     SaleTarget::Distant => "distant",
+                    SaleTarget::Merchant(m) => crate::games::merchant_space_name(self, m),
                 };
                 format!("sell {} {}", space(tile), target)
             }
             Action::Loan { amount } => format!("loan {amount}"),
+            Action::Scout => "scout".into(),
             Action::Pass => "pass".into(),
             Action::Coal { space: s } => format!("coal {}", space(s)),
             Action::Iron { space: s } => format!("iron {}", space(s)),
+            Action::Beer { source } => match source {
+                BeerSource::Brewery(s) => format!("beer {}", space(s)),
+                BeerSource::Merchant(m) => {
+                    format!("beer {}", crate::games::merchant_space_name(self, m))
+                }
+            },
             Action::Stop => "stop".into(),
             Action::Card { kind } => format!("card {}", self.card_names[kind as usize]),
             Action::Remove { space: s } => format!("remove {}", space(s)),
@@ -233,17 +257,30 @@ impl Game {
             ["sell", m, t] => {
                 let tile = space(m)?;
                 if self.layout.sell_index[tile as usize] == NONE {
-                    return Err(err(&format!("{m} is not a cotton mill space")));
+                    return Err(err(&format!("{m} is not a space of an industry that sells")));
                 }
                 let target = if *t == "distant" {
                     SaleTarget::Distant
+                } else if let Some(slot) = crate::games::merchant_space_by_name(self, t) {
+                    SaleTarget::Merchant(slot)
                 } else {
                     SaleTarget::Port(space(t)?)
                 };
                 if self.layout.target_index(target).is_none() {
-                    return Err(err(&format!("{t} is not a port space (or `distant`)")));
+                    return Err(err(&format!("{t} is not a place this game sells to")));
                 }
                 Action::Sell { tile, target }
+            }
+            ["scout"] if self.layout.pass > self.layout.scout => Action::Scout,
+            ["beer", s] if self.layout.stop > self.layout.beer => {
+                let source = match crate::games::merchant_space_by_name(self, s) {
+                    Some(slot) => BeerSource::Merchant(slot),
+                    None => BeerSource::Brewery(space(s)?),
+                };
+                if self.layout.beer_index(source).is_none() {
+                    return Err(err("that space cannot hold a brewery"));
+                }
+                Action::Beer { source }
             }
             ["loan", n] => match self.loan_amounts.iter().find(|a| a.to_string() == *n) {
                 Some(&amount) => Action::Loan { amount },
@@ -278,7 +315,7 @@ impl Game {
             [] => return Err(err("it is empty")),
             _ => {
                 return Err(err(
-                    "expected one of build, link, develop, sell, loan, pass, coal, iron, stop, card, remove",
+                    "expected one of build, link, develop, sell, loan, pass, coal, iron, stop, card, remove (and scout, beer in Birmingham)",
                 ))
             }
         };

@@ -8,11 +8,14 @@ use std::collections::BTreeMap;
 
 /// The Lancashire data file (Roxley 2018 full map, with the classic 2007 differences).
 pub const LANCASHIRE_JSON: &str = include_str!("../../../python/brass/data/lancashire.json");
+/// The Birmingham data file (Roxley 2018).
+pub const BIRMINGHAM_JSON: &str = include_str!("../../../python/brass/data/birmingham.json");
 
 /// The embedded text of a data file named in the catalog, or None.
 pub fn embedded(name: &str) -> Option<&'static str> {
     match name {
         "lancashire" => Some(LANCASHIRE_JSON),
+        "birmingham" => Some(BIRMINGHAM_JSON),
         _ => None,
     }
 }
@@ -28,6 +31,13 @@ pub struct DataFile {
     pub lines: Vec<LineData>,
     pub tiles: BTreeMap<String, Vec<TileData>>,
     pub card_kinds: Vec<String>,
+    /// Industry cards that show several industries (card kind → industries); other industry cards are
+    /// named after their industry.
+    #[serde(default)]
+    pub industry_cards: BTreeMap<String, Vec<String>>,
+    /// Wild cards (card kind → what it builds and how many exist); not in the deck (B-2, B-17).
+    #[serde(default)]
+    pub wild_cards: BTreeMap<String, WildData>,
     pub decks: BTreeMap<String, BTreeMap<String, u8>>,
     pub coal_market: MarketData,
     pub iron_market: MarketData,
@@ -41,6 +51,39 @@ pub struct DataFile {
     /// The classic (2007) rules' numbers (Lancashire's file only).
     #[serde(default)]
     pub classic: Option<ClassicData>,
+    /// Merchant tiles (Birmingham only).
+    #[serde(default)]
+    pub merchant_tiles: Option<MerchantTilesData>,
+}
+
+/// A wild card kind.
+#[derive(Debug, Deserialize)]
+pub struct WildData {
+    /// "location" or "industry".
+    pub builds: String,
+    pub count: u8,
+}
+
+/// The merchant tiles: the industries each kind accepts, and the tiles of each player count.
+#[derive(Debug, Deserialize)]
+pub struct MerchantTilesData {
+    pub kinds: BTreeMap<String, Vec<String>>,
+    pub by_player_count: BTreeMap<String, Vec<String>>,
+}
+
+/// A merchant location: its spaces (each with the player counts it is used at) and its bonus.
+#[derive(Debug, Deserialize)]
+pub struct MerchantData {
+    pub slots: Vec<Vec<u8>>,
+    pub bonus: BonusData,
+}
+
+#[derive(Debug, Deserialize)]
+pub struct BonusData {
+    /// "vp", "money", "income" or "develop".
+    #[serde(rename = "type")]
+    pub kind: String,
+    pub amount: u8,
 }
 
 /// The rules role of an industry.
@@ -81,6 +124,12 @@ pub struct LocationData {
     pub spaces: Vec<Vec<String>>,
     pub printed_link_icons: u8,
     pub trade_icon: bool,
+    /// A farm brewery: no location card builds there (B-10).
+    #[serde(default)]
+    pub farm: bool,
+    /// A merchant location (Birmingham).
+    #[serde(default)]
+    pub merchant: Option<MerchantData>,
 }
 
 /// A line: any number of ends (two on most boards), and which link kinds it takes.
@@ -105,6 +154,26 @@ pub struct TileData {
     /// The classic (2007) VP where it differs.
     #[serde(default)]
     pub vp_classic: Option<u8>,
+    /// Link icons printed on the flipped tile (L-49: 1; B-19: per tile).
+    #[serde(default = "one")]
+    pub link_icons: u8,
+    /// Beer needed to sell the tile (B-15).
+    #[serde(default)]
+    pub beer: u8,
+    /// False for tiles that can never be developed (B-14: lightbulb potteries).
+    #[serde(default = "yes")]
+    pub developable: bool,
+    /// Cubes placed when built in the Rail Era, where they differ (B-7: breweries).
+    #[serde(default)]
+    pub cubes_rail: Option<u8>,
+}
+
+fn one() -> u8 {
+    1
+}
+
+fn yes() -> bool {
+    true
 }
 
 #[derive(Debug, Deserialize)]
@@ -135,6 +204,9 @@ pub struct SetupData {
     pub rounds_per_era: BTreeMap<String, u8>,
     pub first_round_actions: u8,
     pub actions_per_turn: u8,
+    /// Cards each player takes face down after the deal, out of play in the Canal Era (B-1).
+    #[serde(default)]
+    pub face_down_cards: u8,
 }
 
 /// What links cost (L-35, L-36).

@@ -2,41 +2,120 @@
 //! search such as ISMCTS).
 use crate::game::{Game, MAX_CARD_KINDS};
 use crate::rng::Rng;
-use crate::state::State;
+use crate::rules::card_choices;
+use crate::state::{Decision, State};
+
+/// Re-deals drawn before the current player's hand is left as it is (see [`resample_hidden`]).
+const MAX_DEALS: usize = 1000;
 
 /// A copy of `state` in which everything `player` cannot see is redrawn from `seed`: the other players'
 /// hands (same sizes), the draw pile (same size), the cards the game sets aside unseen (the deck tile) and
 /// the cards removed unseen, the game's own hidden order (the DCM pile), and the state's own RNG (which
 /// fixes future shuffles). What `player` sees is unchanged: their hand, every discard pile, the board, the
 /// markets and everything public.
+///
+/// Everything public is also respected when another player is in the middle of an action: everyone knows
+/// that player holds a card that can pay for it (the build's cards, a double build's second card, Scout's
+/// remaining cards), and two or more kinds of such cards when the player is being asked which card to
+/// play. Deals that break this are drawn again (rejection keeps the deals equally likely among those
+/// consistent with what `player` knows); in the rare case that [`MAX_DEALS`] deals all fail, that
+/// player's hand is kept as it is and everything else is redrawn.
 pub fn resample_hidden(game: &Game, state: &State, player: u8, seed: u64) -> State {
-    let n = game.players as usize;
-    let mut s = *state;
     let mut rng = Rng(seed);
-    // The unseen cards, listed in card-kind order before the shuffle so the result depends only on what
-    // the observer knows and the seed.
-    let mut counts = [0u32; MAX_CARD_KINDS];
-    for p in (0..n).filter(|&p| p != player as usize) {
-        for (k, &c) in s.players[p].hand.iter().enumerate() {
-            counts[k] += c as u32;
+    // The player whose pending card payment the deal must respect.
+    let paying = state
+        .current_player(game)
+        .filter(|&c| c != player && state.action.is_some());
+    let mut redealt = [false; crate::game::MAX_PLAYERS];
+    for p in 0..game.players as usize {
+        redealt[p] = p != player as usize;
+    }
+    let unseen = unseen_cards(game, state, &redealt);
+    let mut s;
+    let mut deals = 0;
+    loop {
+        s = *state;
+        let mut pool = unseen.clone();
+        rng.shuffle(&mut pool);
+        deal(game, &mut s, &redealt, pool);
+        let ok = match paying {
+            Some(c) => can_pay(&s, c),
+            None => true,
+        };
+        deals += 1;
+        if ok {
+            break;
+        }
+        if deals == MAX_DEALS {
+            let c = paying.expect("only a paying player fails") as usize;
+            redealt[c] = false;
+            s = *state;
+            let mut pool = unseen_cards(game, state, &redealt);
+            rng.shuffle(&mut pool);
+            deal(game, &mut s, &redealt, pool);
+            break;
         }
     }
-    for &c in &s.deck[s.deck_pos as usize..s.deck_len as usize] {
+    crate::games::resample_hidden(game, &mut s, &mut rng);
+    s.rng = Rng(rng.next_u64());
+    s
+}
+
+/// Whether `player`, in the middle of an action, still holds what everyone knows they hold: a card that
+/// can pay for the action, and two or more kinds of them at a `card` decision.
+fn can_pay(state: &State, player: u8) -> bool {
+    let kinds = card_choices(state, player).count_ones();
+    if state.decision == Decision::Card {
+        kinds >= 2
+    } else {
+        kinds >= 1
+    }
+}
+
+/// Wild cards in hands are public (taken openly by Scout, B-17): they are never redealt.
+fn is_hidden(game: &Game, kind: usize) -> bool {
+    kind < game.card_kinds.len() && !game.is_wild(kind as u8)
+}
+
+/// The cards being redealt — the hidden cards of the `redealt` hands, the draw pile, the cards set aside and
+/// the removed cards — listed in card-kind order so the result depends only on what the observer knows
+/// and the seed.
+fn unseen_cards(game: &Game, state: &State, redealt: &[bool]) -> Vec<u8> {
+    let mut counts = [0u32; MAX_CARD_KINDS];
+    for p in (0..game.players as usize).filter(|&p| redealt[p]) {
+        for (k, &c) in state.players[p].hand.iter().enumerate() {
+            if is_hidden(game, k) {
+                counts[k] += c as u32;
+            }
+        }
+    }
+    for &c in &state.deck[state.deck_pos as usize..state.deck_len as usize] {
         counts[c as usize] += 1;
     }
-    let aside = crate::games::set_aside_cards(&s);
+    let aside = crate::games::set_aside_cards(state);
     for k in 0..MAX_CARD_KINDS {
-        counts[k] += aside[k] as u32 + s.removed[k] as u32;
+        counts[k] += aside[k] as u32 + state.removed[k] as u32;
     }
     let mut pool = Vec::new();
     for (k, &c) in counts.iter().enumerate() {
         pool.extend(std::iter::repeat_n(k as u8, c as usize));
     }
-    rng.shuffle(&mut pool);
+    pool
+}
+
+/// Deal the shuffled `pool` back: the `redealt` hands (same sizes), the draw pile, the cards set aside, the
+/// removed cards.
+fn deal(game: &Game, s: &mut State, redealt: &[bool], pool: Vec<u8>) {
     let mut next = pool.into_iter();
-    for p in (0..n).filter(|&p| p != player as usize) {
-        let size = s.players[p].hand_size();
-        s.players[p].hand = [0; MAX_CARD_KINDS];
+    for p in (0..game.players as usize).filter(|&p| redealt[p]) {
+        let hand = &mut s.players[p].hand;
+        let mut size = 0;
+        for (k, c) in hand.iter_mut().enumerate() {
+            if is_hidden(game, k) {
+                size += *c as u32;
+                *c = 0;
+            }
+        }
         for _ in 0..size {
             let k = next.next().expect("pool holds every unseen card");
             s.players[p].hand[k as usize] += 1;
@@ -53,9 +132,8 @@ pub fn resample_hidden(game: &Game, state: &State, player: u8, seed: u64) -> Sta
             pile[k as usize] += 1;
         }
     };
-    refill(crate::games::set_aside_cards_mut(&mut s));
+    if let Some(aside) = crate::games::set_aside_cards_mut(s) {
+        refill(aside);
+    }
     refill(&mut s.removed);
-    crate::games::resample_hidden(game, &mut s, &mut rng);
-    s.rng = Rng(rng.next_u64());
-    s
 }

@@ -156,15 +156,17 @@ fn check_tiles(game: &Game, state: &State) -> Result<()> {
                 t.level
             )));
         }
-        if state.era == Era::Rail && t.level == 1 {
+        // L-51, B-20: level-1 tiles leave the board at the Canal Era's end; only one buildable in the
+        // Rail Era (Pottery I) can be there afterwards.
+        if state.era == Era::Rail && t.level == 1 && !spec.rail {
             return Err(invalid(format!(
                 "{path}: level-1 tiles leave the board at the end of the Canal Era (L-51)"
             )));
         }
-        if t.cubes > spec.cubes {
+        if t.cubes > spec.cubes.max(spec.cubes_rail) {
             return Err(invalid(format!(
                 "{path}.cubes: more than the tile's {}",
-                spec.cubes
+                spec.cubes.max(spec.cubes_rail)
             )));
         }
         built[t.owner as usize][t.industry as usize][t.level as usize] += 1;
@@ -246,6 +248,9 @@ fn check_cards(game: &Game, state: &State) -> Result<()> {
         cards[c as usize] += 1;
     }
     for k in 0..game.card_kinds.len() {
+        if game.is_wild(k as u8) {
+            continue; // B-17: wild cards are not in the deck (the game module checks them)
+        }
         cards[k] += aside[k] as u32 + state.removed[k] as u32;
         for p in 0..n {
             cards[k] += state.players[p].hand[k] as u32 + state.players[p].discards[k] as u32;
@@ -335,6 +340,7 @@ fn check_action(state: &State) -> Result<()> {
         ActionKind::Build | ActionKind::Loan | ActionKind::Pass => (0, 0),
         ActionKind::Link | ActionKind::Develop => (1, 2),
         ActionKind::Sell => (0, u8::MAX),
+        ActionKind::Scout => (0, crate::apply::SCOUT_CARDS - 1),
     };
     if u.count < lo || u.count > hi {
         return Err(invalid(format!(
@@ -352,6 +358,15 @@ fn check_action(state: &State) -> Result<()> {
     if u.coal > 0 && !matches!(u.kind, ActionKind::Build | ActionKind::Link) {
         return bad("action.coal: only a build or a rail takes coal");
     }
+    if u.beer > 0 && !matches!(u.kind, ActionKind::Sell | ActionKind::Link) {
+        return bad("action.beer: only a sale or a second rail takes beer");
+    }
+    if (u.sale != NONE || u.merchant_beer) && !matches!(d, Decision::Beer | Decision::Bonus) {
+        return bad("action.merchant: set only while a sale's beer or bonus is asked");
+    }
+    if u.kind == ActionKind::Sell && (u.sale == NONE) != (u.target == NONE) {
+        return bad("action.target: a sale under way names its tile and its merchant");
+    }
     if u.iron > 0 && !matches!(u.kind, ActionKind::Build | ActionKind::Develop) {
         return bad("action.iron: only a build or a develop takes iron");
     }
@@ -361,8 +376,13 @@ fn check_action(state: &State) -> Result<()> {
     if u.kind == ActionKind::Build && (u.double == u.cards.is_some()) {
         return bad("action.cards: a single build lists its cards; every other action has null");
     }
-    if u.first_card != NONE && !(u.double && d == Decision::Card) {
-        return bad("action.first_card: set only while a double build's second card is asked");
+    if u.first_card != NONE
+        && !(d == Decision::Card && (u.double || (u.kind == ActionKind::Scout && u.count > 0)))
+    {
+        return bad("action.first_card: set only while a double build's second card or Scout's next card is asked");
+    }
+    if u.kind == ActionKind::Scout && (u.count > 0) != (u.first_card != NONE) {
+        return bad("action.first_card: Scout names the last card discarded once one is");
     }
     Ok(())
 }
@@ -428,8 +448,13 @@ fn check_pending_question(game: &Game, state: &State, p: u8, u: Underway) -> Res
     if u.double && state.actions_left != 2 {
         return bad("action.double: a double build uses both actions, so actions_left must be 2");
     }
-    if u.kind == ActionKind::Build && state.board[u.target as usize].owner != p {
-        return bad("action.target: the space built on must hold the current player's tile");
+    if matches!(u.kind, ActionKind::Build | ActionKind::Sell)
+        && u.target != NONE
+        && state.board[u.target as usize].owner != p
+    {
+        return bad(
+            "action.target: the space built on or sold must hold the current player's tile",
+        );
     }
     if u.kind == ActionKind::Link && state.links[u.target as usize] != p {
         return bad("action.target: the line must hold the link the current player just placed");
@@ -451,13 +476,24 @@ fn check_pending_question(game: &Game, state: &State, p: u8, u: Underway) -> Res
                 && state.era == Era::Rail
                 && u.count == 1
                 && u.coal == 0
+                && u.beer == 0
                 && ids.len() >= 2
         }
         Decision::Develop => {
             u.kind == ActionKind::Develop && u.count == 1 && u.iron == 0 && ids.len() >= 2
         }
-        Decision::Sell => u.kind == ActionKind::Sell && u.count >= 1 && ids.len() >= 2,
-        Decision::Card => u.coal == 0 && u.iron == 0 && ids.len() >= 2,
+        Decision::Sell => {
+            u.kind == ActionKind::Sell && u.count >= 1 && u.sale == NONE && ids.len() >= 2
+        }
+        Decision::Card => u.coal == 0 && u.iron == 0 && u.beer == 0 && ids.len() >= 2,
+        Decision::Beer => {
+            u.coal == 0
+                && u.iron == 0
+                && u.beer > 0
+                && (u.kind == ActionKind::Link || u.sale != NONE)
+                && ids.len() >= 2
+        }
+        Decision::Bonus => u.kind == ActionKind::Sell && u.merchant_beer && ids.len() >= 2,
         _ => true,
     };
     if !ok {

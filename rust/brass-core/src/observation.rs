@@ -7,7 +7,8 @@
 use crate::game::{Game, Resource, NONE};
 use crate::state::{ActionKind, Decision, State};
 
-const DECISIONS: [Decision; 9] = [
+/// The decisions of the one-hot block; the last two only in a game with beer (Birmingham).
+const DECISIONS: [Decision; 11] = [
     Decision::Action,
     Decision::Coal,
     Decision::Iron,
@@ -17,15 +18,40 @@ const DECISIONS: [Decision; 9] = [
     Decision::Card,
     Decision::Remove,
     Decision::Over,
+    Decision::Beer,
+    Decision::Bonus,
 ];
-const KINDS: [ActionKind; 6] = [
+/// The action kinds of the one-hot block; Scout only in a game with Scout (Birmingham).
+const KINDS: [ActionKind; 7] = [
     ActionKind::Build,
     ActionKind::Link,
     ActionKind::Develop,
     ActionKind::Sell,
     ActionKind::Loan,
     ActionKind::Pass,
+    ActionKind::Scout,
 ];
+
+/// Does the game have beer (its own decisions and the action's beer)?
+fn has_beer(game: &Game) -> bool {
+    !game.layout.beer_sources.is_empty()
+}
+
+fn decisions(game: &Game) -> &'static [Decision] {
+    if has_beer(game) {
+        &DECISIONS
+    } else {
+        &DECISIONS[..9]
+    }
+}
+
+fn kinds(game: &Game) -> &'static [ActionKind] {
+    if game.layout.pass > game.layout.scout {
+        &KINDS
+    } else {
+        &KINDS[..6]
+    }
+}
 /// Slots for players (the largest player count).
 const SEATS: usize = 4;
 
@@ -56,7 +82,7 @@ impl Fields {
 /// The layout of a configuration's observation vector (the same for every player count of a game).
 pub fn layout(game: &Game) -> Vec<Field> {
     let mut f = Fields(Vec::new(), 0);
-    header_fields(&mut f);
+    header_fields(&mut f, game);
     for seat in 0..SEATS {
         seat_fields(&mut f, game, seat);
     }
@@ -65,14 +91,14 @@ pub fn layout(game: &Game) -> Vec<Field> {
     f.0
 }
 
-fn header_fields(f: &mut Fields) {
+fn header_fields(f: &mut Fields, game: &Game) {
     f.add("era_rail", 1, "1 in the Rail Era, 0 in the Canal Era");
     f.add("round", 1, "round / rounds per era");
     f.add("actions_left", 1, "actions left in the turn / 2");
     f.add(
         "decision",
-        DECISIONS.len(),
-        "one-hot: action coal iron link develop sell card remove over",
+        decisions(game).len(),
+        "one-hot: action coal iron link develop sell card remove over (beer bonus: Birmingham)",
     );
     f.add(
         "to_act",
@@ -164,7 +190,7 @@ fn action_fields(f: &mut Fields, game: &Game) {
     let (cards, spaces, lines) = (game.card_kinds.len(), game.spaces.len(), game.lines.len());
     f.add(
         "action.kind",
-        KINDS.len(),
+        kinds(game).len(),
         "one-hot kind of the action under way (all 0 if none)",
     );
     f.add("action.double", 1, "1 for a double build");
@@ -193,8 +219,11 @@ fn action_fields(f: &mut Fields, game: &Game) {
     f.add(
         "action.first_card",
         cards,
-        "one-hot first card of a double build",
+        "one-hot first card of a double build (Scout: the last card discarded)",
     );
+    if has_beer(game) {
+        f.add("action.beer", 1, "beer still to take");
+    }
 }
 
 /// Length of the observation vector.
@@ -231,12 +260,10 @@ fn write_header(game: &Game, state: &State, rel: &dyn Fn(u8) -> usize, out: &mut
     out[1] = state.round as f32 / game.rounds_per_era as f32;
     out[2] = state.actions_left as f32 / 2.0;
     let mut at = 3;
-    let d = DECISIONS
-        .iter()
-        .position(|&x| x == state.decision)
-        .unwrap_or(0);
+    let ds = decisions(game);
+    let d = ds.iter().position(|&x| x == state.decision).unwrap_or(0);
     out[at + d] = 1.0;
-    at += DECISIONS.len();
+    at += ds.len();
     if let Some(p) = state.current_player(game) {
         out[at + rel(p)] = 1.0;
     }
@@ -319,7 +346,7 @@ fn write_board(
         }
     }
     at += lines * SEATS;
-    for (i, resource) in Resource::ALL.into_iter().enumerate() {
+    for (i, resource) in Resource::MARKETS.into_iter().enumerate() {
         out[at + i] = state.market(resource) as f32 / game.market(resource).prices.len() as f32;
     }
     at += 2;
@@ -333,9 +360,10 @@ fn write_board(
 /// The action under way.
 fn write_action(game: &Game, u: &crate::state::Underway, out: &mut [f32]) {
     let (cards, spaces, lines) = (game.card_kinds.len(), game.spaces.len(), game.lines.len());
-    out[KINDS.iter().position(|&k| k == u.kind).unwrap_or(0)] = 1.0;
-    out[KINDS.len()] = u.double as u8 as f32;
-    let t = KINDS.len() + 1;
+    let ks = kinds(game);
+    out[ks.iter().position(|&k| k == u.kind).unwrap_or(0)] = 1.0;
+    out[ks.len()] = u.double as u8 as f32;
+    let t = ks.len() + 1;
     if u.target != NONE {
         if u.kind == ActionKind::Link {
             out[t + spaces + u.target as usize] = 1.0;
@@ -356,5 +384,8 @@ fn write_action(game: &Game, u: &crate::state::Underway, out: &mut [f32]) {
     }
     if u.first_card != NONE {
         out[c + 3 + cards + u.first_card as usize] = 1.0;
+    }
+    if has_beer(game) {
+        out[c + 3 + 2 * cards] = u.beer as f32;
     }
 }

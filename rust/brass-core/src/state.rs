@@ -20,6 +20,10 @@ pub enum Decision {
     Card,
     Remove,
     Over,
+    /// Where the next beer barrel comes from (Birmingham, B-25).
+    Beer,
+    /// Gloucester's free develop, or `stop` to decline it (Birmingham, B-26, R-17).
+    Bonus,
 }
 
 impl Decision {
@@ -34,6 +38,8 @@ impl Decision {
             Decision::Card => "card",
             Decision::Remove => "remove",
             Decision::Over => "over",
+            Decision::Beer => "beer",
+            Decision::Bonus => "bonus",
         }
     }
     pub fn from_name(name: &str) -> Option<Decision> {
@@ -47,6 +53,8 @@ impl Decision {
             "card" => Decision::Card,
             "remove" => Decision::Remove,
             "over" => Decision::Over,
+            "beer" => Decision::Beer,
+            "bonus" => Decision::Bonus,
             _ => return None,
         })
     }
@@ -61,6 +69,8 @@ pub enum ActionKind {
     Sell,
     Loan,
     Pass,
+    /// Birmingham's Scout (B-17).
+    Scout,
 }
 
 impl ActionKind {
@@ -72,6 +82,7 @@ impl ActionKind {
             ActionKind::Sell => "sell",
             ActionKind::Loan => "loan",
             ActionKind::Pass => "pass",
+            ActionKind::Scout => "scout",
         }
     }
     pub fn from_name(name: &str) -> Option<ActionKind> {
@@ -82,6 +93,7 @@ impl ActionKind {
             "sell" => ActionKind::Sell,
             "loan" => ActionKind::Loan,
             "pass" => ActionKind::Pass,
+            "scout" => ActionKind::Scout,
             _ => return None,
         })
     }
@@ -92,17 +104,24 @@ impl ActionKind {
 pub struct Underway {
     pub kind: ActionKind,
     pub double: bool,
-    /// Build: the space; link: the line placed last; NONE otherwise.
+    /// Build: the space; link: the line placed last; a sale under way: the space of the tile sold; NONE
+    /// otherwise.
     pub target: u8,
     /// Cubes still to take for the build / link / develop under way.
     pub coal: u8,
     pub iron: u8,
-    /// Links placed, tiles developed or successful sales so far.
+    /// Beer barrels still to take (Birmingham: a sale, a second rail).
+    pub beer: u8,
+    /// Links placed, tiles developed or successful sales so far; Scout: cards discarded so far.
     pub count: u8,
     /// Single build: bitmask of the card kinds that could pay; `None`: any card in hand pays.
     pub cards: Option<u32>,
-    /// Double build: the first card's kind once discarded, else NONE.
+    /// Double build: the first card's kind once discarded; Scout: the last card discarded; else NONE.
     pub first_card: u8,
+    /// A sale under way: the index of its target in the Sell block (`Layout::sale_targets`), else NONE.
+    pub sale: u8,
+    /// The sale under way took the merchant's barrel (B-26: its bonus).
+    pub merchant_beer: bool,
 }
 
 impl Underway {
@@ -111,12 +130,14 @@ impl Underway {
         match resource {
             crate::game::Resource::Coal => self.coal,
             crate::game::Resource::Iron => self.iron,
+            crate::game::Resource::Beer => self.beer,
         }
     }
     pub fn owed_mut(&mut self, resource: crate::game::Resource) -> &mut u8 {
         match resource {
             crate::game::Resource::Coal => &mut self.coal,
             crate::game::Resource::Iron => &mut self.iron,
+            crate::game::Resource::Beer => &mut self.beer,
         }
     }
     pub fn new(kind: ActionKind) -> Underway {
@@ -126,9 +147,12 @@ impl Underway {
             target: NONE,
             coal: 0,
             iron: 0,
+            beer: 0,
             count: 0,
             cards: None,
             first_card: NONE,
+            sale: NONE,
+            merchant_beer: false,
         }
     }
 }

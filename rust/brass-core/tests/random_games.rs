@@ -1,4 +1,5 @@
 //! Random games at every player count: they end, every legal action applies, JSON round-trips.
+mod common;
 use brass_core::{apply, json, rules, Game, Rng};
 use std::collections::BTreeMap;
 
@@ -35,6 +36,37 @@ fn random_games_reach_the_end() {
                 steps += 1;
                 assert!(steps < 5000);
             }
+        }
+    }
+}
+
+/// Random Birmingham games to the end at every player count, every decision checked against the state's
+/// invariants (debug builds validate after each checked apply).
+#[test]
+fn birmingham_random_games_end_and_stay_valid() {
+    for players in 2..=4 {
+        let g = common::birmingham(players, &[]);
+        for seed in 0..8u64 {
+            let mut s = brass_core::apply::new_state(&g, seed);
+            brass_core::invariants::validate(&g, &s).unwrap();
+            let mut rng = brass_core::Rng(seed ^ 99);
+            let mut ids = Vec::new();
+            let mut n = 0;
+            while !s.is_terminal() {
+                ids.clear();
+                brass_core::rules::legal_actions(&g, &s, &mut ids);
+                assert!(!ids.is_empty(), "no legal action at {:?}", s.decision);
+                let id = ids[rng.below(ids.len() as u64) as usize];
+                brass_core::apply::apply(&g, &mut s, id as i64)
+                    .unwrap_or_else(|e| panic!("{players}p seed {seed}: {e}"));
+                n += 1;
+                let text = json::to_json(&g, &s);
+                let s2 = json::from_json_in(&g, &text)
+                    .unwrap_or_else(|e| panic!("{players}p seed {seed}: {e}\n{text}"));
+                assert_eq!(json::to_json(&g, &s2), text, "JSON round trip");
+                assert!(n <= g.max_decisions(), "too many decisions");
+            }
+            assert!(!brass_core::apply::winners(&g, &s).is_empty());
         }
     }
 }

@@ -185,6 +185,7 @@ impl State {
     fn dcm_marker(&self) -> Option<u8> {
         match &self.inner.extra {
             Extra::Lancashire(e) => Some(e.dcm_marker),
+            Extra::Birmingham(_) => None,
         }
     }
     /// DCM tiles left face down in the pile; None in a game without them.
@@ -192,6 +193,7 @@ impl State {
     fn dcm_tiles_left(&self) -> Option<usize> {
         match &self.inner.extra {
             Extra::Lancashire(e) => Some(e.dcm_pile().len()),
+            Extra::Birmingham(_) => None,
         }
     }
     /// Cards under the deck tile (Canal Era; L-3, L-56); 0 in a game without a deck tile.

@@ -68,7 +68,8 @@ pub(super) fn finish_build(game: &Game, state: &mut State, space: u8) {
         .expect("tile spec");
     let owner = tile.owner as usize;
     if let Some(resource) = game.produces(tile.industry) {
-        state.board[space as usize].cubes = spec.cubes;
+        // B-7: a brewery's barrels depend on the era it is built in.
+        state.board[space as usize].cubes = spec.cubes_in(state.era);
         let to_market = match resource {
             Resource::Coal => {
                 let loc = game.spaces[space as usize].location;
@@ -76,6 +77,7 @@ pub(super) fn finish_build(game: &Game, state: &mut State, space: u8) {
                 reachable(&adj, 1 << loc) & trade_locations(game, state, NONE) != 0
             }
             Resource::Iron => true,
+            Resource::Beer => false,
         };
         if to_market {
             let (sold, money) = market::sell(

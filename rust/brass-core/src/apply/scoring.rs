@@ -4,17 +4,20 @@ use super::setup::deal_new_era;
 use crate::game::{Era, Game, MAX_PLAYERS, NONE};
 use crate::state::{Decision, State, Tile};
 
-/// Link VP icons at a location: printed ones plus one per flipped tile of any owner (L-49).
+/// Link VP icons at a location: the printed ones plus those printed on each flipped tile there, of any
+/// owner (L-49: one per tile; B-19: per tile kind; unflipped tiles show none, K3).
 pub fn link_icons(game: &Game, state: &State, location: u8) -> i32 {
     let loc = &game.locations[location as usize];
-    let flipped = loc
+    let on_tiles: i32 = loc
         .spaces()
-        .filter(|&s| {
-            let t = state.board[s as usize];
-            !t.is_empty() && t.flipped
+        .map(|s| state.board[s as usize])
+        .filter(|t| !t.is_empty() && t.flipped)
+        .map(|t| {
+            game.tile_spec(t.industry, t.level)
+                .map_or(0, |x| x.link_icons) as i32
         })
-        .count();
-    loc.printed_link_icons as i32 + flipped as i32
+        .sum();
+    loc.printed_link_icons as i32 + on_tiles
 }
 
 /// The VP a link on `line` scores: the link icons of all its ends (L-49).

@@ -59,6 +59,17 @@ impl Game {
                 names.join(", ")
             ))
         })?;
+        Game::from_entry(entry, players, options)
+    }
+
+    /// Build a configuration from a catalog entry (`Game::new` looks the entry up by name; tests may
+    /// build a game that is not registered yet).
+    pub fn from_entry(
+        entry: &GameEntry,
+        players: i64,
+        options: &BTreeMap<String, serde_json::Value>,
+    ) -> Result<Game> {
+        let name = entry.name.as_str();
         if !(0..=255).contains(&players) || !entry.players.contains(&(players as u8)) {
             return Err(Error::Config(format!(
                 "{name} is played by {} players, not {players}",
@@ -112,6 +123,12 @@ impl Game {
             iron_producer: producer[Resource::Iron.index()],
             loans: data.loans.amounts.len(),
             double_build: games::has_double_build(family),
+            scout: games::has_scout(family),
+            beer_sources: games::beer_sources(
+                &variant,
+                &map.spaces,
+                producer[Resource::Beer.index()],
+            ),
         });
         let start_money = match (&data.classic, family) {
             (Some(c), Family::Classic) => c.money,
@@ -140,14 +157,28 @@ impl Game {
             lines_mask_at: map.lines_mask_at,
             lines: map.lines,
             stacks,
-            industry_cards: (0..data.industries.len() as u8)
+            industry_cards: (0..data.industries.len())
                 .map(|i| {
                     cards
                         .kinds
                         .iter()
-                        .position(|k| *k == CardKind::Industry(i))
-                        .map_or(NONE, |k| k as u8)
+                        .enumerate()
+                        .fold(0u32, |m, (k, kind)| match kind {
+                            CardKind::Industry(mask) if mask & (1 << i) != 0 => m | 1 << k,
+                            CardKind::WildIndustry => m | 1 << k,
+                            _ => m,
+                        })
                 })
+                .collect(),
+            wild_location: cards
+                .kinds
+                .iter()
+                .position(|k| *k == CardKind::WildLocation)
+                .map_or(NONE, |k| k as u8),
+            wild_count: data
+                .card_kinds
+                .iter()
+                .map(|id| data.wild_cards.get(id).map_or(0, |w| w.count))
                 .collect(),
             card_kinds: cards.kinds,
             card_names: data.card_kinds.clone(),
@@ -239,12 +270,12 @@ fn read_options(
     Ok((flags, recorded))
 }
 
-fn build_roles(data: &DataFile) -> Result<([Role; MAX_INDUSTRIES], [u8; 2])> {
+fn build_roles(data: &DataFile) -> Result<([Role; MAX_INDUSTRIES], [u8; 3])> {
     if data.industries.len() > MAX_INDUSTRIES {
         return Err(bad("too many industries".into()));
     }
     let mut roles = [Role::default(); MAX_INDUSTRIES];
-    let mut producer = [NONE; 2];
+    let mut producer = [NONE; 3];
     for (i, industry) in data.industries.iter().enumerate() {
         let r = data
             .industry_roles
@@ -320,6 +351,7 @@ fn build_map(data: &DataFile) -> Result<Map> {
             printed_link_icons: loc.printed_link_icons,
             trade_icon: loc.trade_icon,
             card: NONE,
+            farm: loc.farm,
         });
     }
     let mut lines = Vec::new();
@@ -419,8 +451,12 @@ fn build_stacks(data: &DataFile, classic: bool) -> Result<Vec<Vec<TileSpec>>> {
                 },
                 income: row.income,
                 cubes: row.cubes,
+                cubes_rail: row.cubes_rail.unwrap_or(row.cubes),
                 canal: row.eras.iter().any(|e| e == "canal"),
                 rail: row.eras.iter().any(|e| e == "rail"),
+                link_icons: row.link_icons,
+                beer: row.beer,
+                developable: row.developable,
             };
             stack.extend(std::iter::repeat_n(spec, row.count as usize));
         }
@@ -444,8 +480,20 @@ fn build_cards(
 ) -> Result<Cards> {
     let mut kinds = Vec::new();
     for id in &data.card_kinds {
-        if let Ok(i) = industry_index(data, id) {
-            kinds.push(CardKind::Industry(i));
+        if let Some(industries) = data.industry_cards.get(id) {
+            let mut mask = 0u8;
+            for i in industries {
+                mask |= 1 << industry_index(data, i)?;
+            }
+            kinds.push(CardKind::Industry(mask));
+        } else if let Some(wild) = data.wild_cards.get(id) {
+            kinds.push(match wild.builds.as_str() {
+                "location" => CardKind::WildLocation,
+                "industry" => CardKind::WildIndustry,
+                other => return Err(bad(format!("wild card `{id}` builds `{other}`"))),
+            });
+        } else if let Ok(i) = industry_index(data, id) {
+            kinds.push(CardKind::Industry(1 << i));
         } else {
             let l = locations
                 .iter()
@@ -509,22 +557,24 @@ fn build_switches(
             .copied()
             .unwrap_or(0)
     };
+    let birmingham = family == Family::Birmingham;
     let (removed_canal, removed_rail) = match (classic, flags.classic_deck) {
         (true, _) => (removed("canal"), removed("rail")),
         (false, true) => (0, removed("rail")),
-        (false, false) => (0, 0),
+        // B-1: the face-down cards are out of play in the Canal Era.
+        (false, false) => (players * data.setup.face_down_cards, 0),
     };
     Ok(Switches {
         last_era: if flags.intro { Era::Canal } else { Era::Rail },
         intro: flags.intro,
         income_at_round_start: classic,
-        loan_ban: if classic {
-            LoanBan::RailDeckEmpty
-        } else {
-            LoanBan::LastFourRailRounds
+        loan_ban: match family {
+            Family::Classic => LoanBan::RailDeckEmpty,
+            Family::Lancashire => LoanBan::LastFourRailRounds,
+            Family::Birmingham => LoanBan::Never,
         },
         tie_break_turn_order: classic,
-        money_vp: true,
+        money_vp: !birmingham,
         first_build: if classic {
             FirstBuild::FirstOfGame
         } else {
@@ -542,5 +592,7 @@ fn build_switches(
         },
         removed_canal,
         removed_rail,
+        first_link_anywhere: birmingham,
+        double_rail_beer: birmingham,
     })
 }

@@ -10,6 +10,17 @@ pub enum SaleTarget {
     Port(u8),
     /// The Distant Cotton Market (Lancashire).
     Distant,
+    /// The merchant tile on this merchant space (Birmingham; spaces numbered in `games::birmingham`).
+    Merchant(u8),
+}
+
+/// Where a beer barrel comes from (B-8, B-25): the Beer block has one id per source.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum BeerSource {
+    /// A brewery tile on this space.
+    Brewery(u8),
+    /// The barrel beside the merchant tile on this merchant space.
+    Merchant(u8),
 }
 
 /// The first id of each block, the block sizes, and the tables that decode ids.
@@ -21,9 +32,11 @@ pub struct Layout {
     pub develop: u16,
     pub sell: u16,
     pub loan: u16,
+    pub scout: u16,
     pub pass: u16,
     pub coal: u16,
     pub iron: u16,
+    pub beer: u16,
     pub stop: u16,
     pub card: u16,
     pub remove: u16,
@@ -38,6 +51,8 @@ pub struct Layout {
     pub sale_targets: Vec<SaleTarget>,
     pub coal_spaces: Vec<u8>,
     pub iron_spaces: Vec<u8>,
+    /// The sources of a barrel, in id order.
+    pub beer_sources: Vec<BeerSource>,
     /// Per space, its index in the lists above, or NONE.
     pub sell_index: Vec<u8>,
     pub coal_index: Vec<u8>,
@@ -57,6 +72,8 @@ pub(crate) struct LayoutSpec<'a> {
     pub iron_producer: u8,
     pub loans: usize,
     pub double_build: bool,
+    pub scout: bool,
+    pub beer_sources: Vec<BeerSource>,
 }
 
 /// The spaces showing any industry of `mask`, and per space its index in that list (or NONE).
@@ -107,10 +124,12 @@ impl Layout {
         let develop = link + spec.lines as u16;
         let sell = develop + spec.industries as u16;
         let loan = sell + (sell_spaces.len() * spec.sale_targets.len()) as u16;
-        let pass = loan + spec.loans as u16;
+        let scout = loan + spec.loans as u16;
+        let pass = scout + spec.scout as u16;
         let coal = pass + 1;
         let iron = coal + coal_spaces.len() as u16;
-        let stop = iron + iron_spaces.len() as u16;
+        let beer = iron + iron_spaces.len() as u16;
+        let stop = beer + spec.beer_sources.len() as u16;
         let card = stop + 1;
         let remove = card + spec.cards as u16;
         let total = remove + spaces.len() as u16;
@@ -121,9 +140,11 @@ impl Layout {
             develop,
             sell,
             loan,
+            scout,
             pass,
             coal,
             iron,
+            beer,
             stop,
             card,
             remove,
@@ -134,6 +155,7 @@ impl Layout {
             sale_targets: spec.sale_targets,
             coal_spaces,
             iron_spaces,
+            beer_sources: spec.beer_sources,
             sell_index,
             coal_index,
             iron_index,
@@ -143,5 +165,10 @@ impl Layout {
     /// The index of a sale target in the Sell block, if the game has it.
     pub fn target_index(&self, target: SaleTarget) -> Option<usize> {
         self.sale_targets.iter().position(|&t| t == target)
+    }
+
+    /// The index of a beer source in the Beer block, if the game has it.
+    pub fn beer_index(&self, source: BeerSource) -> Option<usize> {
+        self.beer_sources.iter().position(|&t| t == source)
     }
 }

@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 pub mod build;
 mod layout;
 
-pub use layout::{Layout, SaleTarget};
+pub use layout::{BeerSource, Layout, SaleTarget};
 
 /// Most players any supported configuration has.
 pub const MAX_PLAYERS: usize = 4;
@@ -37,15 +37,20 @@ impl Era {
     }
 }
 
-/// A resource that tiles hold and actions consume (L-16 … L-18).
+/// A resource that tiles hold and actions consume (L-16 … L-18, B-8).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Resource {
     Coal,
     Iron,
+    /// Beer barrels (Birmingham): no market.
+    Beer,
 }
 
 impl Resource {
-    pub const ALL: [Resource; 2] = [Resource::Coal, Resource::Iron];
+    /// In the order an action takes them (coal, then iron, then beer).
+    pub const ALL: [Resource; 3] = [Resource::Coal, Resource::Iron, Resource::Beer];
+    /// The resources with a market.
+    pub const MARKETS: [Resource; 2] = [Resource::Coal, Resource::Iron];
     pub fn index(self) -> usize {
         self as usize
     }
@@ -53,6 +58,7 @@ impl Resource {
         match self {
             Resource::Coal => "coal",
             Resource::Iron => "iron",
+            Resource::Beer => "beer",
         }
     }
     pub fn from_name(name: &str) -> Option<Resource> {
@@ -83,10 +89,18 @@ pub struct TileSpec {
     pub vp: u8,
     /// Income gained when the tile flips, in track spaces.
     pub income: u8,
-    /// Coal or iron cubes placed on the tile when built.
+    /// Cubes (or barrels) placed on the tile when built in the Canal Era.
     pub cubes: u8,
+    /// The same in the Rail Era (B-7: breweries 2).
+    pub cubes_rail: u8,
     pub canal: bool,
     pub rail: bool,
+    /// Link icons printed on the flipped tile (L-49, B-19).
+    pub link_icons: u8,
+    /// Beer needed to sell the tile (B-15).
+    pub beer: u8,
+    /// False for a tile that can never be developed (B-14).
+    pub developable: bool,
 }
 
 impl TileSpec {
@@ -97,11 +111,11 @@ impl TileSpec {
             Era::Rail => self.rail,
         }
     }
-    /// Cubes of `resource` the tile needs to be built.
-    pub fn needs(&self, resource: Resource) -> u8 {
-        match resource {
-            Resource::Coal => self.coal,
-            Resource::Iron => self.iron,
+    /// Cubes or barrels placed when the tile is built in `era`.
+    pub fn cubes_in(&self, era: Era) -> u8 {
+        match era {
+            Era::Canal => self.cubes,
+            Era::Rail => self.cubes_rail,
         }
     }
 }
@@ -115,10 +129,12 @@ pub struct Location {
     pub num_spaces: u8,
     /// Link VP icons printed on the board at this location (L-49).
     pub printed_link_icons: u8,
-    /// Market trade icon printed on the board (L-15).
+    /// Market trade icon printed on the board (L-15; B-9: merchant locations).
     pub trade_icon: bool,
     /// The location card of this location, or NONE.
     pub card: u8,
+    /// A farm brewery: no location card reaches it (B-10).
+    pub farm: bool,
 }
 
 impl Location {
@@ -205,11 +221,24 @@ pub struct SpaceGroup {
     pub spaces: u64,
 }
 
-/// What a card lets its holder build with (L-21).
+/// What a card lets its holder build with (L-21, B-10).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum CardKind {
+    /// The card of one location.
     Location(u8),
+    /// An industry card: the industries it shows, as a bitmask (Birmingham's cotton mill / manufacturer
+    /// card shows two).
     Industry(u8),
+    /// A wild location card: any town's card (not a farm brewery), B-10.
+    WildLocation,
+    /// A wild industry card: any industry card, B-10.
+    WildIndustry,
+}
+
+impl CardKind {
+    pub fn is_wild(self) -> bool {
+        matches!(self, CardKind::WildLocation | CardKind::WildIndustry)
+    }
 }
 
 /// A market for one resource (L-5, L-17, L-18).
@@ -239,6 +268,8 @@ pub enum LoanBan {
     LastFourRailRounds,
     /// Not in the Rail Era once the draw pile is empty (C-5).
     RailDeckEmpty,
+    /// Loans in every round (B-16).
+    Never,
 }
 
 /// When the industry-card "first build anywhere" exception is available (L-22, C-6).
@@ -287,9 +318,13 @@ pub struct Switches {
     pub first_build: FirstBuild,
     pub rail_coal: RailCoal,
     pub first_order: FirstOrder,
-    /// Cards removed from the game unseen after dealing, per era (C-3, L-56).
+    /// Cards removed from the game unseen after dealing, per era (C-3, L-56; B-1: one per player).
     pub removed_canal: u8,
     pub removed_rail: u8,
+    /// B-12: with nothing on the board, any card places a link on any line.
+    pub first_link_anywhere: bool,
+    /// B-13: the second rail of an action also needs a beer from a brewery.
+    pub double_rail_beer: bool,
 }
 
 /// A game configuration. Build it with [`Game::new`]; share it (it is immutable) between states.
@@ -305,7 +340,7 @@ pub struct Game {
     /// Per industry, its role (entries past the game's industries are default).
     pub roles: [Role; MAX_INDUSTRIES],
     /// Per resource, the industry whose tiles produce it, or NONE.
-    pub producer: [u8; 2],
+    pub producer: [u8; 3],
     /// The industry whose tiles are ports (role `port`), or NONE.
     pub port_industry: u8,
     pub locations: Vec<Location>,
@@ -324,8 +359,13 @@ pub struct Game {
     pub stacks: Vec<Vec<TileSpec>>,
     pub card_kinds: Vec<CardKind>,
     pub card_names: Vec<String>,
-    /// Per industry, its industry card kind, or NONE.
-    pub industry_cards: Vec<u8>,
+    /// Per industry, the card kinds that build it with the network condition (its industry cards and the
+    /// wild industry card), as a bitmask.
+    pub industry_cards: Vec<u32>,
+    /// The wild location card kind, or NONE.
+    pub wild_location: u8,
+    /// Wild cards of each kind that exist (B-17), per card kind (0 for cards of the deck).
+    pub wild_count: Vec<u8>,
     /// Cards of each kind in this configuration's deck.
     pub deck: Vec<u8>,
     pub deck_size: u8,
@@ -353,19 +393,28 @@ pub struct Game {
 
 impl Game {
     /// An upper bound on the decisions in one game (docs/actions.md): per card played at most 7 (the
-    /// action, one coal and one iron choice per tile or link, one follow-up question, the card), plus one
-    /// per successful sale (each flips a tile that sells: at most a player's tiles of those industries)
-    /// and one per tile removed for a shortfall (at most a player's tiles).
+    /// action, one coal and one iron choice per tile or link, one follow-up question, the card; a second
+    /// rail's beer with Birmingham's double rail), plus per successful sale its follow-up, its beer choices
+    /// and a bonus (each sale flips a tile that sells: at most a player's tiles of those industries), plus
+    /// one per tile removed for a shortfall (at most a player's tiles).
     pub fn max_decisions(&self) -> u32 {
         let r = self.rounds_per_era as u32;
         let per_turn = self.actions_per_turn as u32;
         let cards = self.first_round_actions as u32 + per_turn * (r - 1) + per_turn * r;
         let tiles: u32 = self.stacks.iter().map(|s| s.len() as u32).sum();
-        let sold: u32 = (0..self.industries.len())
-            .filter(|&i| self.roles[i].sold)
-            .map(|i| self.stacks[i].len() as u32)
-            .sum();
-        self.players as u32 * (7 * cards + sold + tiles)
+        let mut per_sale = 1;
+        let mut sold = 0;
+        for i in (0..self.industries.len()).filter(|&i| self.roles[i].sold) {
+            sold += self.stacks[i].len() as u32;
+            let beer = self.stacks[i]
+                .iter()
+                .map(|t| t.beer as u32)
+                .max()
+                .unwrap_or(0);
+            per_sale = per_sale.max(1 + beer + u32::from(!self.layout.beer_sources.is_empty()));
+        }
+        let per_card = 7 + u32::from(self.switches.double_rail_beer);
+        self.players as u32 * (per_card * cards + per_sale * sold + tiles)
     }
 
     /// Number of action ids of this configuration.
@@ -390,9 +439,14 @@ impl Game {
         self.roles[industry as usize].produces
     }
 
-    /// The market of `resource`.
+    /// The market of `resource` (coal or iron).
     pub fn market(&self, resource: Resource) -> &Market {
         &self.markets[resource.index()]
+    }
+
+    /// Is the card kind a wild card?
+    pub fn is_wild(&self, kind: u8) -> bool {
+        self.card_kinds[kind as usize].is_wild()
     }
 
     /// Income level of a progress-track space (L-48).

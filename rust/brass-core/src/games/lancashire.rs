@@ -210,6 +210,9 @@ pub fn check_sale(
 ) -> std::result::Result<(), Why> {
     let mill_loc = game.spaces[tile as usize].location;
     match target {
+        SaleTarget::Merchant(_) => {
+            return Err("Lancashire sells to ports and the Distant Cotton Market");
+        }
         SaleTarget::Distant => {
             let extra = state.lancashire();
             if extra.dcm_marker >= config.dcm_x {
@@ -242,6 +245,7 @@ pub fn check_sale(
 /// marker. Returns false when the marker reached X: the sale fails and the action ends (L-42).
 pub fn sell(game: &Game, config: &Config, state: &mut State, p: u8, target: SaleTarget) -> bool {
     match target {
+        SaleTarget::Merchant(_) => unreachable!("no merchants in Lancashire"),
         SaleTarget::Port(port) => {
             crate::apply::flip(game, state, port);
             true

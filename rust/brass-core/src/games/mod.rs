@@ -6,10 +6,11 @@ use crate::catalog::GameEntry;
 use crate::data::DataFile;
 use crate::error::{Error, Result};
 use crate::game::build::Options;
-use crate::game::{Game, Location, Role, SaleTarget, Space, MAX_CARD_KINDS};
+use crate::game::{BeerSource, Game, Location, Role, SaleTarget, Space, MAX_CARD_KINDS};
 use crate::rules::{Ctx, Why};
-use crate::state::State;
+use crate::state::{State, Underway};
 
+pub mod birmingham;
 pub mod lancashire;
 
 /// The rules family of a catalog entry (`games.json` `family`).
@@ -19,6 +20,8 @@ pub enum Family {
     Lancashire,
     /// The original Brass (Warfrog 2007): the Lancashire module with the classic switches.
     Classic,
+    /// Brass: Birmingham (Roxley 2018).
+    Birmingham,
 }
 
 impl Family {
@@ -26,6 +29,7 @@ impl Family {
         match name {
             "lancashire" => Some(Family::Lancashire),
             "classic" => Some(Family::Classic),
+            "birmingham" => Some(Family::Birmingham),
             _ => None,
         }
     }
@@ -35,13 +39,18 @@ impl Family {
 #[derive(Clone, Debug)]
 pub enum Variant {
     Lancashire(lancashire::Config),
+    Birmingham(birmingham::Config),
 }
 
 /// The per-game block of a position.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Extra {
     Lancashire(lancashire::Extra),
+    Birmingham(birmingham::Extra),
 }
+
+/// No cards set aside (a game without a deck tile).
+static NO_CARDS: [u8; MAX_CARD_KINDS] = [0; MAX_CARD_KINDS];
 
 impl Game {
     /// The Lancashire-family configuration. Only the Lancashire module and code behind its dispatch call
@@ -49,6 +58,14 @@ impl Game {
     pub fn lancashire(&self) -> &lancashire::Config {
         match &self.variant {
             Variant::Lancashire(c) => c,
+            Variant::Birmingham(_) => panic!("not a Lancashire-family game"),
+        }
+    }
+    /// The Birmingham configuration (see [`Game::lancashire`]).
+    pub fn birmingham(&self) -> &birmingham::Config {
+        match &self.variant {
+            Variant::Birmingham(c) => c,
+            Variant::Lancashire(_) => panic!("not Birmingham"),
         }
     }
 }
@@ -58,11 +75,26 @@ impl State {
     pub fn lancashire(&self) -> &lancashire::Extra {
         match &self.extra {
             Extra::Lancashire(e) => e,
+            Extra::Birmingham(_) => panic!("not a Lancashire-family position"),
         }
     }
     pub fn lancashire_mut(&mut self) -> &mut lancashire::Extra {
         match &mut self.extra {
             Extra::Lancashire(e) => e,
+            Extra::Birmingham(_) => panic!("not a Lancashire-family position"),
+        }
+    }
+    /// The Birmingham block of the position.
+    pub fn birmingham(&self) -> &birmingham::Extra {
+        match &self.extra {
+            Extra::Birmingham(e) => e,
+            Extra::Lancashire(_) => panic!("not a Birmingham position"),
+        }
+    }
+    pub fn birmingham_mut(&mut self) -> &mut birmingham::Extra {
+        match &mut self.extra {
+            Extra::Birmingham(e) => e,
+            Extra::Lancashire(_) => panic!("not a Birmingham position"),
         }
     }
 }
@@ -75,22 +107,24 @@ pub(crate) fn configure(
     flags: Options,
     locations: &[Location],
 ) -> Result<Variant> {
-    match family {
-        Family::Lancashire | Family::Classic => Ok(Variant::Lancashire(lancashire::configure(
+    Ok(match family {
+        Family::Lancashire | Family::Classic => Variant::Lancashire(lancashire::configure(
             data,
             family,
             players,
             flags.classic_deck,
             flags.virtual_link,
             locations,
-        )?)),
-    }
+        )?),
+        Family::Birmingham => Variant::Birmingham(birmingham::configure(data, players, locations)?),
+    })
 }
 
 /// An empty per-game block for a new position.
 pub fn new_extra(game: &Game) -> Extra {
     match &game.variant {
         Variant::Lancashire(_) => Extra::Lancashire(lancashire::Extra::EMPTY),
+        Variant::Birmingham(_) => Extra::Birmingham(birmingham::Extra::EMPTY),
     }
 }
 
@@ -98,20 +132,46 @@ pub fn new_extra(game: &Game) -> Extra {
 pub(crate) fn sale_targets(variant: &Variant, spaces: &[Space], roles: &[Role]) -> Vec<SaleTarget> {
     match variant {
         Variant::Lancashire(c) => lancashire::sale_targets(c, spaces, roles),
+        Variant::Birmingham(c) => birmingham::sale_targets(c),
     }
 }
 
-/// Does the family have the double-action build (L-21)?
-pub(crate) fn has_double_build(family: Family) -> bool {
-    match family {
-        Family::Lancashire | Family::Classic => true,
+/// The sources of the Beer block, in id order (none in a game without beer).
+pub(crate) fn beer_sources(variant: &Variant, spaces: &[Space], brewery: u8) -> Vec<BeerSource> {
+    match variant {
+        Variant::Lancashire(_) => Vec::new(),
+        Variant::Birmingham(c) => birmingham::beer_sources(c, spaces, brewery),
     }
+}
+
+/// Does the family have the double-action build (L-21; not in Birmingham, B-23)?
+pub(crate) fn has_double_build(family: Family) -> bool {
+    family != Family::Birmingham
+}
+
+/// Does the family have Scout (B-17)?
+pub(crate) fn has_scout(family: Family) -> bool {
+    family == Family::Birmingham
 }
 
 /// The error for an option value of a type the generic reader does not take (a `str` option).
 pub(crate) fn refuse_option(entry: &GameEntry, key: &str, value: &serde_json::Value) -> Error {
     match Family::from_name(&entry.family) {
-        Some(Family::Lancashire | Family::Classic) | None => lancashire::refuse_option(key, value),
+        Some(Family::Lancashire | Family::Classic) => lancashire::refuse_option(key, value),
+        _ => Error::Config(format!("option `{key}` is not supported, not {value}")),
+    }
+}
+
+/// The name of a merchant space (`oxford/2`).
+pub fn merchant_space_name(game: &Game, m: u8) -> &str {
+    birmingham::space_name(game.birmingham(), m)
+}
+
+/// The merchant space with this name, in a game with merchants.
+pub fn merchant_space_by_name(game: &Game, name: &str) -> Option<u8> {
+    match &game.variant {
+        Variant::Birmingham(c) => birmingham::space_by_name(c, name),
+        Variant::Lancashire(_) => None,
     }
 }
 
@@ -121,23 +181,27 @@ pub(crate) fn refuse_option(entry: &GameEntry, key: &str, value: &serde_json::Va
 pub fn after_shuffle(game: &Game, state: &mut State, deck: &mut Vec<u8>) {
     match &game.variant {
         Variant::Lancashire(c) => lancashire::set_aside_deck_tile(c, state.lancashire_mut(), deck),
+        Variant::Birmingham(_) => {}
     }
 }
 
-/// Set-up of the game's own boards after the deal (L-4: the DCM pile).
+/// Set-up of the game's own boards after the deal (L-4: the DCM pile; B-3: the merchant tiles).
 pub fn setup_boards(game: &Game, state: &mut State) {
     match &game.variant {
         Variant::Lancashire(c) => lancashire::shuffle_dcm(c, state),
+        Variant::Birmingham(c) => birmingham::place_merchant_tiles(c, state),
     }
 }
 
-/// The game's own part of the new era, before the new deck (L-51: the DCM; the deck tile is gone).
+/// The game's own part of the new era, before the new deck (L-51: the DCM and the deck tile; B-20: the
+/// merchant barrels).
 pub fn new_era(game: &Game, state: &mut State) {
     match &game.variant {
         Variant::Lancashire(c) => {
             lancashire::shuffle_dcm(c, state);
             lancashire::clear_deck_tile(state);
         }
+        Variant::Birmingham(c) => birmingham::refill_beer(c, state),
     }
 }
 
@@ -146,12 +210,15 @@ pub fn new_era(game: &Game, state: &mut State) {
 pub fn set_aside_cards(state: &State) -> &[u8; MAX_CARD_KINDS] {
     match &state.extra {
         Extra::Lancashire(e) => &e.deck_tile,
+        Extra::Birmingham(_) => &NO_CARDS,
     }
 }
 
-pub fn set_aside_cards_mut(state: &mut State) -> &mut [u8; MAX_CARD_KINDS] {
+/// The same, to change (None in a game without them).
+pub fn set_aside_cards_mut(state: &mut State) -> Option<&mut [u8; MAX_CARD_KINDS]> {
     match &mut state.extra {
-        Extra::Lancashire(e) => &mut e.deck_tile,
+        Extra::Lancashire(e) => Some(&mut e.deck_tile),
+        Extra::Birmingham(_) => None,
     }
 }
 
@@ -164,6 +231,7 @@ pub fn resample_hidden(game: &Game, state: &mut State, rng: &mut crate::rng::Rng
             extra.dcm_pile[..len].sort_unstable();
             rng.shuffle(&mut extra.dcm_pile[..len]);
         }
+        Variant::Birmingham(_) => {}
     }
 }
 
@@ -173,6 +241,7 @@ pub fn resample_hidden(game: &Game, state: &mut State, rng: &mut crate::rng::Rng
 pub fn industry_card_network(game: &Game, network: u64) -> u64 {
     match &game.variant {
         Variant::Lancashire(c) => lancashire::industry_card_network(c, network),
+        Variant::Birmingham(_) => network,
     }
 }
 
@@ -187,13 +256,37 @@ pub fn check_sale(
 ) -> std::result::Result<(), Why> {
     match &game.variant {
         Variant::Lancashire(c) => lancashire::check_sale(game, c, state, ctx, tile, target),
+        Variant::Birmingham(c) => birmingham::check_sale(game, c, state, ctx, tile, target),
     }
 }
 
-/// The target's part of one sale; false when the sale fails and ends the action (L-42).
+/// The barrels a sale of the tile on `tile` needs (B-15; none in Lancashire).
+pub fn sale_beer(game: &Game, state: &State, tile: u8) -> u8 {
+    match &game.variant {
+        Variant::Lancashire(_) => 0,
+        Variant::Birmingham(_) => {
+            let t = state.board[tile as usize];
+            game.tile_spec(t.industry, t.level).map_or(0, |s| s.beer)
+        }
+    }
+}
+
+/// The target's part of one sale, before the tile flips; false when the sale fails and ends the action
+/// (L-42).
 pub fn sell_to(game: &Game, state: &mut State, p: u8, target: SaleTarget) -> bool {
     match &game.variant {
         Variant::Lancashire(c) => lancashire::sell(game, c, state, p, target),
+        Variant::Birmingham(_) => true,
+    }
+}
+
+/// After a sale's flip: its merchant bonus (B-26). True when a `bonus` decision must be asked.
+pub fn after_sale(game: &Game, state: &mut State, p: u8, u: &Underway) -> bool {
+    match (&game.variant, game.layout.sale_targets[u.sale as usize]) {
+        (Variant::Birmingham(c), SaleTarget::Merchant(m)) if u.merchant_beer => {
+            birmingham::merchant_bonus(game, c, state, p, m)
+        }
+        _ => false,
     }
 }
 
@@ -203,6 +296,15 @@ pub fn sell_to(game: &Game, state: &mut State, p: u8, target: SaleTarget) -> boo
 pub fn json_keys(game: &Game) -> &'static [&'static str] {
     match &game.variant {
         Variant::Lancashire(_) => &lancashire::JSON_KEYS,
+        Variant::Birmingham(_) => &birmingham::JSON_KEYS,
+    }
+}
+
+/// The keys the game adds to the `action` object.
+pub fn action_keys(game: &Game) -> &'static [&'static str] {
+    match &game.variant {
+        Variant::Lancashire(_) => &[],
+        Variant::Birmingham(_) => &birmingham::ACTION_KEYS,
     }
 }
 
@@ -214,6 +316,19 @@ pub fn write_json(
 ) {
     match &game.variant {
         Variant::Lancashire(_) => lancashire::write_json(game, state, obj),
+        Variant::Birmingham(c) => birmingham::write_json(c, state, obj),
+    }
+}
+
+/// Write the game's own keys of the `action` object.
+pub fn write_action(
+    game: &Game,
+    u: &Underway,
+    obj: &mut serde_json::Map<String, serde_json::Value>,
+) {
+    match &game.variant {
+        Variant::Lancashire(_) => {}
+        Variant::Birmingham(_) => birmingham::write_action(game, u, obj),
     }
 }
 
@@ -221,6 +336,15 @@ pub fn write_json(
 pub(crate) fn read_json(game: &Game, r: &crate::json::Reader, state: &mut State) -> Result<()> {
     match &game.variant {
         Variant::Lancashire(c) => lancashire::read_json(game, c, r, state),
+        Variant::Birmingham(c) => birmingham::read_json(c, r, state),
+    }
+}
+
+/// Read the game's own keys of the `action` object.
+pub(crate) fn read_action(game: &Game, ar: &crate::json::Reader, u: &mut Underway) -> Result<()> {
+    match &game.variant {
+        Variant::Lancashire(_) => Ok(()),
+        Variant::Birmingham(_) => birmingham::read_action(game, ar, u),
     }
 }
 
@@ -228,6 +352,7 @@ pub(crate) fn read_json(game: &Game, r: &crate::json::Reader, state: &mut State)
 pub fn check_layout(game: &Game, state: &State) -> Result<()> {
     match &game.variant {
         Variant::Lancashire(_) => lancashire::check_layout(game, state),
+        Variant::Birmingham(c) => birmingham::check_layout(c, state),
     }
 }
 
@@ -235,6 +360,7 @@ pub fn check_layout(game: &Game, state: &State) -> Result<()> {
 pub fn check_state(game: &Game, state: &State) -> Result<()> {
     match &game.variant {
         Variant::Lancashire(c) => lancashire::check_state(c, state),
+        Variant::Birmingham(c) => birmingham::check_state(game, c, state),
     }
 }
 
@@ -244,6 +370,7 @@ pub fn check_state(game: &Game, state: &State) -> Result<()> {
 pub fn observation_fields(game: &Game) -> Vec<(String, usize, &'static str)> {
     match &game.variant {
         Variant::Lancashire(c) => lancashire::observation_fields(c),
+        Variant::Birmingham(c) => birmingham::observation_fields(c),
     }
 }
 
@@ -251,5 +378,6 @@ pub fn observation_fields(game: &Game) -> Vec<(String, usize, &'static str)> {
 pub fn write_observation(game: &Game, state: &State, out: &mut [f32]) -> usize {
     match &game.variant {
         Variant::Lancashire(c) => lancashire::write_observation(c, state, out),
+        Variant::Birmingham(c) => birmingham::write_observation(c, state, out),
     }
 }

@@ -10,7 +10,7 @@ mod read;
 mod record;
 mod write;
 
-pub use read::{from_json, from_value};
+pub use read::{from_json, from_json_in, from_value};
 pub use record::{parse_record, record_json, Record, RecordMoves};
 pub use write::{state_value, to_json};
 

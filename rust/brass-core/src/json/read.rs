@@ -42,6 +42,24 @@ pub fn from_value(v: &Value) -> Result<(Game, State)> {
         .get("game")
         .ok_or_else(|| invalid("state: missing key `game`".into()))?;
     let game = game_from_value(game_value)?;
+    let state = read_state(&game, v)?;
+    Ok((game, state))
+}
+
+/// Validate a state of a configuration already at hand (its `game` object must be that configuration's).
+pub fn from_json_in(game: &Game, text: &str) -> Result<State> {
+    let v = parse_bounded(text)?;
+    let given = v
+        .get("game")
+        .ok_or_else(|| invalid("state: missing key `game`".into()))?;
+    if *given != super::game_json(game) {
+        return Err(invalid("game: not this configuration".into()));
+    }
+    read_state(game, &v)
+}
+
+fn read_state(game: &Game, v: &Value) -> Result<State> {
+    let game = game.clone();
     let mut keys: Vec<&str> = SHARED_KEYS.to_vec();
     keys.extend_from_slice(crate::games::json_keys(&game));
     let r = Reader::new("", v, &keys)?;
@@ -72,7 +90,7 @@ pub fn from_value(v: &Value) -> Result<(Game, State)> {
     read_cards(&game, &r, &mut state)?;
     state.action = read_action(&game, r.value("action"))?;
     crate::invariants::check_state(&game, &state)?;
-    Ok((game, state))
+    Ok(state)
 }
 
 /// `rng`, `era`, `round`, `turn_order`, `turn`, `actions_left`, `decision`.
@@ -273,20 +291,18 @@ fn read_action(game: &Game, av: &Value) -> Result<Option<Underway>> {
     if av.is_null() {
         return Ok(None);
     }
-    let ar = Reader::new(
-        "action",
-        av,
-        &[
-            "kind",
-            "double",
-            "target",
-            "coal",
-            "iron",
-            "count",
-            "cards",
-            "first_card",
-        ],
-    )?;
+    let mut keys = vec![
+        "kind",
+        "double",
+        "target",
+        "coal",
+        "iron",
+        "count",
+        "cards",
+        "first_card",
+    ];
+    keys.extend_from_slice(crate::games::action_keys(game));
+    let ar = Reader::new("action", av, &keys)?;
     let kind_name = ar.str("kind")?;
     let kind = ActionKind::from_name(kind_name)
         .ok_or_else(|| invalid(format!("action.kind: unknown `{kind_name}`")))?;
@@ -301,7 +317,7 @@ fn read_action(game: &Game, av: &Value) -> Result<Option<Underway>> {
             .as_str()
             .ok_or_else(|| invalid("action.target: expected a name or null".into()))?;
         u.target = match kind {
-            ActionKind::Build => game.space_by_name(t),
+            ActionKind::Build | ActionKind::Sell => game.space_by_name(t),
             ActionKind::Link => game
                 .line_by_name(t)
                 .filter(|&l| game.lines[l as usize].name == t),
@@ -314,6 +330,7 @@ fn read_action(game: &Game, av: &Value) -> Result<Option<Underway>> {
         })?;
     }
     u.cards = read_action_cards(game, ar.value("cards"))?;
+    crate::games::read_action(game, &ar, &mut u)?;
     let fv = ar.value("first_card");
     if !fv.is_null() {
         let name = fv

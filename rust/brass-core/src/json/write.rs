@@ -50,8 +50,10 @@ fn action_value(game: &Game, u: &Underway) -> Value {
     } else {
         json!(game.card_names[u.first_card as usize])
     };
-    json!({"kind": u.kind.name(), "double": u.double, "target": target, "coal": u.coal,
-           "iron": u.iron, "count": u.count, "cards": cards, "first_card": first_card})
+    let mut v = json!({"kind": u.kind.name(), "double": u.double, "target": target, "coal": u.coal,
+           "iron": u.iron, "count": u.count, "cards": cards, "first_card": first_card});
+    crate::games::write_action(game, u, v.as_object_mut().expect("an object"));
+    v
 }
 
 /// The canonical JSON value of a state: the shared sections, then the game's own (`games/`).

@@ -28,7 +28,9 @@ pub fn check_link(
             Era::Rail => "that line takes no rail (L-36)",
         });
     }
-    if ctx.network & l.ends() == 0 {
+    // B-12: with nothing on the board, a link may go on any line.
+    let anywhere = game.switches.first_link_anywhere && !ctx.presence;
+    if ctx.network & l.ends() == 0 && !anywhere {
         return Err("neither end of the line is in your network (L-34)");
     }
     match state.era {
@@ -69,6 +71,14 @@ pub fn check_link(
             if player.money < cost as i32 {
                 return Err("not enough money for the rail and its coal (L-36)");
             }
+            if second
+                && game.switches.double_rail_beer
+                && !crate::games::birmingham::rail_beer_available(game, state, ctx, line)
+            {
+                return Err(
+                    "the second rail needs a beer from a brewery: yours, or a connected one (B-13)",
+                );
+            }
         }
     }
     Ok(())
@@ -77,8 +87,12 @@ pub fn check_link(
 /// Can the player develop (remove) the lowest tile of `industry` (L-39)?
 #[inline]
 pub fn check_develop(game: &Game, state: &State, ctx: &Ctx, industry: u8) -> Result<(), Why> {
-    if state.next_tile(game, ctx.player, industry).is_none() {
-        return Err("you have no tile of that industry left");
+    match state.next_tile(game, ctx.player, industry) {
+        None => return Err("you have no tile of that industry left"),
+        Some(t) if !t.developable => {
+            return Err("a lightbulb pottery can never be developed, only built (B-14)")
+        }
+        Some(_) => {}
     }
     let iron_price = market::buy_cost(game.market(Resource::Iron), state.market(Resource::Iron), 1);
     if ctx.on_board[Resource::Iron.index()] == 0
@@ -139,6 +153,18 @@ pub fn check_loan(game: &Game, state: &State, player: u8, amount: u8) -> Result<
             }
             _ => {}
         }
+    }
+    Ok(())
+}
+
+/// Can the player Scout (B-17, B-31): no wild card in hand, and the three cards to discard?
+pub fn check_scout(game: &Game, state: &State, player: u8) -> Result<(), Why> {
+    let p = &state.players[player as usize];
+    if (0..game.card_kinds.len()).any(|k| game.is_wild(k as u8) && p.hand[k] > 0) {
+        return Err("you may not Scout while holding a wild card (B-17)");
+    }
+    if p.hand_size() < crate::apply::SCOUT_CARDS as u32 {
+        return Err("Scout discards 3 cards (B-17)");
     }
     Ok(())
 }

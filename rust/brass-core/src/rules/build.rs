@@ -160,8 +160,10 @@ fn check_overbuild(
         return Err("overbuilding needs a higher-level tile (L-29)");
     }
     if on_space.owner != ctx.player {
-        let Some(resource) = game.produces(industry) else {
-            return Err("only coal mines and iron works of other players can be overbuilt (L-30)");
+        let Some(resource) = game.produces(industry).filter(|&r| r != Resource::Beer) else {
+            return Err(
+                "only coal mines and iron works of other players can be overbuilt (L-30, B-27)",
+            );
         };
         if ctx.on_board[resource.index()] + state.market(resource) as u32 > 0 {
             return Err("an opponent's mine or works can be overbuilt only when no such cube is left on the board or in its market (L-30)");
@@ -191,18 +193,19 @@ pub fn build_cards(
     industry: u8,
     overbuild: bool,
 ) -> u32 {
+    let hand = player.hand_kinds();
+    let location = &game.locations[loc as usize];
     let mut cards = 0u32;
-    let loc_card = game.locations[loc as usize].card;
-    if loc_card != NONE && player.hand[loc_card as usize] > 0 {
-        cards |= 1 << loc_card;
+    if location.card != NONE {
+        cards |= hand & (1 << location.card);
+    }
+    // B-10: the wild location card is any town's card, never a farm brewery's.
+    if game.wild_location != NONE && !location.farm {
+        cards |= hand & (1 << game.wild_location);
     }
     let reach = crate::games::industry_card_network(game, network);
-    let ind_card = game.industry_cards[industry as usize];
-    if ind_card != NONE
-        && player.hand[ind_card as usize] > 0
-        && (reach & (1 << loc) != 0 || (!first_build_used && !overbuild))
-    {
-        cards |= 1 << ind_card;
+    if reach & (1 << loc) != 0 || (!first_build_used && !overbuild) {
+        cards |= hand & game.industry_cards[industry as usize];
     }
     cards
 }

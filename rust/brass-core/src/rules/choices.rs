@@ -46,6 +46,24 @@ pub fn card_choices(state: &State, player: u8) -> u32 {
     let p = &state.players[player as usize];
     let hand = p.hand_kinds();
     let Some(u) = state.action else { return 0 };
+    if u.kind == ActionKind::Scout {
+        // B-17: three cards, an unordered set: each of a kind not lower than the last, with enough cards of
+        // that kind or later ones left for the rest.
+        let left = (crate::apply::SCOUT_CARDS - u.count) as u32;
+        let from = if u.first_card == NONE {
+            0
+        } else {
+            u.first_card as usize
+        };
+        let mut m = 0;
+        for k in from..MAX_CARD_KINDS {
+            let enough: u32 = p.hand[k..].iter().map(|&c| c as u32).sum();
+            if p.hand[k] > 0 && enough >= left {
+                m |= 1 << k;
+            }
+        }
+        return m;
+    }
     if u.double {
         if u.first_card == NONE {
             // The lower card of the pair: a kind with a second card of the same or a later kind.

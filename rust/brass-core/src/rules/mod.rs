@@ -2,14 +2,14 @@
 //! One check per action kind (`build.rs`, `actions.rs`), shared by `legal_actions` and `why_illegal`, so
 //! the two cannot disagree; the choices of the follow-up decisions are in `choices.rs`.
 use crate::actions::Action;
-use crate::game::{FirstBuild, Game, Resource, MAX_INDUSTRIES, MAX_LOCATIONS, NONE};
+use crate::game::{BeerSource, FirstBuild, Game, Resource, MAX_INDUSTRIES, MAX_LOCATIONS, NONE};
 use crate::state::{Decision, State};
 
 mod actions;
 mod build;
 mod choices;
 
-pub use actions::{any_sale, check_develop, check_link, check_loan, check_sell};
+pub use actions::{any_sale, check_develop, check_link, check_loan, check_scout, check_sell};
 pub use build::{
     build_cards, canonical_spaces, check_build, check_build_site, first_build_used,
     is_canonical_space, BuildPlan,
@@ -26,6 +26,8 @@ pub struct Ctx {
     /// The industry-card "first build anywhere" exception is no longer available to the player (L-22,
     /// C-6; see [`first_build_used`]).
     pub first_build_used: bool,
+    /// The player has an industry tile or a link on the board (L-22, R-2, B-12).
+    pub presence: bool,
     /// Per resource, the cubes on all unflipped tiles producing it (L-16, L-18).
     pub on_board: [u32; 2],
     /// Connected component of each location (L-14): locations are connected exactly when they share one.
@@ -92,7 +94,7 @@ impl Ctx {
                 presence = true;
             }
             let first = root(&mut parent, line.ends[0]);
-            for &e in line.ends[1..].iter() {
+            for &e in &line.ends[1..] {
                 let r = root(&mut parent, e);
                 if r != first {
                     parent[r as usize] = first;
@@ -116,6 +118,7 @@ impl Ctx {
             player,
             network,
             first_build_used,
+            presence,
             on_board,
             component,
             component_coal,
@@ -157,6 +160,9 @@ pub fn legal_actions(game: &Game, state: &State, out: &mut Vec<u16>) {
                     out.push(l.loan + i as u16);
                 }
             }
+            if l.pass > l.scout && check_scout(game, state, p).is_ok() {
+                out.push(l.scout);
+            }
             out.push(l.pass);
         }
         Decision::Coal => push_spaces(
@@ -169,6 +175,32 @@ pub fn legal_actions(game: &Game, state: &State, out: &mut Vec<u16>) {
             |s| game.encode(Action::Iron { space: s }),
             out,
         ),
+        Decision::Beer => {
+            let (breweries, merchants) = crate::games::birmingham::beer_choices(game, state);
+            push_spaces(
+                breweries,
+                |s| {
+                    game.encode(Action::Beer {
+                        source: BeerSource::Brewery(s),
+                    })
+                },
+                out,
+            );
+            push_spaces(
+                merchants as u64,
+                |m| {
+                    game.encode(Action::Beer {
+                        source: BeerSource::Merchant(m),
+                    })
+                },
+                out,
+            );
+        }
+        Decision::Bonus => {
+            let industries = crate::games::birmingham::bonus_industries(game, state, p);
+            push_spaces(industries as u64, |i| l.develop + i as u16, out);
+            out.push(l.stop);
+        }
         Decision::Link => {
             push_links(game, state, &Ctx::new(game, state, p), true, out);
             out.push(l.stop);
@@ -262,13 +294,16 @@ fn push_spaces(mut mask: u64, id: impl Fn(u8) -> u16, out: &mut Vec<u16>) {
 }
 
 fn push_links(game: &Game, state: &State, ctx: &Ctx, second: bool, out: &mut Vec<u16>) {
-    // Only lines touching the network can be legal (L-34).
+    // Only lines touching the network can be legal (L-34), or any line for a first link (B-12).
     let mut candidates = 0u64;
     let mut net = ctx.network;
     while net != 0 {
         let l = net.trailing_zeros() as usize;
         net &= net - 1;
         candidates |= game.lines_mask_at[l];
+    }
+    if game.switches.first_link_anywhere && !ctx.presence {
+        candidates = (1u64 << game.lines.len()) - 1;
     }
     while candidates != 0 {
         let line = candidates.trailing_zeros() as u8;
@@ -326,8 +361,30 @@ pub fn why_illegal(game: &Game, state: &State, action: Action) -> Result<(), Why
             check_sell(game, state, &ctx(), tile, target)
         }
         (Decision::Action, Action::Loan { amount }) => check_loan(game, state, p, amount),
+        (Decision::Action, Action::Scout) => check_scout(game, state, p),
         (Decision::Action, Action::Pass) => Ok(()),
-        (Decision::Link | Decision::Develop | Decision::Sell, Action::Stop) => Ok(()),
+        (Decision::Link | Decision::Develop | Decision::Sell | Decision::Bonus, Action::Stop) => {
+            Ok(())
+        }
+        (Decision::Bonus, Action::Develop { industry }) => {
+            if crate::games::birmingham::bonus_industries(game, state, p) & (1 << industry) != 0 {
+                Ok(())
+            } else {
+                Err("the Gloucester bonus removes the lowest tile of an industry that can be developed (B-26)")
+            }
+        }
+        (Decision::Beer, Action::Beer { source }) => {
+            let (breweries, merchants) = crate::games::birmingham::beer_choices(game, state);
+            let ok = match source {
+                BeerSource::Brewery(s) => breweries & (1 << s) != 0,
+                BeerSource::Merchant(m) => merchants & (1 << m) != 0,
+            };
+            if ok {
+                Ok(())
+            } else {
+                Err("the beer must come from your brewery, a connected brewery or the merchant sold to (B-25)")
+            }
+        }
         (Decision::Coal, Action::Coal { space }) => {
             if coal_choices(game, state) & (1 << space) != 0 {
                 Ok(())
@@ -372,6 +429,8 @@ fn expected(decision: Decision) -> Why {
         Decision::Card => "the card to discard is expected (`card <kind>`)",
         Decision::Remove => "a tile to remove for the shortfall is expected (`remove <space>`)",
         Decision::Over => "the game is over",
+        Decision::Beer => "the beer source is expected (`beer <space>` or `beer <merchant>/<n>`)",
+        Decision::Bonus => "the Gloucester develop or `stop` is expected",
     }
 }
 

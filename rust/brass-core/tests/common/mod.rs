@@ -23,9 +23,12 @@ impl Pos {
             .iter()
             .map(|(k, v)| (k.to_string(), serde_json::Value::Bool(*v)))
             .collect();
-        let g = Game::new(name, players, &options).unwrap();
+        Pos::quiet(Game::new(name, players, &options).unwrap())
+    }
+
+    fn quiet(g: Game) -> Pos {
         let mut s = apply::new_state(&g, 1);
-        for p in 0..players as u8 {
+        for p in 0..g.players {
             s.turn_order[p as usize] = p;
         }
         s.players[0].hand = [0; 32];
@@ -34,9 +37,49 @@ impl Pos {
         s.actions_left = 2;
         Pos { g, s }
     }
+    /// A quiet Birmingham position (as [`Pos::new`]); the face-down set-up cards stay in `removed`.
+    pub fn birmingham(players: i64) -> Pos {
+        Pos::birmingham_with(players, &[])
+    }
+    pub fn birmingham_with(players: i64, options: &[(&str, bool)]) -> Pos {
+        Pos::quiet(birmingham(players, options))
+    }
+    /// The same position in the Rail Era (no deck tile; Birmingham: the face-down cards are back in play).
     pub fn rail(mut self) -> Pos {
         self.s.era = Era::Rail;
-        self.s.lancashire_mut().deck_tile = [0; 32];
+        match self.s.extra {
+            brass_core::games::Extra::Lancashire(ref mut e) => e.deck_tile = [0; 32],
+            brass_core::games::Extra::Birmingham(_) => self.s.removed = [0; 32],
+        }
+        self
+    }
+    /// Birmingham: the merchant tile on a merchant space (`oxford/1`) and whether its barrel is there.
+    pub fn merchant(&mut self, space: &str, kind: &str, beer: bool) -> &mut Self {
+        let config = self.g.birmingham();
+        let m = brass_core::games::birmingham::space_by_name(config, space)
+            .unwrap_or_else(|| panic!("no merchant space {space}"));
+        let k = brass_core::games::birmingham::TILE_KINDS
+            .iter()
+            .position(|x| *x == kind)
+            .unwrap_or_else(|| panic!("no merchant tile {kind}"));
+        let e = self.s.birmingham_mut();
+        e.tile[m as usize] = k as u8;
+        if beer {
+            e.beer |= 1 << m;
+        } else {
+            e.beer &= !(1 << m);
+        }
+        self
+    }
+    /// Birmingham: every merchant space in use gets a blank tile (no sales, no barrels).
+    pub fn blank_merchants(&mut self) -> &mut Self {
+        let e = self.s.birmingham_mut();
+        for t in &mut e.tile {
+            if *t != NONE {
+                *t = 0;
+            }
+        }
+        e.beer = 0;
         self
     }
     pub fn space(&self, name: &str) -> u8 {
@@ -164,4 +207,27 @@ impl Pos {
     pub fn json(&self) -> String {
         json::to_json(&self.g, &self.s)
     }
+}
+
+/// Brass: Birmingham, built from its catalog entry (the game is registered once both engines play it).
+pub fn birmingham(players: i64, options: &[(&str, bool)]) -> Game {
+    let entry = brass_core::catalog::GameEntry {
+        name: "birmingham".into(),
+        title: "Brass: Birmingham (Roxley 2018)".into(),
+        data: "birmingham".into(),
+        family: "birmingham".into(),
+        players: vec![2, 3, 4],
+        options: vec![brass_core::catalog::OptionSpec {
+            name: "intro".into(),
+            kind: "bool".into(),
+            players: vec![2, 3, 4],
+            rule: "B-22".into(),
+            doc: "the introductory game".into(),
+        }],
+    };
+    let options: BTreeMap<String, serde_json::Value> = options
+        .iter()
+        .map(|(k, v)| (k.to_string(), serde_json::Value::Bool(*v)))
+        .collect();
+    Game::from_entry(&entry, players, &options).unwrap()
 }

@@ -1,0 +1,83 @@
+//! `resample_hidden`: redeals respect everything the observer knows, including the card another player in
+//! the middle of an action is known to hold.
+mod common;
+use brass_core::hidden::resample_hidden;
+use brass_core::{apply, invariants, json, rules, Game, Rng};
+use std::collections::BTreeMap;
+
+fn check_game(g: &Game, seed: u64) {
+    let mut s = apply::new_state(g, seed);
+    let mut rng = Rng(seed ^ 0x5EED);
+    let mut ids = Vec::new();
+    while !s.is_terminal() {
+        if s.action.is_some() {
+            for observer in 0..g.players {
+                for k in 0..3 {
+                    let r = resample_hidden(g, &s, observer, seed * 31 + k);
+                    invariants::validate(g, &r).unwrap_or_else(|e| {
+                        panic!("observer {observer}: {e}\n{}", json::to_json(g, &s))
+                    });
+                    assert_eq!(
+                        r.players[observer as usize].hand,
+                        s.players[observer as usize].hand
+                    );
+                    assert_eq!(r.decision, s.decision);
+                    // The redealt state plays on.
+                    let mut legal = Vec::new();
+                    rules::legal_actions(g, &r, &mut legal);
+                    assert!(!legal.is_empty());
+                }
+            }
+        }
+        ids.clear();
+        rules::legal_actions(g, &s, &mut ids);
+        let id = ids[rng.below(ids.len() as u64) as usize];
+        apply::apply(g, &mut s, id as i64).unwrap();
+    }
+}
+
+#[test]
+fn resample_keeps_a_card_that_pays_for_the_build_under_way() {
+    // Player 0 builds in Bury with the Bury card and is asked for coal or a card; observer 1 redeals
+    // player 0's hand, which must still hold a card able to pay.
+    let g = Game::new("lancashire", 4, &BTreeMap::new()).unwrap();
+    let mut found = 0;
+    for seed in 0..40u64 {
+        let s0 = apply::new_state(&g, seed);
+        let mut ids = Vec::new();
+        rules::legal_actions(&g, &s0, &mut ids);
+        for &id in &ids {
+            let mut s = s0;
+            apply::apply(&g, &mut s, id as i64).unwrap();
+            if s.action.is_none() {
+                continue;
+            }
+            found += 1;
+            let me = s.current_player(&g).unwrap();
+            for observer in (0..4).filter(|&o| o != me) {
+                for k in 0..5 {
+                    let r = resample_hidden(&g, &s, observer, k);
+                    invariants::validate(&g, &r)
+                        .unwrap_or_else(|e| panic!("{}: {e}", g.action_name(id as i64).unwrap()));
+                }
+            }
+        }
+        if found > 50 {
+            break;
+        }
+    }
+    assert!(found > 0);
+}
+
+#[test]
+fn resample_in_random_games_of_every_family_stays_valid() {
+    let none = BTreeMap::new();
+    for players in [2, 3, 4] {
+        check_game(
+            &Game::new("lancashire", players, &none).unwrap(),
+            players as u64,
+        );
+        check_game(&common::birmingham(players, &[]), players as u64);
+    }
+    check_game(&Game::new("brass", 4, &none).unwrap(), 9);
+}
