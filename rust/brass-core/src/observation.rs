@@ -135,7 +135,7 @@ fn seat_fields(f: &mut Fields, game: &Game, seat: usize) {
     f.add(
         p.clone() + "next_level",
         inds,
-        "per industry, level of the lowest tile left / 4 (0 if none)",
+        "per industry, level of the lowest tile left / the highest level (0 if none)",
     );
     f.add(
         p + "discards",
@@ -161,7 +161,7 @@ fn board_fields(f: &mut Fields, game: &Game) {
         spaces * inds,
         "per space, one-hot industry of the tile",
     );
-    f.add("board.level", spaces, "per space, tile level / 4");
+    f.add("board.level", spaces, "per space, tile level / the highest level of any tile");
     f.add(
         "board.flipped",
         spaces,
@@ -173,8 +173,8 @@ fn board_fields(f: &mut Fields, game: &Game) {
         lines * SEATS,
         "per line, one-hot relative seat of the link's owner",
     );
-    f.add("coal_market", 1, "cubes / 8");
-    f.add("iron_market", 1, "cubes / 8");
+    f.add("coal_market", 1, "cubes / market spaces");
+    f.add("iron_market", 1, "cubes / market spaces");
     for (name, len, meaning) in crate::games::observation_fields(game) {
         f.add(name, len, meaning);
     }
@@ -297,10 +297,11 @@ fn write_seat(game: &Game, state: &State, p: u8, out: &mut [f32]) {
         let stack = game.stacks[k].len();
         set((stack - pl.taken[k] as usize) as f32 / stack as f32);
     }
+    let highest = game.highest_level() as f32;
     for k in 0..game.industries.len() {
         set(state
             .next_tile(game, p, k as u8)
-            .map_or(0.0, |t| t.level as f32 / 4.0));
+            .map_or(0.0, |t| t.level as f32 / highest));
     }
     for k in 0..game.card_kinds.len() {
         set(pl.discards[k] as f32 / 4.0);
@@ -329,13 +330,14 @@ fn write_board(
         at + spaces * (SEATS + inds + 1),
         at + spaces * (SEATS + inds + 2),
     );
+    let highest = game.highest_level() as f32;
     for (s, t) in state.board[..spaces].iter().enumerate() {
         if t.is_empty() {
             continue;
         }
         out[owner_at + s * SEATS + rel(t.owner)] = 1.0;
         out[ind_at + s * inds + t.industry as usize] = 1.0;
-        out[level_at + s] = t.level as f32 / 4.0;
+        out[level_at + s] = t.level as f32 / highest;
         out[flip_at + s] = t.flipped as u8 as f32;
         out[cube_at + s] = t.cubes as f32 / 6.0;
     }

@@ -429,6 +429,16 @@ impl Game {
             .find(|t| t.level == level)
     }
 
+    /// The highest tile level of any industry (4 in Lancashire, 8 in Birmingham): the observation's scale.
+    pub fn highest_level(&self) -> u8 {
+        self.stacks
+            .iter()
+            .flatten()
+            .map(|t| t.level)
+            .max()
+            .unwrap_or(1)
+    }
+
     /// The industry producing `resource` (NONE if no industry does).
     pub fn producer(&self, resource: Resource) -> u8 {
         self.producer[resource.index()]
