@@ -1,10 +1,11 @@
 """The fixed action id space and its notation (docs/actions.md, "The id space" and "Names").
 
 Blocks in this order, each in data order: BUILD, BUILD_DOUBLE, LINK, DEVELOP, SELL, LOAN, PASS, COAL, IRON,
-STOP, CARD, REMOVE. An action is described by a tuple whose first item is its kind:
+STOP, CARD, REMOVE. An action is described by a tuple whose first item is its kind (`_position.Action`); a sale
+target is the game module's (Lancashire: a port space, or None for the Distant Cotton Market):
 
     ("build", space, industry, double)   ("link", line)     ("develop", industry)
-    ("sell", mill_space, port_space_or_None)                 ("loan", amount)   ("pass",)
+    ("sell", mill_space, sale_target)                        ("loan", amount)   ("pass",)
     ("coal", space)   ("iron", space)    ("stop",)          ("card", kind)     ("remove", space)
 """
 
@@ -12,13 +13,17 @@ from __future__ import annotations
 
 import operator
 import re
+from typing import TYPE_CHECKING, Any
 
 from brass._errors import NotationError
 
-from ._data import GameData
+from ._position import Action
+
+if TYPE_CHECKING:
+    from ._rules import Rules
 
 
-def as_index(value, error: type[Exception], what: str) -> int:
+def as_index(value: Any, error: type[Exception], what: str) -> int:
     """An integer argument: an int or anything with `__index__` (numpy integers), but never a bool."""
     if isinstance(value, bool | str):
         raise error(f"{what}, not {type(value).__name__}")
@@ -37,13 +42,14 @@ MAX_NOTATION_BYTES = 200
 
 
 class ActionSpace:
-    """Every (kind, parameters) pair that can ever be legal, numbered once per configuration."""
+    """Every (kind, parameters) pair that can ever be legal, numbered once per configuration. The SELL block's
+    targets are the game module's (`sale_targets`: Lancashire's ports, then the Distant Cotton Market)."""
 
-    def __init__(self, data: GameData) -> None:
+    def __init__(self, data: Rules) -> None:
         self.data = data
-        self.actions: list[tuple] = []
+        self.actions: list[Action] = []
         self.names: list[str] = []
-        self.ids: dict[tuple, int] = {}
+        self.ids: dict[Action, int] = {}
 
         builds = [(s.index, i) for s in data.spaces for i in data.industries if i in s.icons]
         for space, industry in builds:
@@ -55,11 +61,10 @@ class ActionSpace:
         for industry in data.industries:
             self._add(("develop", industry), f"develop {industry}")
         mills = [s for s in data.spaces if any(i in data.sold for i in s.icons)]
-        ports = [s for s in data.spaces if any(i in data.port_industries for i in s.icons)]
+        targets = data.game.sale_targets()
         for m in mills:
-            for t in ports:
-                self._add(("sell", m.index, t.index), f"sell {m.name} {t.name}")
-            self._add(("sell", m.index, None), f"sell {m.name} distant")
+            for target, word in targets:
+                self._add(("sell", m.index, target), f"sell {m.name} {word}")
         for amount in data.loan_amounts:
             self._add(("loan", amount), f"loan {amount}")
         self._add(("pass",), "pass")
@@ -81,7 +86,7 @@ class ActionSpace:
             first, second = line.ends[0], line.ends[1]
             self.by_name.setdefault(f"link {second}-{first}", self.ids[("link", line.index)])
 
-    def _add(self, action: tuple, name: str) -> None:
+    def _add(self, action: Action, name: str) -> None:
         assert action not in self.ids and name not in self.names, name
         self.ids[action] = len(self.actions)
         self.actions.append(action)
@@ -90,7 +95,7 @@ class ActionSpace:
     def __len__(self) -> int:
         return len(self.actions)
 
-    def id(self, *action) -> int:
+    def id(self, *action: object) -> int:
         return self.ids[tuple(action)]
 
     def parse(self, text: object) -> int:
@@ -106,8 +111,5 @@ class ActionSpace:
             return self.by_name[norm]
         except KeyError:
             raise NotationError(
-                f"{text!r} is not an action of {self.data.name}: expected e.g. 'build cotton_mill manchester/1', "
-                "'build port lancaster/1 double', 'link bolton-manchester', 'develop port', "
-                "'sell bolton/1 liverpool/1', 'sell bolton/1 distant', 'loan 30', 'pass', 'coal wigan/1', "
-                "'iron bolton/3', 'stop', 'card bolton', 'remove wigan/2'"
+                f"{text!r} is not an action of {self.data.name}: expected e.g. {self.data.game.notation_examples}"
             ) from None

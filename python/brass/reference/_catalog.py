@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from functools import cache
+from typing import Any
 
 from brass._errors import ConfigError
 
@@ -15,21 +16,22 @@ COMMUNITY_2P = "community-2p"
 
 
 @cache
-def catalog() -> dict:
+def catalog() -> dict[str, Any]:
     """The parsed catalog file."""
-    return json.loads((DATA_DIR / "games.json").read_text(encoding="utf-8"))
+    parsed: dict[str, Any] = json.loads((DATA_DIR / "games.json").read_text(encoding="utf-8"))
+    return parsed
 
 
-def entry(name: str) -> dict | None:
-    """The catalog entry of a game, or None."""
-    return next((g for g in catalog()["games"] if g["name"] == name), None)
+def entry(name: str) -> dict[str, Any]:
+    """The catalog entry of a game (the name is one of `names()`)."""
+    return next(g for g in catalog()["games"] if g["name"] == name)
 
 
 def names() -> list[str]:
     return [g["name"] for g in catalog()["games"]]
 
 
-def games() -> dict[str, dict]:
+def games() -> dict[str, dict[str, Any]]:
     """`brass.games()`: name -> {"title", "players", "options": name -> {"type", "players", "rule", "doc"}}."""
     out = {}
     for g in catalog()["games"]:
@@ -46,14 +48,18 @@ def player_counts(name: str) -> list[int]:
 
 
 def data_file(name: str) -> str:
-    return entry(name)["data"]
+    """The game's data file, `brass/data/<data_file>.json`."""
+    file: str = entry(name)["data"]
+    return file
 
 
 def family(name: str) -> str:
-    return entry(name)["family"]
+    """The game's rules family: which game module plays it (`_rules.GAME_MODULES`)."""
+    rules_family: str = entry(name)["family"]
+    return rules_family
 
 
-def check_options(name: str, players: int, options: dict) -> dict:
+def check_options(name: str, players: int, options: dict[str, Any]) -> dict[str, bool]:
     """Options must be known to the game's catalog entry and of the right type, and used with a player count the
     option allows; a `str` option is the Lancashire `variant`, which is refused (L-57, R-13). Returns the options
     that are set, i.e. those given as True (an option given as False is the configuration without it)."""

@@ -3,21 +3,25 @@
 from __future__ import annotations
 
 from functools import cache
+from typing import TYPE_CHECKING, Any
 
 from brass._errors import ArgumentTypeError, ConfigError, IllegalActionError
 
 from ._actions import ActionSpace, as_index
-from ._catalog import check_options, data_file, names, player_counts
+from ._catalog import check_options, names, player_counts
 from ._catalog import games as catalog_games
-from ._data import load
-from ._rules import rules
+from ._rules import Rules, rules
+from ._setup import new_position
+
+if TYPE_CHECKING:
+    from ._state import State
 
 
 @cache
-def action_space(data_file: str) -> ActionSpace:
-    """The id space is the same for every player count and option of a data file (docs/actions.md,
-    docs/classic.md: the same 523 ids for every configuration)."""
-    return ActionSpace(load(data_file))
+def action_space(data: Rules) -> ActionSpace:
+    """The id space of a configuration, built once (docs/actions.md; docs/classic.md: the same 523 ids for every
+    configuration of the Lancashire data file)."""
+    return ActionSpace(data)
 
 
 class Game:
@@ -26,7 +30,7 @@ class Game:
 
     __slots__ = ("_name", "_players", "_options", "_data", "_acts")
 
-    def __init__(self, name: str, players: int, **options) -> None:
+    def __init__(self, name: str, players: int, **options: Any) -> None:
         if not isinstance(name, str):
             raise ArgumentTypeError(f"the game name must be a str, not {type(name).__name__}")
         if name not in names():
@@ -38,9 +42,9 @@ class Game:
         chosen = check_options(name, players, options)
         self._name = name
         self._players = players
-        self._options: dict = chosen
+        self._options: dict[str, bool] = chosen
         self._data = rules(name, players, chosen)
-        self._acts = action_space(data_file(name))
+        self._acts = action_space(self._data)
 
     @property
     def name(self) -> str:
@@ -51,7 +55,7 @@ class Game:
         return self._players
 
     @property
-    def options(self) -> dict:
+    def options(self) -> dict[str, bool]:
         return dict(self._options)
 
     @property
@@ -104,9 +108,8 @@ class Game:
         """The id of a notation; NotationError for anything that is not one."""
         return self._acts.parse(text)
 
-    def new_state(self, seed: int = 0):
+    def new_state(self, seed: int = 0) -> State:
         """A new game from a seed in [0, 2^64) (docs/state-format.md "When the RNG is used")."""
-        from ._flow import new_position
         from ._state import State
 
         seed = as_index(seed, ArgumentTypeError, "seed must be an int with 0 <= seed < 2**64")
@@ -126,14 +129,14 @@ class Game:
         opts = "".join(f", {k}={v!r}" for k, v in sorted(self._options.items()))
         return f"Game({self._name!r}, players={self._players}{opts})"
 
-    def __reduce__(self):
+    def __reduce__(self) -> tuple[Any, ...]:
         return (_make_game, (self._name, self._players, dict(self._options)))
 
 
-def _make_game(name: str, players: int, options: dict) -> Game:
+def _make_game(name: str, players: int, options: dict[str, bool]) -> Game:
     return Game(name, players=players, **options)
 
 
-def games() -> dict[str, dict]:
+def games() -> dict[str, dict[str, Any]]:
     """The games this engine plays, from the one catalog: name -> {"title", "players", "options"}."""
     return catalog_games()

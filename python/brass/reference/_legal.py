@@ -2,65 +2,55 @@
 
 Every `*_problem` function returns None when the action is legal, else a sentence saying why not; the
 sentence becomes the IllegalActionError message. Everything is recomputed from the position each time.
+The game module decides what only its game has: where a sale may go (`sale_problem`), whether an industry card
+reaches beyond the network (`industry_card_reaches`) and when loans close (`loan_period_problem`).
 """
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from ._actions import ActionSpace
-from ._network import (
-    are_connected,
-    connected_to_trade_icon,
-    has_anything_on_board,
-    network,
-)
+from ._cards import card_choices
+from ._data import TileRow
+from ._network import connected_to_trade_icon, has_anything_on_board, network
+from ._position import Action, Position, SaleTarget
 from ._resources import (
     closest_coal_mines,
     connected_coal_cubes,
     income_level,
     iron_cubes_on_board,
     market_cost,
+    market_cubes,
     market_price,
     tiles_with_cubes,
 )
-from ._rules import Rules
+from ._turns import current_player, own_tiles
 
-# A fact of the rules text that the data file does not carry.
-LOAN_BAN_ROUNDS = 4  # L-46: no loans in the final 4 rounds of the Rail Era
+if TYPE_CHECKING:
+    from ._rules import Rules
 
-
-# --- whose decision --------------------------------------------------------------------------------
-
-
-def current_player(data: Rules, pos: dict) -> int | None:
-    """The player to decide: the turn's player; during `remove` the first player in turn order who owes
-    money (L-11); None when the game is over."""
-    if pos["decision"] == "over":
-        return None
-    if pos["decision"] == "remove":
-        for p in pos["turn_order"]:
-            if pos["players"][p]["money"] < 0:
-                return p
-        return None
-    return pos["turn_order"][pos["turn"]]
-
-
-def actions_per_turn(data: Rules, pos: dict) -> int:
-    """L-8: 1 action per turn in the first Canal round, else 2."""
-    if pos["era"] == "canal" and pos["round"] == 1:
-        return data.first_round_actions
-    return data.actions_per_turn
+# L-30: the resources whose producing tiles another player may overbuild once that resource is gone.
+OVERBUILD_RESOURCES = ("coal", "iron")
 
 
 # --- Build (L-21 … L-33) ---------------------------------------------------------------------------
 
 
-def lowest_tile(data: Rules, pos: dict, player: int, industry: str) -> dict | None:
+def lowest_tile(data: Rules, pos: Position, player: int, industry: str) -> TileRow | None:
     """L-23: the lowest-level tile of an industry on the player's mat (None if the stack is empty)."""
     level = data.lowest_level(industry, pos["players"][player]["mat"][industry])
     return None if level is None else data.tile(industry, level)
 
 
-def tile_era_problem(data: Rules, pos: dict, player: int, industry: str) -> str | None:
+def next_tile(data: Rules, pos: Position, player: int, industry: str) -> TileRow:
+    """The tile a build of `industry` places: the lowest on the mat (the build was checked to have one)."""
+    tile = lowest_tile(data, pos, player, industry)
+    assert tile is not None, industry
+    return tile
+
+
+def tile_era_problem(data: Rules, pos: Position, player: int, industry: str) -> str | None:
     """L-23: the lowest tile must exist and be buildable in this era (level 1 Canal only, shipyard 2 Rail
     only, shipyard 0 never)."""
     tile = lowest_tile(data, pos, player, industry)
@@ -72,34 +62,36 @@ def tile_era_problem(data: Rules, pos: dict, player: int, industry: str) -> str 
     return None
 
 
-def canonical_space(data: Rules, pos: dict, location: str, industry: str) -> int | None:
+def canonical_space(data: Rules, pos: Position, location: str, industry: str) -> int | None:
     """L-24 (R-1): the undeveloped space of `location` a new `industry` tile goes to: the first space showing
     only that icon if any is free, else the first free space showing the icon with another."""
     free = [s for s in data.location_spaces[location] if industry in data.spaces[s].icons and s not in pos["board"]]
     only = [s for s in free if data.spaces[s].icons == (industry,)]
-    return (only or free or [None])[0]
+    if only:
+        return only[0]
+    return free[0] if free else None
 
 
-def overbuild_problem(data: Rules, pos: dict, player: int, space: int, industry: str) -> str | None:
+def overbuild_problem(data: Rules, pos: Position, player: int, space: int, industry: str) -> str | None:
     """L-29, L-30: may the player's lowest `industry` tile replace the tile on `space`?"""
     old = pos["board"][space]
     name = data.spaces[space].name
     if old["industry"] != industry:
         return f"{name} holds a {old['industry']}, not a {industry}"
-    new_level = lowest_tile(data, pos, player, industry)["level"]
+    new_level = next_tile(data, pos, player, industry)["level"]
     if old["level"] >= new_level:
         return f"the level {old['level']} {industry} on {name} is not lower than your level {new_level} tile"
     if old["owner"] == player:
         return None
     resource = data.produces.get(industry)
-    if resource not in ("coal", "iron"):
+    if resource not in OVERBUILD_RESOURCES:
         return f"only coal mines and iron works of another player can be overbuilt, not a {industry} (L-30)"
-    if tiles_with_cubes(data, pos, resource) or pos[f"{resource}_market"] > 0:
+    if tiles_with_cubes(data, pos, resource) or market_cubes(pos, resource) > 0:
         return f"{resource} is still left on the board or in the {resource} market (L-30)"
     return None
 
 
-def space_problem(data: Rules, pos: dict, player: int, space: int, industry: str) -> str | None:
+def space_problem(data: Rules, pos: Position, player: int, space: int, industry: str) -> str | None:
     """Condition 2 of BUILD: the canonical free space (L-24) or an overbuildable tile (L-29, L-30)."""
     s = data.spaces[space]
     if industry not in s.icons:
@@ -108,11 +100,12 @@ def space_problem(data: Rules, pos: dict, player: int, space: int, industry: str
         return overbuild_problem(data, pos, player, space, industry)
     canon = canonical_space(data, pos, s.location, industry)
     if canon != space:
+        assert canon is not None  # `space` itself is free and shows the industry
         return f"a new {industry} in {s.location} goes on {data.spaces[canon].name} first (L-24)"
     return None
 
 
-def canal_location_problem(data: Rules, pos: dict, player: int, space: int) -> str | None:
+def canal_location_problem(data: Rules, pos: Position, player: int, space: int) -> str | None:
     """L-25, L-31: in the Canal Era at most one of your industry tiles per location (overbuilding your own
     tile there is the exception; overbuilding another player's tile there is not)."""
     if pos["era"] != "canal":
@@ -128,9 +121,11 @@ def canal_location_problem(data: Rules, pos: dict, player: int, space: int) -> s
     return None
 
 
-def paying_cards(data: Rules, pos: dict, player: int, space: int, industry: str, net=None) -> list[str]:
+def paying_cards(
+    data: Rules, pos: Position, player: int, space: int, industry: str, net: set[str] | None = None
+) -> list[str]:
     """L-21, L-22: card kinds in hand that pay for a single build of `industry` on `space`, in card order:
-    the location card; the industry card if the location is in the network (or reached by the virtual link,
+    the location card; the industry card if the location is in the network (or reached otherwise,
     `industry_card_reaches`), or as a first build on an undeveloped space (`is_first_build`)."""
     hand = pos["players"][player]["hand"]
     location = data.spaces[space].location
@@ -146,7 +141,7 @@ def paying_cards(data: Rules, pos: dict, player: int, space: int, industry: str,
     return sorted(kinds, key=data.card_order.__getitem__)
 
 
-def is_first_build(data: Rules, pos: dict, player: int) -> bool:
+def is_first_build(data: Rules, pos: Position, player: int) -> bool:
     """Would the player's next build be their first, so that an industry card may build anywhere?
     L-22 (Lancashire): the player has no industry tile and no link on the board (R-2).
     C-6 (classic Brass, R-14): the player has not yet built an industry tile in this game; having nothing on the
@@ -157,24 +152,16 @@ def is_first_build(data: Rules, pos: dict, player: int) -> bool:
 
 
 def industry_card_reaches(data: Rules, net: set[str], location: str) -> bool:
-    """L-21: an industry card builds in the player's network. C-7 (classic Brass) and L-55 (option): with the
-    virtual link, Birkenhead counts as in the network when Liverpool is, and vice versa (R-9: both directions).
-    Only this card condition sees it: it is not a link (no coal, no sale, no link placement, no scoring) and not
-    presence for the first-build exception."""
-    if location in net:
-        return True
-    ends = data.virtual_link
-    if ends is not None and location in ends:
-        other = ends[1] if location == ends[0] else ends[0]
-        return other in net
-    return False
+    """L-21: an industry card builds in the player's network; the game may let it reach further (C-7 and L-55:
+    the Lancashire virtual link, `_lancashire.py`)."""
+    return location in net or data.game.industry_card_reaches(net, location)
 
 
-def build_resources_problem(data: Rules, pos: dict, player: int, space: int, industry: str) -> str | None:
+def build_resources_problem(data: Rules, pos: Position, player: int, space: int, industry: str) -> str | None:
     """L-16 … L-19, L-26, L-33: with the tile placed (an overbuilt tile and its cubes removed first), every coal
     comes from a connected mine or the market (market needs a trade-icon connection, L-15), every iron from a
     works or the market, and the player's money covers the cost plus all market purchases."""
-    tile = lowest_tile(data, pos, player, industry)
+    tile = next_tile(data, pos, player, industry)
     location = data.spaces[space].location
     coal_from_market = 0
     if tile["coal"]:
@@ -197,7 +184,15 @@ def build_resources_problem(data: Rules, pos: dict, player: int, space: int, ind
     return None
 
 
-def build_problem(data: Rules, pos: dict, player: int, space: int, industry: str, double: bool, net=None):
+def build_problem(
+    data: Rules,
+    pos: Position,
+    player: int,
+    space: int,
+    industry: str,
+    double: bool,
+    net: set[str] | None = None,
+) -> str | None:
     """BUILD / BUILD_DOUBLE conditions 1-5 of docs/actions.md (L-21 … L-33)."""
     problem = (
         tile_era_problem(data, pos, player, industry)
@@ -223,9 +218,11 @@ def build_problem(data: Rules, pos: dict, player: int, space: int, industry: str
 # --- Network (L-34 … L-38) -------------------------------------------------------------------------
 
 
-def link_problem(data: Rules, pos: dict, player: int, line_index: int, price: int, net=None) -> str | None:
+def link_problem(
+    data: Rules, pos: Position, player: int, line_index: int, price: int, net: set[str] | None = None
+) -> str | None:
     """L-34 … L-37: a link tile left, an empty line of the era's kind, an end in the network, money for the
-    price and (rail) one coal measured from both ends of the new link (L-16, L-17)."""
+    price and (rail) one coal measured from all ends of the new link together (L-16, L-17)."""
     me = pos["players"][player]
     line = data.lines[line_index]
     if me["links_left"] <= 0:
@@ -252,15 +249,20 @@ def link_problem(data: Rules, pos: dict, player: int, line_index: int, price: in
     return None
 
 
-def first_link_price(data: Rules, pos: dict) -> int:
-    """L-35, L-36: a canal, or the first rail of the action (data `link_costs`)."""
+def first_link_price(data: Rules, pos: Position) -> int:
+    """L-35, L-36: a canal, or the first rail of an action (data `link_costs`)."""
     return data.link_costs["canal"] if pos["era"] == "canal" else data.link_costs["rail"]
+
+
+def second_link_price(data: Rules) -> int:
+    """L-36: the second rail of an action (two rails cost £15, i.e. £10 more; data `link_costs`)."""
+    return data.link_costs["second_rail"]
 
 
 # --- Develop (L-39) --------------------------------------------------------------------------------
 
 
-def develop_problem(data: Rules, pos: dict, player: int, industry: str) -> str | None:
+def develop_problem(data: Rules, pos: Position, player: int, industry: str) -> str | None:
     """L-39, L-18: a tile of the industry on the mat (any level) and one iron from a works or the market."""
     me = pos["players"][player]
     if me["mat"][industry] <= 0:
@@ -273,146 +275,101 @@ def develop_problem(data: Rules, pos: dict, player: int, industry: str) -> str |
 # --- Sell (L-40 … L-44) ----------------------------------------------------------------------------
 
 
-def sell_problem(data: Rules, pos: dict, player: int, mill: int, target: int | None) -> str | None:
-    """L-40 … L-42: your unflipped mill, and an unflipped connected port (any owner), or the Distant Cotton
-    Market when its marker is not on X, a DCM tile exists and the mill connects to a trade icon."""
+def sold_industry_name(data: Rules, space: int) -> str:
+    """The sold industry a SELL id's first space shows, in words ("cotton mill")."""
+    return " or ".join(i.replace("_", " ") for i in data.spaces[space].icons if i in data.sold)
+
+
+def sell_problem(data: Rules, pos: Position, player: int, mill: int, target: SaleTarget) -> str | None:
+    """L-40: your unflipped tile of a sold industry (a cotton mill) on `mill`; then where it goes is the game's
+    `sale_problem` (Lancashire: a port or the Distant Cotton Market, L-41, L-42)."""
     tile = pos["board"].get(mill)
     mill_name = data.spaces[mill].name
     if tile is None or tile["industry"] not in data.sold or tile["owner"] != player:
-        return f"{mill_name} does not hold a cotton mill of yours"
+        return f"{mill_name} does not hold a {sold_industry_name(data, mill)} of yours"
     if tile["flipped"]:
-        return f"the cotton mill on {mill_name} is already sold"
-    mill_loc = data.spaces[mill].location
-    if target is None:
-        dcm = pos["dcm"]
-        if dcm["marker"] >= data.dcm_x:
-            return "the Distant Cotton Market marker is on X for the rest of the era (L-42)"
-        if not dcm["pile"] and not dcm["discards"]:
-            return "there is no Distant Cotton Market tile"
-        if not connected_to_trade_icon(data, pos, [mill_loc]):
-            return f"{mill_loc} is not connected to a market trade icon (L-42, L-15)"
-        return None
-    port = pos["board"].get(target)
-    port_name = data.spaces[target].name
-    if port is None or port["industry"] not in data.port_industries:
-        return f"{port_name} does not hold a port"
-    if port["flipped"]:
-        return f"the port on {port_name} is already used"
-    if not are_connected(data, pos, mill_loc, data.spaces[target].location):
-        return f"{mill_loc} is not connected to {data.spaces[target].location} (L-41)"
-    return None
+        return f"the {tile['industry'].replace('_', ' ')} on {mill_name} is already sold"
+    return data.game.sale_problem(pos, player, mill, target)
+
+
+def sales(data: Rules, pos: Position, player: int) -> list[tuple[int, SaleTarget]]:
+    """L-40 … L-42: every legal (mill, target) sale now."""
+    board = pos["board"]
+    mills = sorted(
+        s for s, t in board.items() if t["industry"] in data.sold and t["owner"] == player and not t["flipped"]
+    )
+    targets = data.game.open_sale_targets(pos)
+    return [(m, t) for m in mills for t in targets if sell_problem(data, pos, player, m, t) is None]
+
+
+def legal_sales(data: Rules, acts: ActionSpace, pos: Position, player: int) -> list[int]:
+    """The SELL ids legal now."""
+    return [acts.id("sell", m, t) for m, t in sales(data, pos, player)]
 
 
 # --- Loan (L-45, L-46) -----------------------------------------------------------------------------
 
 
-def loan_problem(data: Rules, pos: dict, player: int, amount: int) -> str | None:
-    """L-45: the income level may not go below -10; then `loan_period_problem` (L-46 / C-5)."""
+def loan_problem(data: Rules, pos: Position, player: int, amount: int) -> str | None:
+    """L-45: a loan of £10 per level may not take the income level below the lowest (data `loans`: -10); then the
+    game's `loan_period_problem` (Lancashire L-46, classic Brass C-5)."""
     level = income_level(data, pos, player)
     lowest = data.lowest_income_level
     if level - amount // 10 < lowest:
         return f"a £{amount} loan would take your income level from {level} below {lowest} (L-45)"
-    return loan_period_problem(data, pos)
-
-
-def loan_period_problem(data: Rules, pos: dict) -> str | None:
-    """L-46: no loans in the last 4 rounds of the Rail Era (Lancashire). C-5: no loans in the Rail Era once the
-    draw pile is empty (classic Brass)."""
-    if pos["era"] != "rail":
-        return None
-    if data.loans_end_with_the_deck:
-        if not pos["deck"]:
-            return "no loans in the Rail Era once the draw pile is empty (C-5)"
-        return None
-    if pos["round"] > data.rounds - LOAN_BAN_ROUNDS:
-        return f"no loans in the last {LOAN_BAN_ROUNDS} rounds of the Rail Era (L-46)"
-    return None
+    return data.game.loan_period_problem(pos)
 
 
 # --- choices of the follow-up decisions ------------------------------------------------------------
 
 
-def coal_consumers(data: Rules, pos: dict) -> list[str]:
-    """L-16: where the coal of the action under way goes: the build location, or both ends of the link."""
+def coal_consumers(data: Rules, pos: Position) -> list[str]:
+    """L-16: where the coal of the action under way goes: the build location, or the ends of the link."""
     action = pos["action"]
+    assert action is not None and action["target"] is not None
     if action["kind"] == "build":
         return [data.spaces[action["target"]].location]
-    line = data.lines[action["target"]]
-    return list(line.ends)
+    return list(data.lines[action["target"]].ends)
 
 
-def coal_choices(data: Rules, pos: dict) -> list[int]:
+def coal_choices(data: Rules, pos: Position) -> list[int]:
     """L-16: the closest connected coal mines with coal (a decision only when two or more are tied).
     C-14 (classic Brass, R-15): a rail's coal goes to the end the player chooses, and the closest source to *that*
-    end applies; so every mine that is closest to one of the two ends is a possible source."""
+    end applies; so every mine that is closest to one of the ends is a possible source."""
     consumers = coal_consumers(data, pos)
-    if pos["action"]["kind"] == "link" and data.rail_coal_to_chosen_end:
-        choices = set()
+    action = pos["action"]
+    assert action is not None
+    if action["kind"] == "link" and data.rail_coal_to_chosen_end:
+        choices: set[int] = set()
         for end in consumers:
             choices.update(closest_coal_mines(data, pos, [end]))
         return sorted(choices)
     return closest_coal_mines(data, pos, consumers)
 
 
-def iron_choices(data: Rules, pos: dict) -> list[int]:
+def iron_choices(data: Rules, pos: Position) -> list[int]:
     """L-18: every iron works with iron (a decision only when there are two or more)."""
     return tiles_with_cubes(data, pos, "iron")
 
 
-def second_links(data: Rules, pos: dict, player: int) -> list[int]:
+def second_links(data: Rules, pos: Position, player: int) -> list[int]:
     """L-36: the lines a second rail of this action may go on (£10 more, and its own coal)."""
     if pos["era"] != "rail":
         return []
     net = network(data, pos, player)
-    price = data.link_costs["second_rail"]
+    price = second_link_price(data)
     return [line.index for line in data.lines if link_problem(data, pos, player, line.index, price, net) is None]
 
 
-def further_developments(data: Rules, pos: dict, player: int) -> list[str]:
+def further_developments(data: Rules, pos: Position, player: int) -> list[str]:
     """L-39: the industries a second tile of this Develop may come from."""
     return [i for i in data.industries if develop_problem(data, pos, player, i) is None]
-
-
-def sales(data: Rules, pos: dict, player: int) -> list[tuple[int, int | None]]:
-    """L-40 … L-42: every legal (mill, target) sale now; target None is the Distant Cotton Market."""
-    board = pos["board"]
-    mills = sorted(
-        s for s, t in board.items() if t["industry"] in data.sold and t["owner"] == player and not t["flipped"]
-    )
-    ports = sorted(s for s, t in board.items() if t["industry"] in data.port_industries and not t["flipped"])
-    return [(m, t) for m in mills for t in ports + [None] if sell_problem(data, pos, player, m, t) is None]
-
-
-def legal_sales(data: Rules, acts: ActionSpace, pos: dict, player: int) -> list[int]:
-    """The SELL ids legal now."""
-    return [acts.id("sell", m, t) for m, t in sales(data, pos, player)]
-
-
-def card_choices(data: Rules, pos: dict, player: int) -> list[str]:
-    """L-21 and docs/actions.md "Cards": single build — the kinds that could pay when it was chosen; double
-    build — an unordered pair, lower kind first; any other action — any kind in hand."""
-    hand = pos["players"][player]["hand"]
-    kinds = [k for k in data.card_kinds if hand.get(k)]
-    action = pos["action"]
-    if action["kind"] == "build" and not action["double"]:
-        return [k for k in action["cards"] if hand.get(k)]
-    if action["kind"] == "build" and action["double"]:
-        if action["first_card"] is None:
-            return [k for i, k in enumerate(kinds) if hand[k] >= 2 or i + 1 < len(kinds)]
-        first = data.card_order[action["first_card"]]
-        return [k for k in kinds if data.card_order[k] >= first]
-    return kinds
-
-
-def own_tiles(pos: dict, player: int) -> list[int]:
-    """L-11: the spaces of the player's industry tiles on the board."""
-    return sorted(s for s, t in pos["board"].items() if t["owner"] == player)
 
 
 # --- the legal ids ----------------------------------------------------------------------------------
 
 
-def action_problem(data: Rules, acts: ActionSpace, pos: dict, player: int, action: tuple, net=None):
+def action_problem(data: Rules, pos: Position, player: int, action: Action, net: set[str] | None = None) -> str | None:
     """Why an id of the `action` decision is illegal now (None when legal)."""
     kind = action[0]
     if kind == "build":
@@ -430,7 +387,7 @@ def action_problem(data: Rules, acts: ActionSpace, pos: dict, player: int, actio
     return f"a `{kind}` id is not an answer to the decision `action`"
 
 
-def legal_actions(data: Rules, acts: ActionSpace, pos: dict) -> list[int]:
+def legal_actions(data: Rules, acts: ActionSpace, pos: Position) -> list[int]:
     """The sorted, duplicate-free legal ids of the current decision (docs/actions.md, "Decisions")."""
     decision = pos["decision"]
     player = current_player(data, pos)
@@ -444,7 +401,7 @@ def legal_actions(data: Rules, acts: ActionSpace, pos: dict) -> list[int]:
                 continue
             if action[0] in ("coal", "iron", "stop", "card", "remove"):
                 break
-            if action_problem(data, acts, pos, player, action, net) is None:
+            if action_problem(data, pos, player, action, net) is None:
                 ids.append(aid)
         ids.extend(legal_sales(data, acts, pos, player))
         return sorted(ids)
@@ -466,7 +423,7 @@ def legal_actions(data: Rules, acts: ActionSpace, pos: dict) -> list[int]:
     raise AssertionError(decision)
 
 
-def why_illegal(data: Rules, acts: ActionSpace, pos: dict, aid: int) -> str:
+def why_illegal(data: Rules, acts: ActionSpace, pos: Position, aid: int) -> str:
     """A sentence for the IllegalActionError of an id that is not in legal_actions()."""
     name = acts.names[aid]
     decision = pos["decision"]
@@ -474,19 +431,18 @@ def why_illegal(data: Rules, acts: ActionSpace, pos: dict, aid: int) -> str:
         return f"`{name}` is not legal: the game is over"
     player = current_player(data, pos)
     action = acts.actions[aid]
-    if decision == "action":
-        problem = action_problem(data, acts, pos, player, action)
-        if problem:
-            return f"`{name}` is not legal now: {problem}"
-    elif decision in ("link", "develop", "sell") and action[0] == decision:
+    problem = None
+    if player is not None and decision == "action":
+        problem = action_problem(data, pos, player, action)
+    elif player is not None and decision in ("link", "develop", "sell") and action[0] == decision:
         if decision == "link":
-            problem = link_problem(data, pos, player, action[1], data.link_costs["second_rail"])
+            problem = link_problem(data, pos, player, action[1], second_link_price(data))
         elif decision == "develop":
             problem = develop_problem(data, pos, player, action[1])
         else:
             problem = sell_problem(data, pos, player, action[1], action[2])
-        if problem:
-            return f"`{name}` is not legal now: {problem}"
+    if problem:
+        return f"`{name}` is not legal now: {problem}"
     legal = [acts.names[i] for i in legal_actions(data, acts, pos)]
     shown = ", ".join(legal[:12]) + (", …" if len(legal) > 12 else "")
     return f"`{name}` is not legal at this `{decision}` decision of player {player}; legal: {shown}"

@@ -6,6 +6,8 @@ state fixes all hidden information and replays are exact.
 
 from __future__ import annotations
 
+from typing import Any
+
 MASK64 = (1 << 64) - 1
 
 
@@ -33,7 +35,7 @@ class SplitMix64:
             if x >= t:
                 return x % n
 
-    def shuffle(self, items: list) -> None:
+    def shuffle(self, items: list[Any]) -> None:
         """Fisher-Yates from the end: for i = len-1 .. 1, j = below(i + 1), swap items i and j."""
         for i in range(len(items) - 1, 0, -1):
             j = self.below(i + 1)

@@ -1,122 +1,186 @@
-"""One configuration of the game (docs/classic.md "Configurations"): the game data plus the rule variant.
+"""One configuration of a game (docs/classic.md "Configurations"), and the one place the shared code reaches the
+game module.
 
 `Rules` is the indexed data (`GameData`: map, tiles, markets, tracks) together with every fact and switch that
-depends on the configuration: the player count, the deck, the deck tile, the cards removed unseen, the rounds,
-the DCM tiles, and the small named decision points where the classic rules (C-…) and the Lancashire options
-(L-54 … L-57) differ from Roxley's Lancashire. Every rules module receives a `Rules` where it used to receive
-the data, so a rule difference is one attribute read at the place the rule applies, never a second copy of a
-function.
+depends on the configuration: the player count, the options, the rounds, the deck, the cards removed unseen, and
+the small named decision points where the games differ (`income_at_round_start`, ...). Every rules function
+receives a `Rules` as `data`, so a rule difference is one attribute read at the place the rule applies, never a
+second copy of a function.
+
+What only one game has (Lancashire: ports as sale targets, the Distant Cotton Market, the deck tile, the virtual
+link) lives in that game's module, behind `Rules.game`: an object that follows the `GameRules` protocol below,
+chosen once per configuration from the catalog's `family` in `GAME_MODULES`. The shared code calls it at a few
+named points and nowhere asks which game it is playing.
 
 Configurations (docs/classic.md):
 
-| call                                                  | rules                                        |
-|-------------------------------------------------------|----------------------------------------------|
-| `Game("lancashire", players=2..4)`                    | Roxley 2018                                   |
-| `... classic_deck=True` (3-4 players)                 | L-56: the classic deck set-up                 |
-| `... virtual_link=True`                               | L-55: the virtual link Liverpool-Birkenhead   |
-| `... intro=True`                                      | L-54: the introductory game (Canal Era only)  |
-| `... variant="community-2p"`                          | L-57: refused, the alternate map is unknown (R-13) |
-| `Game("brass", players=3..4)`                         | the classic rules C-1 … C-17                  |
+| call                                     | family       | rules                                               |
+|------------------------------------------|--------------|-----------------------------------------------------|
+| `Game("lancashire", players=2..4)`       | `lancashire` | Roxley 2018                                         |
+| `... classic_deck=True` (3-4 players)    | `lancashire` | L-56: the classic deck set-up                       |
+| `... virtual_link=True`                  | `lancashire` | L-55: the virtual link Liverpool-Birkenhead         |
+| `... intro=True`                         | `lancashire` | L-54: the introductory game (Canal Era only)        |
+| `... variant="community-2p"`             | —            | L-57: refused, the alternate map is unknown (R-13)  |
+| `Game("brass", players=3..4)`            | `classic`    | the classic rules C-1 … C-17                        |
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import cache
+from typing import Any, Protocol
 
+from . import _lancashire
 from ._catalog import data_file, family
 from ._data import GameData, load
+from ._position import CardCounts, Position, SaleTarget
+from ._rng import SplitMix64
+
+
+class GameRules(Protocol):
+    """What a game module provides for one configuration (`Rules.game`). Lancashire and classic Brass:
+    `_lancashire.Lancashire`; a new game adds a module with a class like it and one entry in `GAME_MODULES`."""
+
+    # --- the configuration: copied into `Rules` once, read by the shared code --------------------------------
+    rounds: int  # rounds per era (L-7, C-2)
+    deck: CardCounts  # the cards of the game (L-2, C-3)
+    removed_canal: int  # cards removed unseen after the Canal Era's deal (C-3)
+    removed_rail: int  # ... and after the Rail Era's deal (C-3, L-56)
+    last_era: str  # the era that ends the game (L-54: "canal" for the introductory game)
+    income_at_round_start: bool  # C-4: income at the start of each round, the refill at its end
+    first_build_once_per_game: bool  # C-6, R-14: the industry card builds anywhere for the first build of the game
+    rail_coal_to_chosen_end: bool  # C-14, R-15: a rail's coal goes to the end the player chooses
+    first_order_clockwise: bool  # C-17, R-16: the first round from a random start player, clockwise
+    tie_break_by_turn_order: bool  # C-15: the last tie-break is the next turn order (no shared win)
+    scores_vp_classic: bool  # R-11: a tile scores its `vp_classic` value where the tile table has one
+
+    # --- ids and notation --------------------------------------------------------------------------------------
+    notation_examples: str  # the examples a NotationError lists
+
+    def sale_targets(self) -> list[tuple[SaleTarget, str]]:
+        """Every target a sale can go to, in id order, with its word in the notation (`sell <mill> <word>`)."""
+        ...
+
+    # --- set-up (in the RNG order of docs/state-format.md) -----------------------------------------------------
+    def set_aside(self, pos: Position, deck: list[str]) -> list[str]:
+        """Right after the era's deck is shuffled (`pos["era"]` is the new era): cards the game keeps out of the
+        draw pile; returns the rest."""
+        ...
+
+    def start_era(self, pos: Position, rng: SplitMix64) -> None:
+        """The game's own set-up at the start of each era (at the start of the game after the deal, and before the
+        Rail Era's deck is shuffled)."""
+        ...
+
+    # --- network, building ------------------------------------------------------------------------------------
+    def trade_icon_tiles(self, pos: Position) -> set[str]:
+        """Locations that have a market trade icon because of a tile on them (the printed icons are data)."""
+        ...
+
+    def industry_card_reaches(self, net: set[str], location: str) -> bool:
+        """Whether an industry card also builds in `location`, which is not in the player's network `net`."""
+        ...
+
+    # --- selling ----------------------------------------------------------------------------------------------
+    def open_sale_targets(self, pos: Position) -> list[SaleTarget]:
+        """The targets a sale could go to now, in id order (each is then checked with `sale_problem`)."""
+        ...
+
+    def sale_problem(self, pos: Position, player: int, mill: int, target: SaleTarget) -> str | None:
+        """Why the player's unflipped tile on `mill` cannot be sold to `target` now (None when it can)."""
+        ...
+
+    def sell(self, pos: Position, player: int, mill: int, target: SaleTarget) -> bool:
+        """Resolve one legal sale; False when it failed and ends the Sell action."""
+        ...
+
+    # --- loans, scoring ---------------------------------------------------------------------------------------
+    def loan_period_problem(self, pos: Position) -> str | None:
+        """Why no loan may be taken at this point of the game (None when loans are allowed)."""
+        ...
+
+    def final_scoring(self, pos: Position) -> None:
+        """The scoring after the last era's link and tile scoring."""
+        ...
+
+    # --- the game's own sections of the state -----------------------------------------------------------------
+    state_keys: frozenset[str]  # its top-level keys of the state JSON
+
+    def write_sections(self, pos: Position) -> dict[str, Any]:
+        """Its sections of the state JSON."""
+        ...
+
+    def read_sections(self, obj: dict[str, Any], pos: Position) -> None:
+        """Check its sections of a state object (InvalidStateError naming the problem) and add them to `pos`."""
+        ...
+
+    def copy_sections(self, pos: Position, copy: Position) -> None:
+        """Copy its sections of `pos` into `copy`."""
+        ...
+
+    def held_cards(self, pos: Position) -> list[tuple[str, CardCounts]]:
+        """The cards its sections hold, named, for the card conservation check."""
+        ...
+
+    def check_held_cards(self, pos: Position) -> None:
+        """After the card conservation check: how many cards its sections must hold now."""
+        ...
+
+
+# The dispatch point: the catalog's `family` -> the game module's rules for a configuration.
+GAME_MODULES: dict[str, Callable[[Rules], GameRules]] = {
+    "lancashire": _lancashire.Lancashire,  # Brass: Lancashire and its options (L-…)
+    "classic": _lancashire.classic,  # classic Brass: Lancashire with the classic switches (C-…)
+}
 
 
 class Rules(GameData):
     """The data of one configuration and its rule switches. Built once per configuration (`rules()`)."""
 
-    def __init__(self, data: GameData, name: str, players: int, options: dict) -> None:
+    def __init__(self, data: GameData, name: str, players: int, options: dict[str, bool]) -> None:
         self.__dict__.update(data.__dict__)  # the indexed data (GameData attributes), shared, read-only
         self.game_name = name
         self.players = players
         self.options = dict(sorted(options.items()))
+        self.game: GameRules = GAME_MODULES[family(name)](self)
 
-        # C-1 … C-17: classic Brass (the catalog's "classic" family).
-        self.classic = family(name) == "classic"
-        # L-54: the introductory game (Canal Era only, extra scoring).
-        self.intro = bool(options.get("intro"))
-        # L-56: the classic deck set-up in Lancashire.
-        self.classic_deck = bool(options.get("classic_deck"))
-        full_deck = self.classic or self.classic_deck
-
-        # C-2, L-7, L-12: rounds per era. The classic deck's counts are those of classic Brass (L-12: the era
-        # ends when the last cards are played; 57 Canal cards at 3 players are ten rounds).
-        self.rounds = data.classic_rounds[players] if full_deck else data.rounds_per_era(players)
-        # The deck (L-2; C-3 and L-56: all 66 cards).
-        self._deck = dict(data.full_deck) if full_deck else data.deck(players)
+        # The configuration as the game module sets it (the switches are read at the place their rule applies).
+        game = self.game
+        self.rounds = game.rounds
+        self._deck = dict(game.deck)
         self._deck_list = [k for k in data.card_kinds for _ in range(self._deck.get(k, 0))]
-        # L-3 / L-56: cards under the deck tile in the Canal Era (C-3: classic Brass has no deck tile).
-        if self.classic:
-            self.deck_tile_cards = 0
-        elif self.classic_deck:
-            self.deck_tile_cards = data.classic_deck_tile[players]
-        else:
-            self.deck_tile_cards = players
-        # C-3 / L-56: cards removed unseen after the deal: Canal Era (classic Brass only), Rail Era (both).
-        self.removed_canal = data.classic_removed["canal"][players] if self.classic else 0
-        self.removed_rail = data.classic_removed["rail"][players] if full_deck else 0
-        # L-4 / C-11: the DCM tiles (classic Brass: the full set at every player count).
-        self._dcm = list(data.full_dcm_tiles) if self.classic else data.dcm_tiles(players)
-        # C-11: a drawn DCM tile goes to the bottom of the pile instead of the discards.
-        self.dcm_recycles = self.classic
-        # C-4: income at the start of each round and the refill at the end of the round (classic Brass);
-        # Lancashire refills after each turn (L-9) and pays income at the end of the round (L-11).
-        self.income_at_round_start = self.classic
-        # C-5: no loans in the Rail Era once the draw pile is empty (classic Brass) instead of L-46.
-        self.loans_end_with_the_deck = self.classic
-        # C-7 (always in classic Brass) / L-55 (option): the virtual link for the industry-card condition.
-        self.virtual_link = data.virtual_link_ends if (self.classic or options.get("virtual_link")) else None
-        # R-11: cotton mill level 1 scores 3 VP in classic Brass (`vp_classic`), 5 in Lancashire.
-        self.classic_tile_vp = self.classic
-        # C-15: classic tie-break (income level, money, next turn order) instead of L-53 / R-4.
-        self.classic_tie_break = self.classic
-        # C-6, R-14: an industry card builds anywhere for the player's first industry build of the *game* (a fact
-        # kept per player, `built_industry`); Lancashire: while the player has nothing on the board (L-22, R-2).
-        self.first_build_once_per_game = self.classic
-        # C-14, R-15: a rail's coal is brought to the end the player chooses, from the closest source to that end;
-        # Lancashire: from the closest source to either end (L-36).
-        self.rail_coal_to_chosen_end = self.classic
-        # C-17, R-16: the first round starts with a random player and goes clockwise; Lancashire: random order (L-6).
-        self.first_order_clockwise = self.classic
-        # L-54: the last era of the game.
-        self.last_era = "canal" if self.intro else "rail"
+        self.removed_canal = game.removed_canal
+        self.removed_rail = game.removed_rail
+        self.last_era = game.last_era
+        self.income_at_round_start = game.income_at_round_start
+        self.first_build_once_per_game = game.first_build_once_per_game
+        self.rail_coal_to_chosen_end = game.rail_coal_to_chosen_end
+        self.first_order_clockwise = game.first_order_clockwise
+        self.tie_break_by_turn_order = game.tie_break_by_turn_order
+        self.scores_vp_classic = game.scores_vp_classic
 
-    # --- per configuration (the GameData methods of the same names take the player count) ----------------
-    def rounds_per_era(self, players: int | None = None) -> int:
-        """C-2, L-7: rounds in each era of this configuration."""
-        return self.rounds
-
-    def deck(self, players: int | None = None) -> dict[str, int]:
+    def deck(self) -> dict[str, int]:
         """L-2, C-3, L-56: the deck composition (card kind -> count)."""
         return dict(self._deck)
 
-    def deck_list(self, players: int | None = None) -> list[str]:
+    def deck_list(self) -> list[str]:
         """The deck listed in card-kind order, each kind repeated by its count (state-format.md, setup 1)."""
         return list(self._deck_list)
 
-    def dcm_tiles(self, players: int | None = None) -> list[int]:
-        """L-4, C-11: the Distant Cotton Market tiles, listed ascending."""
-        return list(self._dcm)
-
     def tile_vp(self, industry: str, level: int) -> int:
-        """L-50 and R-11: a flipped tile's VP; classic Brass uses the tile's `vp_classic` where it has one
-        (cotton mill level 1: 3 VP instead of 5)."""
+        """L-50 and R-11: a flipped tile's VP; classic Brass uses the tile's `vp_classic` where it has one (cotton
+        mill level 1: 3 VP instead of 5)."""
         row = self.tiles[industry][level]
-        if self.classic_tile_vp and "vp_classic" in row:
+        if self.scores_vp_classic and "vp_classic" in row:
             return row["vp_classic"]
         return row["vp"]
 
 
 @cache
-def _rules(name: str, players: int, options: tuple) -> Rules:
+def _rules(name: str, players: int, options: tuple[tuple[str, bool], ...]) -> Rules:
     return Rules(load(data_file(name)), name, players, dict(options))
 
 
-def rules(name: str, players: int, options: dict) -> Rules:
+def rules(name: str, players: int, options: dict[str, bool]) -> Rules:
     """The `Rules` of a configuration whose name, player count and options are already checked."""
     return _rules(name, players, tuple(sorted(options.items())))

@@ -3,54 +3,25 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import numpy as np
 
 from brass._errors import ArgumentTypeError, IllegalActionError, InvalidStateError, NotationError, PlayerIndexError
 
 from ._actions import as_index
-from ._flow import apply_decision, winners
+from ._checks import check_dict, check_int, check_list, fail
 from ._game import Game
-from ._json import check_dict, check_game, check_int, check_list, dumps, fail, from_obj, game_obj, parse_text, to_obj
-from ._legal import current_player, legal_actions, why_illegal
+from ._json import check_game, dumps, from_obj, game_obj, parse_text, to_obj
+from ._legal import legal_actions, why_illegal
+from ._position import Position, copy_position
+from ._resolve import apply_decision
 from ._resources import income_level
+from ._rules import Rules
+from ._scoring import winners
+from ._turns import current_player
 
 RECORD_FORMAT = "brass-record/1"
-
-
-def copy_position(pos: dict) -> dict:
-    """An independent copy of a position (plain dicts and lists, copied level by level)."""
-    action = pos["action"]
-    if action is not None:
-        action = dict(action)
-        if action["cards"] is not None:
-            action["cards"] = list(action["cards"])
-    return {
-        "rng": pos["rng"],
-        "era": pos["era"],
-        "round": pos["round"],
-        "turn_order": list(pos["turn_order"]),
-        "turn": pos["turn"],
-        "actions_left": pos["actions_left"],
-        "decision": pos["decision"],
-        "action": action,
-        "players": [
-            {**p, "hand": dict(p["hand"]), "discards": dict(p["discards"]), "mat": dict(p["mat"])}
-            for p in pos["players"]
-        ],
-        "board": {s: dict(t) for s, t in pos["board"].items()},
-        "links": dict(pos["links"]),
-        "coal_market": pos["coal_market"],
-        "iron_market": pos["iron_market"],
-        "dcm": {
-            "marker": pos["dcm"]["marker"],
-            "pile": list(pos["dcm"]["pile"]),
-            "discards": list(pos["dcm"]["discards"]),
-        },
-        "deck": list(pos["deck"]),
-        "deck_tile": dict(pos["deck_tile"]),
-        "removed": dict(pos["removed"]),
-    }
 
 
 class PlayerView:
@@ -58,7 +29,7 @@ class PlayerView:
 
     __slots__ = ("money", "money_spent", "income_level", "income_space", "vp", "hand", "discards", "mat", "links_left")
 
-    def __init__(self, data, pos: dict, player: int) -> None:
+    def __init__(self, data: Rules, pos: Position, player: int) -> None:
         p = pos["players"][player]
         self.money = p["money"]
         self.money_spent = p["money_spent"]
@@ -78,12 +49,19 @@ class State:
     """A position. Build one with `Game.new_state(seed)` or `State.from_json(text)`."""
 
     __slots__ = ("_game", "_pos", "_history", "_seed", "_start")
+    _game: Game
+    _pos: Position
+    _history: list[int]
+    _seed: int | None
+    _start: dict[str, Any] | None
 
-    def __init__(self, *args, **kwargs) -> None:
+    def __init__(self, *args: object, **kwargs: object) -> None:
         raise TypeError("use Game.new_state(seed) or State.from_json(text) to make a State")
 
     @classmethod
-    def _make(cls, game: Game, pos: dict, history: list, seed: int | None, start: dict | None) -> State:
+    def _make(
+        cls, game: Game, pos: Position, history: list[int], seed: int | None, start: dict[str, Any] | None
+    ) -> State:
         self = object.__new__(cls)
         self._game = game
         self._pos = pos
@@ -126,7 +104,7 @@ class State:
         return len(self._pos["deck"])
 
     @property
-    def board(self) -> dict[str, dict]:
+    def board(self) -> dict[str, dict[str, Any]]:
         """Tiles on the board: space name -> {owner, industry, level, flipped, cubes}, in space order."""
         data = self._game._data
         return {data.spaces[s].name: dict(self._pos["board"][s]) for s in sorted(self._pos["board"])}
@@ -145,6 +123,7 @@ class State:
     def iron_market(self) -> int:
         return self._pos["iron_market"]
 
+    # The Distant Cotton Market and the deck tile: the Lancashire family's sections (`_lancashire.py`).
     @property
     def dcm_marker(self) -> int:
         return self._pos["dcm"]["marker"]
@@ -203,7 +182,7 @@ class State:
         mask[self.legal_actions()] = True
         return mask
 
-    def _action_id(self, action) -> int:
+    def _action_id(self, action: object) -> int:
         acts = self._game._acts
         if isinstance(action, str):
             return acts.parse(action)
@@ -212,18 +191,18 @@ class State:
             raise IllegalActionError(f"action id {action} is out of range: ids go from 0 to {len(acts) - 1}")
         return action
 
-    def apply(self, action) -> None:
+    def apply(self, action: object) -> None:
         """Take one decision (an id or its notation). On any error the state is unchanged."""
         aid = self._action_id(action)
         data, acts = self._game._data, self._game._acts
         if aid not in legal_actions(data, acts, self._pos):
             raise IllegalActionError(why_illegal(data, acts, self._pos, aid))
-        pos = copy_position(self._pos)
+        pos = copy_position(data, self._pos)
         apply_decision(data, acts, pos, aid)
         self._pos = pos
         self._history.append(aid)
 
-    def child(self, action) -> State:
+    def child(self, action: object) -> State:
         """A new state: this one with `action` applied; this one is unchanged. Raises like `apply`."""
         child = self.clone()
         child.apply(action)
@@ -236,16 +215,18 @@ class State:
 
     # --- copies ------------------------------------------------------------------------------------
     def clone(self) -> State:
-        return State._make(self._game, copy_position(self._pos), list(self._history), self._seed, self._start)
+        return State._make(
+            self._game, copy_position(self._game._data, self._pos), list(self._history), self._seed, self._start
+        )
 
     def __copy__(self) -> State:
         return self.clone()
 
-    def __deepcopy__(self, memo) -> State:
+    def __deepcopy__(self, memo: object) -> State:
         return self.clone()
 
     # --- JSON, records, pickling -------------------------------------------------------------------
-    def _obj(self) -> dict:
+    def _obj(self) -> dict[str, Any]:
         g = self._game
         return to_obj(g._data, g.players, g._options, self._pos)
 
@@ -253,14 +234,14 @@ class State:
         return dumps(self._obj())
 
     @staticmethod
-    def from_json(text) -> State:
+    def from_json(text: object) -> State:
         """Validate and load a state (docs/state-format.md); its history is empty."""
         obj = parse_text(text)
         return State._from_obj(obj)
 
     @staticmethod
-    def _from_obj(obj) -> State:
-        check_dict(obj, "state")
+    def _from_obj(obj: object) -> State:
+        obj = check_dict(obj, "state")
         if "game" not in obj:
             fail("state lacks the key 'game'")
         name, players, options = check_game(obj["game"])
@@ -275,7 +256,10 @@ class State:
         state, and the decisions as ids (`actions`) or, with `notation=True`, as notation (`moves`)."""
         if not isinstance(notation, bool):
             raise ArgumentTypeError(f"notation must be True or False, not {type(notation).__name__}")
-        rec = {"format": RECORD_FORMAT, "game": game_obj(self._game._data, self._game.players, self._game._options)}
+        rec: dict[str, Any] = {
+            "format": RECORD_FORMAT,
+            "game": game_obj(self._game._data, self._game.players, self._game._options),
+        }
         if notation:
             rec["moves"] = [self._game.action_name(a) for a in self._history]
         else:
@@ -286,7 +270,7 @@ class State:
             rec["seed"] = self._seed
         return dumps(rec)
 
-    def __getstate__(self) -> dict:
+    def __getstate__(self) -> dict[str, Any]:
         return {
             "state": self.to_json(),
             "history": list(self._history),
@@ -294,7 +278,7 @@ class State:
             "start": None if self._start is None else dumps(self._start),
         }
 
-    def __setstate__(self, st: dict) -> None:
+    def __setstate__(self, st: dict[str, Any]) -> None:
         try:
             loaded = State.from_json(st["state"])
             history = [check_int(a, "history entry", 0) for a in st["history"]]
@@ -313,7 +297,7 @@ class State:
             return NotImplemented
         return self._game == other._game and self.to_json() == other.to_json()
 
-    __hash__ = None  # mutable
+    __hash__ = None  # type: ignore[assignment]  # mutable
 
     def __str__(self) -> str:
         """A compact text picture of the position (`brass.text.board`)."""
@@ -330,7 +314,7 @@ class State:
         )
 
 
-def parse_move(game: Game, move, i: int) -> int:
+def parse_move(game: Game, move: object, i: int) -> int:
     """One entry of a record's `moves`: the notation of an action of this game."""
     if not isinstance(move, str):
         fail(f"record.moves[{i}] must be a notation string")
@@ -340,11 +324,11 @@ def parse_move(game: Game, move, i: int) -> int:
         fail(f"record.moves[{i}]: {e}")
 
 
-def replay(text) -> State:
+def replay(text: object) -> State:
     """Replay a game record (docs/state-format.md "Game records"; JSON text, bytes or a dict): IllegalActionError
     for an illegal id, InvalidStateError for a malformed record."""
     obj = parse_text(text, "a game record")
-    check_dict(obj, "record")
+    obj = check_dict(obj, "record")
     keys = set(obj)
     if "seed" in keys and "start" in keys:
         fail("a record has either `seed` or `start`, not both")

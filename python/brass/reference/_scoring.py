@@ -1,0 +1,58 @@
+"""Scoring and the winners (L-49, L-50, L-53, R-4, R-11, C-15). The game's own final scoring (Lancashire: money
+VP, L-52; the introductory game, L-54) is `final_scoring` of `Rules.game`, called by `_turns.end_era`."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ._position import Position
+from ._resources import income_level
+
+if TYPE_CHECKING:
+    from ._rules import Rules
+
+
+def link_icons(data: Rules, pos: Position, location: str) -> int:
+    """L-49: link icons of a location: the printed ones plus one per flipped industry tile (any owner)."""
+    flipped = sum(1 for s in data.location_spaces[location] if s in pos["board"] and pos["board"][s]["flipped"])
+    return data.printed_link_icons[location] + flipped
+
+
+def score_links(data: Rules, pos: Position) -> None:
+    """L-49: each link scores its owner 1 VP per link icon at the ends of its line; all links are removed and the
+    link tiles go back to their owners (lead's ruling, Romanian seed)."""
+    for line_index, owner in sorted(pos["links"].items()):
+        pos["players"][owner]["vp"] += sum(link_icons(data, pos, end) for end in data.lines[line_index].ends)
+    for owner in pos["links"].values():
+        pos["players"][owner]["links_left"] += 1
+    pos["links"] = {}
+
+
+def score_tiles(data: Rules, pos: Position) -> None:
+    """L-50: each flipped industry tile scores its VP to its owner (R-11: classic values in classic Brass);
+    unflipped tiles score nothing."""
+    for tile in pos["board"].values():
+        if tile["flipped"]:
+            pos["players"][tile["owner"]]["vp"] += data.tile_vp(tile["industry"], tile["level"])
+
+
+def ranking_key(data: Rules, pos: Position, player: int) -> tuple[int, ...]:
+    """L-53, R-4: VP, then income level, then money; players equal on all three share the win. Two markers on
+    different spaces of the same income level are equal: the space is not a tie-break (seed 004).
+    C-15 (classic Brass): VP, then income level, then money, then the earlier place in the next turn order (the
+    final state's `turn_order`), so there is always one winner."""
+    p = pos["players"][player]
+    key = (p["vp"], income_level(data, pos, player), p["money"])
+    if data.tie_break_by_turn_order:
+        return key + (-pos["turn_order"].index(player),)
+    return key
+
+
+def winners(data: Rules, pos: Position) -> list[int]:
+    """L-53, C-15: the players with the best ranking key; several when still tied (shared win, Lancashire only);
+    [] before the end."""
+    if pos["decision"] != "over":
+        return []
+    keys = [ranking_key(data, pos, p) for p in range(len(pos["players"]))]
+    best = max(keys)
+    return [p for p, k in enumerate(keys) if k == best]
