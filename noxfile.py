@@ -1,49 +1,188 @@
-"""The one entry point for tests, lint, differential runs and benchmarks: `nox -s <session>`."""
+"""The one entry point for tests, lint, differential runs and benchmarks: `nox -s <session>`
+(docs/reliability.md, "Test sessions and checks").
+
+- `tests` (the default, the README's test command): the Rust tests of brass-core and the Python suite but the
+  framework adapters, Ray and the browser; a few minutes on 2 cores.
+- `integration`: the PettingZoo / Gymnasium / OpenSpiel adapters (tests/env), Ray (tests/test_ray.py) and the
+  replay viewer in headless Chromium (tests/browser).
+- `lint`: rustfmt, clippy, ruff (lint and format) and mypy.
+- `browser`, `differential`, `bench`: the browser tests alone, the deep differential run, the benchmarks.
+
+`.ci/run` runs `tests`, `lint` and `integration`.
+"""
 
 from __future__ import annotations
 
 import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import threading
 
 import nox
 
 nox.options.sessions = ["tests"]
 nox.options.reuse_existing_virtualenvs = True
 
-# Test builds use the dev profile (fast to compile); benchmarks build release.
+# Test builds use the dev profile (fast to compile) in the workspace's target directory, so `cargo nextest` /
+# `cargo test` and the extension built by maturin share one profile and the dependencies they have in common.
+# Benchmarks build release.
 DEV_BUILD = {"MATURIN_PEP517_ARGS": "--profile=dev", "MATURIN_NO_INSTALL_RUST": "1"}
+
+# The Python tests of the `integration` session: they need the `env` and `ray` extras, or Chromium.
+INTEGRATION_TESTS = ["tests/env", "tests/test_ray.py", "tests/browser"]
+# Of the quick session's Python tests, these run in a process of their own beside the others (2 cores).
+DIFFERENTIAL_TESTS = ["tests/differential"]
+PYTEST = ["pytest", "-q", "-p", "no:cacheprovider"]
 
 
 def _cargo_env() -> dict[str, str]:
     home = os.path.expanduser("~/.cargo/bin")
-    return {"PATH": home + os.pathsep + os.environ.get("PATH", "")}
+    env = {"PATH": home + os.pathsep + os.environ.get("PATH", "")}
+    if os.environ.get("CI"):
+        env["CARGO_INCREMENTAL"] = "0"  # a cold build only: incremental data would be written for nothing
+    return env
+
+
+def _rust_test_commands(session: nox.Session) -> list[list[str]]:
+    """The Rust tests of brass-core (unit and integration tests; the examples are built by `lint`'s clippy):
+    cargo-nextest when it is installed (one summary line), else `cargo test`."""
+    if shutil.which("cargo-nextest", path=session.env.get("PATH")):
+        return [
+            ["cargo", "nextest", "run", "--locked", "--lib", "--tests", "--cargo-quiet", "--show-progress", "none"]
+            + ["--status-level", "fail", "--final-status-level", "fail"]
+        ]
+    return [["cargo", "test", "--locked", "--lib", "--tests", "-q"]]  # its output is summed up by _quiet_cargo_test
+
+
+def _quiet_cargo_test(output: str) -> str:
+    """`cargo test -q` prints a block per test binary, most of them empty: one line for them all instead."""
+    passed = binaries = 0
+    kept = []
+    for line in output.splitlines():
+        match = re.match(r"test result: ok\. (\d+) passed; 0 failed; (\d+) ignored", line)
+        if match:
+            passed, binaries = passed + int(match.group(1)), binaries + 1
+        elif line.strip() and not re.fullmatch(r"running \d+ tests?|\.+", line.strip()):
+            kept.append(line)
+    return "\n".join([*kept, f"cargo test: {passed} passed, 0 failed ({binaries} test binaries)"]) + "\n"
+
+
+class _Lane(threading.Thread):
+    """Commands run one after another, their output kept (or shown as it comes when `live`)."""
+
+    def __init__(self, commands: list[list[str]], env: dict[str, str], live: bool) -> None:
+        super().__init__()
+        self.commands, self.env, self.live = commands, env, live
+        self.output = tempfile.TemporaryFile()  # noqa: SIM115 - kept until the lane is shown
+        self.failed: list[str] | None = None
+
+    def run(self) -> None:
+        try:
+            self._run()
+        except BaseException as e:  # reported by _run_lanes, never lost in a thread
+            self._write(f"nox > {e!r}\n")
+            self.failed = self.failed or ["(the lane stopped)"]
+
+    def _run(self) -> None:
+        for command in self.commands:
+            self._write(f"nox > {' '.join(command)}\n")
+            if command[:2] == ["cargo", "test"]:
+                done = subprocess.run(command, env=self.env, capture_output=True, text=True)
+                text = _quiet_cargo_test(done.stdout) if done.returncode == 0 else done.stdout + done.stderr
+                self._write(text)
+                code = done.returncode
+            else:
+                out, err = (None, None) if self.live else (self.output, subprocess.STDOUT)
+                code = subprocess.run(command, env=self.env, stdout=out, stderr=err).returncode
+            if code != 0:
+                self.failed = command
+                return
+
+    def _write(self, text: str) -> None:
+        if self.live:
+            print(text, end="", flush=True)
+        else:
+            self.output.write(text.encode())
+            self.output.flush()
+
+    def show(self) -> None:
+        self.output.seek(0)
+        sys.stdout.flush()
+        shutil.copyfileobj(self.output, sys.stdout.buffer)
+        sys.stdout.flush()
+
+
+def _run_lanes(session: nox.Session, *lanes: list[list[str]]) -> None:
+    """Run the lanes side by side, each a list of commands run in turn in the session's environment: the first
+    shows its output as it comes, the others' is printed when the first is done. Fails if any command failed."""
+    env = dict(os.environ)
+    for key, value in session.env.items():  # as session.run does: None unsets a variable
+        if value is None:
+            env.pop(key, None)
+        else:
+            env[key] = str(value)
+    env["PATH"] = os.pathsep.join([str(session.bin), env.get("PATH", "")])
+    env["VIRTUAL_ENV"] = str(session.virtualenv.location)
+    running = [_Lane(commands, env, live=i == 0) for i, commands in enumerate(lanes)]
+    for lane in running:
+        lane.start()
+    for lane in running:
+        lane.join()
+    for lane in running[1:]:
+        lane.show()
+    failed = [" ".join(lane.failed) for lane in running if lane.failed]
+    if failed:
+        session.error("failed: " + "; ".join(failed))
 
 
 @nox.session
 def tests(session: nox.Session) -> None:
-    """Rust unit and rule tests, then the Python API, rule-scenario and differential tests."""
+    """The quick test command (README, CI): the Rust unit and rule tests of brass-core, then the Python API,
+    rule-scenario, CLI and differential tests (Hypothesis profile `brass-ci`), the differential tests in a
+    second process beside the others. Leaves out INTEGRATION_TESTS (the `integration` session).
+
+    `nox -s tests -- ARGS` runs the Rust tests, then `pytest -q ARGS` in one process (e.g. `-- tests/test_cli.py`)."""
     session.env.update(_cargo_env())
     session.env.update(DEV_BUILD)
-    session.run("cargo", "test", "--locked", "-q", external=True)
+    session.install("-e", ".[test]")
+    rust = _rust_test_commands(session)
+    if session.posargs:
+        _run_lanes(session, [*rust, PYTEST + session.posargs])
+        return
+    leave_out = [f"--ignore={path}" for path in INTEGRATION_TESTS + DIFFERENTIAL_TESTS]
+    _run_lanes(session, [*rust, PYTEST + leave_out], [PYTEST + DIFFERENTIAL_TESTS])
+
+
+@nox.session
+def integration(session: nox.Session) -> None:
+    """The tests that need more than the `test` extra: the framework adapters (tests/env, the `env` extra:
+    PettingZoo, Gymnasium, OpenSpiel), Ray (tests/test_ray.py, the `ray` extra) and the replay viewer in a
+    real headless Chromium (tests/browser, the Debian package `chromium`; `.ci/run` installs it first)."""
+    session.env.update(_cargo_env())
+    session.env.update(DEV_BUILD)
     session.install("-e", ".[test,env,ray]")
-    session.run("pytest", "-q", *session.posargs)
+    session.run(*PYTEST, *(session.posargs or INTEGRATION_TESTS))
 
 
 @nox.session
 def browser(session: nox.Session) -> None:
-    """The replay viewer in a real headless Chromium (needs the Debian package `chromium`).
+    """The replay viewer in a real headless Chromium alone (needs the Debian package `chromium`).
 
-    tests/browser drives it over the DevTools pipe; `.ci/run` installs Chromium first. The default pytest run
-    (the `tests` session) leaves these tests out."""
+    tests/browser drives it over the DevTools pipe. The `tests` session leaves these tests out; `integration`
+    runs them."""
     session.env.update(_cargo_env())
     session.env.update(DEV_BUILD)
     session.install("-e", ".[test]")
-    session.run("pytest", "-q", "tests/browser", *session.posargs)
+    session.run(*PYTEST, "tests/browser", *session.posargs)
 
 
 @nox.session
 def lint(session: nox.Session) -> None:
     """Formatting, lints and types: rustfmt, clippy (the workspace's [workspace.lints], warnings are errors),
-    ruff check and ruff format --check (pyproject.toml), mypy on python/brass but brass.reference."""
+    ruff check and ruff format --check, mypy on python/brass (both configured in pyproject.toml)."""
     session.env.update(_cargo_env())
     session.run("cargo", "fmt", "--all", "--check", external=True)
     session.run(
