@@ -161,7 +161,11 @@ fn board_fields(f: &mut Fields, game: &Game) {
         spaces * inds,
         "per space, one-hot industry of the tile",
     );
-    f.add("board.level", spaces, "per space, tile level / the highest level of any tile");
+    f.add(
+        "board.level",
+        spaces,
+        "per space, tile level / the highest level of any tile",
+    );
     f.add(
         "board.flipped",
         spaces,
