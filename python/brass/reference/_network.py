@@ -22,8 +22,10 @@ def neighbours(data: Rules, pos: Position, extra_lines: Iterable[int] = ()) -> d
     graph: dict[str, list[str]] = {loc: [] for loc in data.locations}
     for line_index in list(pos["links"]) + list(extra_lines):
         ends = data.lines[line_index].ends
-        for end in ends:
-            graph[end].extend(other for other in ends if other != end)
+        for i, a in enumerate(ends):
+            for b in ends[i + 1 :]:  # every pair of the line's ends
+                graph[a].append(b)
+                graph[b].append(a)
     return graph
 
 
