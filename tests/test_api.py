@@ -37,7 +37,7 @@ def test_game_configuration_and_action_space(game: brass.Game) -> None:
 @pytest.mark.parametrize(
     ("args", "kwargs", "fragment"),
     [
-        (("birmingham",), {"players": 4}, "unknown game"),
+        (("monopoly",), {"players": 4}, "unknown game"),
         (("lancashire",), {"players": 5}, "2, 3 or 4"),
         (("lancashire",), {"players": 1}, "2, 3 or 4"),
         (("lancashire",), {"players": 4, "turbo": True}, "unknown option `turbo`"),
@@ -347,11 +347,29 @@ def test_games_catalog_and_decision_bound() -> None:
                     },
                 },
             },
+            "birmingham": {
+                "title": "Brass: Birmingham (Roxley 2018)",
+                "players": [2, 3, 4],
+                "options": {
+                    "intro": {
+                        "type": "bool",
+                        "players": [2, 3, 4],
+                        "rule": "B-22",
+                        "doc": "the introductory game: the Canal Era only, with extra scoring",
+                    },
+                },
+            },
         }
     )
+    assert [brass.Game("birmingham", players=n).max_decisions for n in (2, 3, 4)] == [930, 1299, 1604]
     for name, info in brass.games().items():
         for n in info["players"]:
-            assert brass.Game(name, players=n).max_decisions == reference.Game(name, players=n).max_decisions
+            try:
+                bound = reference.Game(name, players=n).max_decisions
+            except brass.ConfigError as e:
+                assert "does not play" in str(e)  # issue 14: the reference plays Birmingham once it is written
+                continue
+            assert brass.Game(name, players=n).max_decisions == bound
 
 
 @pytest.mark.parametrize("engine", ["brass", "reference"])

@@ -122,6 +122,9 @@ class State:
     def links(self) -> dict[str, int]:
         """Links on the board: line -> owner, in line order."""
     @property
+    def merchants(self) -> dict[str, dict[str, str | bool]]:
+        """Brass: Birmingham's merchant tiles: merchant space -> {"tile", "beer"} (spaces in use); {} otherwise."""
+    @property
     def coal_market(self) -> int: ...
     @property
     def iron_market(self) -> int: ...

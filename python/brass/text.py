@@ -39,12 +39,19 @@ def _players(state: Any) -> list[str]:
     return rows
 
 
-def _supply(state: Any) -> str:
-    return (
-        f"coal market {state.coal_market} · iron market {state.iron_market} · "
-        f"distant market at {state.dcm_marker}, {state.dcm_tiles_left} tiles · "
-        f"draw pile {state.deck_size} · deck tile {state.deck_tile_size}"
-    )
+def _supply(state: Any) -> list[str]:
+    parts = [f"coal market {state.coal_market}", f"iron market {state.iron_market}"]
+    if state.dcm_marker is not None:
+        parts.append(f"distant market at {state.dcm_marker}, {state.dcm_tiles_left} tiles")
+    parts.append(f"draw pile {state.deck_size}")
+    if state.dcm_marker is not None:  # the Lancashire family's deck tile
+        parts.append(f"deck tile {state.deck_tile_size}")
+    rows = [" · ".join(parts)]
+    merchants = getattr(state, "merchants", {})
+    if merchants:
+        shown = [f"{space} {m['tile']}{' +beer' if m['beer'] else ''}" for space, m in merchants.items()]
+        rows.append("merchants: " + ", ".join(shown))
+    return rows
 
 
 def _tiles(state: Any) -> list[str]:
@@ -72,5 +79,6 @@ def _links(state: Any) -> list[str]:
 
 def board(state: Any) -> str:
     """The position as a few lines of text: a header (game, era, round, who decides what), the players in
-    turn order (`*` marks the one to decide), the markets and decks, every tile and every link."""
-    return "\n".join([_header(state), *_players(state), _supply(state), *_tiles(state), *_links(state)])
+    turn order (`*` marks the one to decide), the markets and decks (Birmingham: the merchants), every tile and every
+    link."""
+    return "\n".join([_header(state), *_players(state), *_supply(state), *_tiles(state), *_links(state)])

@@ -92,6 +92,22 @@ def configurations(catalog: dict[str, dict[str, Any]]) -> list[Config]:
 CONFIGS = configurations(brass.games())
 
 
+@cache
+def plays(engine_name: str, game: str) -> bool:
+    """Whether the engine plays the game: every engine registers the whole catalog, but an engine may refuse a
+    game it does not play yet (`ConfigError` naming that), and then the game's configurations are not run on
+    it (the run's summary names them)."""
+    engine = importlib.import_module(engine_name)
+    players = brass.games()[game]["players"][0]
+    try:
+        engine.Game(game, players=players)
+    except brass.ConfigError as e:
+        if "does not play" in str(e):
+            return False
+        raise
+    return True
+
+
 # --- Random games -------------------------------------------------------------------------------------------
 
 

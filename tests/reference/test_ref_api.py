@@ -19,7 +19,7 @@ def test_exception_classes_are_the_shared_ones():
 @pytest.mark.parametrize(
     "kwargs",
     [
-        dict(name="birmingham", players=4),
+        dict(name="monopoly", players=4),
         dict(name="brass", players=2),
         dict(name="brass", players=5),
         dict(name="brass", players=4, intro=True),
@@ -40,7 +40,7 @@ def test_bad_configuration(kwargs):
 
 def test_config_error_names_what_is_allowed():
     with pytest.raises(ref.ConfigError, match="lancashire"):
-        ref.Game("birmingham", players=3)
+        ref.Game("monopoly", players=3)
     with pytest.raises(ref.ConfigError, match="2-4"):
         ref.Game("lancashire", players=7)
     with pytest.raises(ref.ConfigError, match="3-4"):
@@ -50,7 +50,11 @@ def test_config_error_names_what_is_allowed():
 
 
 def test_games_and_options():
-    assert {name: info["players"] for name, info in ref.games().items()} == {"brass": [3, 4], "lancashire": [2, 3, 4]}
+    assert {name: info["players"] for name, info in ref.games().items()} == {
+        "birmingham": [2, 3, 4],
+        "brass": [3, 4],
+        "lancashire": [2, 3, 4],
+    }
     game = ref.Game("lancashire", players=3, intro=True, virtual_link=False, classic_deck=True)
     assert game.options == {"classic_deck": True, "intro": True}
     assert game == ref.Game("lancashire", players=3, classic_deck=True, intro=True)
@@ -163,7 +167,7 @@ def _set(path, value):
     "change, message",
     [
         (_set(["format"], "brass-state/2"), "format"),
-        (_set(["game", "name"], "birmingham"), "game.name"),
+        (_set(["game", "name"], "monopoly"), "game.name"),
         (_set(["game", "name"], "brass"), "DCM tiles"),
         (_set(["game", "players"], 5), "game.players"),
         (_set(["game", "options"], {"turbo": True}), "option"),

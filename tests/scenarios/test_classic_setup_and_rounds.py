@@ -68,7 +68,11 @@ def test_C1_classic_brass_is_for_3_or_4_players(engine):
 
 def test_C1_games_lists_brass_for_3_and_4_players(engine):
     games = engine.games()
-    assert {name: info["players"] for name, info in games.items()} == {"brass": [3, 4], "lancashire": [2, 3, 4]}
+    assert {name: info["players"] for name, info in games.items()} == {
+        "birmingham": [2, 3, 4],
+        "brass": [3, 4],
+        "lancashire": [2, 3, 4],
+    }
     assert games["brass"]["options"] == {}
 
 

@@ -30,6 +30,8 @@ from collections.abc import Callable
 from functools import cache
 from typing import Any, Protocol
 
+from brass._errors import ConfigError
+
 from . import _lancashire
 from ._catalog import data_file, family
 from ._data import GameData, load
@@ -142,6 +144,8 @@ class Rules(GameData):
         self.game_name = name
         self.players = players
         self.options = dict(sorted(options.items()))
+        if family(name) not in GAME_MODULES:
+            raise ConfigError(f"{name}: brass.reference does not play this game yet (use the native engine, brass)")
         self.game: GameRules = GAME_MODULES[family(name)](self)
 
         # The configuration as the game module sets it (the switches are read at the place their rule applies).

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -135,6 +135,12 @@ class State:
     @property
     def deck_tile_size(self) -> int:
         return sum(self._pos["deck_tile"].values())
+
+    @property
+    def merchants(self) -> dict[str, dict[str, Any]]:
+        """Brass: Birmingham's merchant tiles (space -> {"tile", "beer"}); {} in a game without merchants."""
+        merchants = cast(dict[str, dict[str, Any]], self._pos.get("merchants", {}))
+        return {space: dict(m) for space, m in merchants.items()}
 
     def _repr_svg_(self) -> str:
         """The position as an SVG picture (`brass.svg.board`), shown by Jupyter."""

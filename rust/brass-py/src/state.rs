@@ -3,7 +3,7 @@ use crate::errors::{guard, player_index_error, to_py, type_error};
 
 use crate::game::{action_id, as_index, no_such_player, seed_arg, type_name, unicode, Game};
 use brass_core::game::Resource;
-use brass_core::games::Extra;
+use brass_core::games::{birmingham, Extra};
 use brass_core::{
     apply, hidden, invariants, json, observation, rules, Error, Game as CoreGame,
     State as CoreState,
@@ -166,6 +166,25 @@ impl State {
         for (i, &owner) in self.inner.links[..g.lines.len()].iter().enumerate() {
             if owner != brass_core::game::NONE {
                 out.set_item(&g.lines[i].name, owner)?;
+            }
+        }
+        Ok(out)
+    }
+    /// Brass: Birmingham's merchant tiles: merchant space (`"oxford/2"`) → `{"tile", "beer"}` for the spaces in
+    /// use at this player count (B-3), as in the state JSON; empty in a game without merchants.
+    #[getter]
+    fn merchants<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let out = PyDict::new(py);
+        if let Extra::Birmingham(e) = &self.inner.extra {
+            let config = self.game.birmingham();
+            for (m, space) in config.spaces.iter().enumerate() {
+                if e.tile[m] == brass_core::game::NONE {
+                    continue;
+                }
+                let tile = PyDict::new(py);
+                tile.set_item("tile", birmingham::TILE_KINDS[e.tile[m] as usize])?;
+                tile.set_item("beer", e.beer & (1 << m) != 0)?;
+                out.set_item(&space.name, tile)?;
             }
         }
         Ok(out)

@@ -209,25 +209,11 @@ impl Pos {
     }
 }
 
-/// Brass: Birmingham, built from its catalog entry (the game is registered once both engines play it).
+/// Brass: Birmingham with the given options (`&[("intro", true)]`).
 pub fn birmingham(players: i64, options: &[(&str, bool)]) -> Game {
-    let entry = brass_core::catalog::GameEntry {
-        name: "birmingham".into(),
-        title: "Brass: Birmingham (Roxley 2018)".into(),
-        data: "birmingham".into(),
-        family: "birmingham".into(),
-        players: vec![2, 3, 4],
-        options: vec![brass_core::catalog::OptionSpec {
-            name: "intro".into(),
-            kind: "bool".into(),
-            players: vec![2, 3, 4],
-            rule: "B-22".into(),
-            doc: "the introductory game".into(),
-        }],
-    };
     let options: BTreeMap<String, serde_json::Value> = options
         .iter()
         .map(|(k, v)| (k.to_string(), serde_json::Value::Bool(*v)))
         .collect();
-    Game::from_entry(&entry, players, &options).unwrap()
+    Game::new("birmingham", players, &options).unwrap()
 }
