@@ -203,11 +203,17 @@ impl Player {
     }
     /// Bitmask of the card kinds in hand.
     pub fn hand_kinds(&self) -> u32 {
-        self.hand
-            .iter()
-            .enumerate()
-            .filter(|(_, &c)| c > 0)
-            .fold(0, |m, (k, _)| m | 1 << k)
+        // Eight kinds at a time (this runs at every decision): a byte's top bit marks a non-zero count,
+        // and the multiply gathers the eight top bits into the top byte.
+        const LOW7: u64 = 0x7f7f_7f7f_7f7f_7f7f;
+        let mut kinds = 0u32;
+        for (i, chunk) in self.hand.chunks_exact(8).enumerate() {
+            let w = u64::from_le_bytes(chunk.try_into().expect("8 bytes"));
+            let nonzero = (((w & LOW7) + LOW7) | w) & !LOW7;
+            let bits = ((nonzero >> 7).wrapping_mul(0x0102_0408_1020_4080) >> 56) as u32;
+            kinds |= bits << (8 * i);
+        }
+        kinds
     }
 }
 
@@ -280,5 +286,28 @@ impl State {
 
     pub fn income_level(&self, game: &Game, player: u8) -> i32 {
         game.income_level(self.players[player as usize].income_space)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn hand_kinds_marks_every_kind_held() {
+        let mut rng = crate::Rng(5);
+        let counts = [0u8, 0, 0, 1, 2, 4, 127, 128, 255];
+        let game = crate::Game::new("lancashire", 2, &Default::default()).unwrap();
+        let mut p = crate::apply::new_state(&game, 1).players[0];
+        for _ in 0..2000 {
+            for c in p.hand.iter_mut() {
+                *c = counts[rng.below(counts.len() as u64) as usize];
+            }
+            let want = p
+                .hand
+                .iter()
+                .enumerate()
+                .filter(|(_, &c)| c > 0)
+                .fold(0u32, |m, (k, _)| m | 1 << k);
+            assert_eq!(p.hand_kinds(), want);
+        }
     }
 }

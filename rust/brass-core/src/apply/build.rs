@@ -28,7 +28,7 @@ pub(super) fn start_build(
             game,
             net,
             first_build_used,
-            &state.players[p],
+            state.players[p].hand_kinds(),
             loc,
             industry,
             overbuild,

@@ -3,7 +3,7 @@ use super::{Ctx, Why};
 use crate::game::{Era, FirstBuild, Game, Resource, TileSpec, MAX_INDUSTRIES, NONE};
 use crate::market;
 use crate::network::{self, adjacency, closest_coal, reachable};
-use crate::state::{Player, State};
+use crate::state::State;
 
 /// What a legal build will do, as far as the choice of card is concerned.
 #[derive(Clone, Copy, Debug)]
@@ -79,7 +79,7 @@ pub fn check_build(
         game,
         ctx.network,
         ctx.first_build_used,
-        player,
+        ctx.hand,
         loc,
         industry,
         overbuild,
@@ -188,12 +188,11 @@ pub fn build_cards(
     game: &Game,
     network: u64,
     first_build_used: bool,
-    player: &Player,
+    hand: u32,
     loc: u8,
     industry: u8,
     overbuild: bool,
 ) -> u32 {
-    let hand = player.hand_kinds();
     let location = &game.locations[loc as usize];
     let mut cards = 0u32;
     if location.card != NONE {

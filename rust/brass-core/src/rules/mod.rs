@@ -39,6 +39,8 @@ pub struct Ctx {
     pub own_tile_locations: u64,
     /// Per industry, the undeveloped spaces a build may use (L-24), when computed for a build decision.
     pub canonical: Option<[u64; MAX_INDUSTRIES]>,
+    /// The card kinds in the player's hand, as a bitmask.
+    pub hand: u32,
 }
 
 /// Union-find root with path halving.
@@ -125,6 +127,7 @@ impl Ctx {
             component_trade,
             own_tile_locations,
             canonical: None,
+            hand: state.players[player as usize].hand_kinds(),
         }
     }
 
@@ -263,7 +266,7 @@ fn push_builds(game: &Game, state: &State, ctx: &Ctx, out: &mut Vec<u16>) {
                 game,
                 ctx.network,
                 ctx.first_build_used,
-                player,
+                ctx.hand,
                 loc,
                 industry as u8,
                 overbuild,
