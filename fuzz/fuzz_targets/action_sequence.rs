@@ -17,6 +17,10 @@ const CONFIGS: &[(&str, i64, &[&str])] = &[
     ("lancashire", 4, &["classic_deck", "virtual_link"]),
     ("lancashire", 3, &["intro", "virtual_link"]),
     ("lancashire", 4, &["virtual_link"]),
+    ("birmingham", 2, &[]),
+    ("birmingham", 3, &[]),
+    ("birmingham", 4, &[]),
+    ("birmingham", 3, &["intro"]),
 ];
 
 fuzz_target!(|data: &[u8]| {
