@@ -48,9 +48,14 @@ fn rounds_left(game: &Game, state: &State) -> i32 {
     }
 }
 
+/// Beer barrels on the player's own unflipped breweries: each sells one of the player's tiles later
+/// (Birmingham, B-8), so it is worth something, less than the sale itself.
+const BARREL_VALUE: f64 = 0.5;
+
 /// The evaluation of a position for one player, in VP-like units (docs/agents.md):
 /// VP scored + VP of flipped tiles (level 2+ counted again in the Canal Era, they score twice) + half the
-/// VP of unflipped tiles + current link VP + income level × rounds left × 0.15 + money / 8.
+/// VP of unflipped tiles + current link VP + income level × rounds left × 0.15 + money / 8
+/// (Birmingham: money / 12, as money scores no VP there, B-21) + 0.5 per barrel on own breweries.
 pub fn evaluate(game: &Game, state: &State, player: u8) -> f64 {
     let pl = &state.players[player as usize];
     let mut value = pl.vp as f64;
@@ -65,6 +70,9 @@ pub fn evaluate(game: &Game, state: &State, player: u8) -> f64 {
             value += if twice { 2.0 * vp } else { vp };
         } else {
             value += 0.5 * vp;
+            if game.produces(t.industry) == Some(crate::game::Resource::Beer) {
+                value += BARREL_VALUE * t.cubes as f64;
+            }
         }
     }
     for (i, line) in game.lines.iter().enumerate() {
@@ -75,7 +83,8 @@ pub fn evaluate(game: &Game, state: &State, player: u8) -> f64 {
     }
     if !state.is_terminal() {
         value += 0.15 * state.income_level(game, player) as f64 * rounds_left(game, state) as f64;
-        value += pl.money as f64 / 8.0;
+        let per_vp = if game.switches.money_vp { 8.0 } else { 12.0 };
+        value += pl.money as f64 / per_vp;
     }
     value
 }
