@@ -101,8 +101,7 @@ def test_games_play_with_a_line_of_three_ends():
 
 
 def test_every_family_of_the_catalog_has_a_game_module():
-    # Birmingham's module is being written (issue 14); until then the reference refuses the game by name.
-    assert {_catalog.family(name) for name in _catalog.names()} <= set(GAME_MODULES) | {"birmingham"}
+    assert {_catalog.family(name) for name in _catalog.names()} <= set(GAME_MODULES)
     assert isinstance(_rules.rules("brass", 3, {}).game, _lancashire.Lancashire)
     assert _rules.rules("brass", 3, {}).game.classic
     assert not _rules.rules("lancashire", 3, {}).game.classic

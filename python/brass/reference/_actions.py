@@ -1,12 +1,15 @@
 """The fixed action id space and its notation (docs/actions.md, "The id space" and "Names").
 
-Blocks in this order, each in data order: BUILD, BUILD_DOUBLE, LINK, DEVELOP, SELL, LOAN, PASS, COAL, IRON,
-STOP, CARD, REMOVE. An action is described by a tuple whose first item is its kind (`_position.Action`); a sale
-target is the game module's (Lancashire: a port space, or None for the Distant Cotton Market):
+Blocks in this order, each in data order: BUILD, BUILD_DOUBLE, LINK, DEVELOP, SELL, LOAN, SCOUT, PASS, COAL, IRON,
+BEER, STOP, CARD, REMOVE. A block the game does not have is empty (Lancashire: no SCOUT, no BEER; Birmingham: no
+BUILD_DOUBLE, docs/birmingham.md). An action is described by a tuple whose first item is its kind
+(`_position.Action`); a sale target is the game module's (Lancashire: a port space, or None for the Distant Cotton
+Market; Birmingham: a merchant space):
 
     ("build", space, industry, double)   ("link", line)     ("develop", industry)
-    ("sell", mill_space, sale_target)                        ("loan", amount)   ("pass",)
-    ("coal", space)   ("iron", space)    ("stop",)          ("card", kind)     ("remove", space)
+    ("sell", mill_space, sale_target)    ("loan", amount)   ("scout",)          ("pass",)
+    ("coal", space)   ("iron", space)    ("beer", space)    ("merchant_beer", sale_target)
+    ("stop",)         ("card", kind)     ("remove", space)
 """
 
 from __future__ import annotations
@@ -43,7 +46,8 @@ MAX_NOTATION_BYTES = 200
 
 class ActionSpace:
     """Every (kind, parameters) pair that can ever be legal, numbered once per configuration. The SELL block's
-    targets are the game module's (`sale_targets`: Lancashire's ports, then the Distant Cotton Market)."""
+    targets are the game module's (`sale_targets`: Lancashire's ports, then the Distant Cotton Market; Birmingham's
+    merchant spaces), and so are the targets that give beer (`beer_targets`) after the breweries in the BEER block."""
 
     def __init__(self, data: Rules) -> None:
         self.data = data
@@ -54,8 +58,9 @@ class ActionSpace:
         builds = [(s.index, i) for s in data.spaces for i in data.industries if i in s.icons]
         for space, industry in builds:
             self._add(("build", space, industry, False), f"build {industry} {data.spaces[space].name}")
-        for space, industry in builds:
-            self._add(("build", space, industry, True), f"build {industry} {data.spaces[space].name} double")
+        if data.double_build:  # L-21 (B-23: not in Birmingham)
+            for space, industry in builds:
+                self._add(("build", space, industry, True), f"build {industry} {data.spaces[space].name} double")
         for line in data.lines:
             self._add(("link", line.index), f"link {line.name}")
         for industry in data.industries:
@@ -67,6 +72,8 @@ class ActionSpace:
                 self._add(("sell", m.index, target), f"sell {m.name} {word}")
         for amount in data.loan_amounts:
             self._add(("loan", amount), f"loan {amount}")
+        if data.scout_cards:  # B-17
+            self._add(("scout",), "scout")
         self._add(("pass",), "pass")
         for s in data.spaces:
             if any(data.produces.get(i) == "coal" for i in s.icons):
@@ -74,6 +81,11 @@ class ActionSpace:
         for s in data.spaces:
             if any(data.produces.get(i) == "iron" for i in s.icons):
                 self._add(("iron", s.index), f"iron {s.name}")
+        for s in data.spaces:
+            if any(data.produces.get(i) == "beer" for i in s.icons):
+                self._add(("beer", s.index), f"beer {s.name}")
+        for target, word in data.game.beer_targets():
+            self._add(("merchant_beer", target), f"beer {word}")
         self._add(("stop",), "stop")
         for kind in data.card_kinds:
             self._add(("card", kind), f"card {kind}")

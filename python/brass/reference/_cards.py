@@ -1,4 +1,4 @@
-"""Cards and the deck (L-2, L-3, L-8, L-9, L-21, C-3, C-4): counting, dealing, removing unseen, refilling,
+"""Cards and the deck (L-2, L-3, L-8, L-9, L-21, C-3, C-4, B-17): counting, dealing, removing unseen, refilling,
 discarding, and which cards may pay for the action under way.
 
 Hands, discards and the removed cards are card kind -> count (zero counts omitted); the draw pile is a list, next
@@ -48,18 +48,22 @@ def refill(data: Rules, pos: Position, player: int) -> None:
         me["hand"][card] = me["hand"].get(card, 0) + 1
 
 
-def move_to_discards(pos: Position, player: int, kind: str) -> None:
-    """L-8: one card of `kind` goes from the player's hand to their discards."""
+def move_to_discards(data: Rules, pos: Position, player: int, kind: str) -> None:
+    """L-8: one card of `kind` goes from the player's hand to their discards; B-17: a wild card goes back to its
+    pile instead (the piles are not in the position: a pile holds the wild cards of its kind no hand holds)."""
     me = pos["players"][player]
     me["hand"][kind] -= 1
     if me["hand"][kind] == 0:
         del me["hand"][kind]
-    me["discards"][kind] = me["discards"].get(kind, 0) + 1
+    if kind not in data.wild_cards:
+        me["discards"][kind] = me["discards"].get(kind, 0) + 1
 
 
 def card_choices(data: Rules, pos: Position, player: int) -> list[str]:
     """L-21 and docs/actions.md "Cards": single build — the kinds that could pay when it was chosen; double
-    build — an unordered pair, lower kind first; any other action — any kind in hand."""
+    build — an unordered pair, lower kind first; Scout (B-17, docs/birmingham.md) — an unordered set of
+    `scout_cards` cards asked one at a time, each of a kind not lower than the one before, with enough cards of
+    that kind or later ones left for the rest; any other action — any kind in hand."""
     hand = pos["players"][player]["hand"]
     kinds = [k for k in data.card_kinds if hand.get(k)]
     action = pos["action"]
@@ -72,4 +76,10 @@ def card_choices(data: Rules, pos: Position, player: int) -> list[str]:
             return [k for i, k in enumerate(kinds) if hand[k] >= 2 or i + 1 < len(kinds)]
         first = data.card_order[action["first_card"]]
         return [k for k in kinds if data.card_order[k] >= first]
+    if action["kind"] == "scout":
+        need = data.scout_cards - action["count"]  # this card and the ones after it
+        lowest = 0 if action["first_card"] is None else data.card_order[action["first_card"]]
+        return [
+            k for i, k in enumerate(kinds) if data.card_order[k] >= lowest and sum(hand[j] for j in kinds[i:]) >= need
+        ]
     return kinds

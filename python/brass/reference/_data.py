@@ -53,6 +53,13 @@ class TileRow(TypedDict):
     cubes: int
     eras: list[str]
     vp_classic: NotRequired[int]  # R-11: the classic Brass value where it differs
+    # Birmingham (docs/birmingham.md): the link icons printed on the flipped tile (B-19), the beer a sale of it
+    # needs (B-15), the barrels of a brewery built in the Rail Era (B-7), and `developable: false` on the
+    # lightbulb potteries (B-14).
+    link_icons: NotRequired[int]
+    beer: NotRequired[int]
+    cubes_rail: NotRequired[int]
+    developable: NotRequired[bool]
 
 
 class GameData:
@@ -138,6 +145,19 @@ class GameData:
     # --- tiles ----------------------------------------------------------------------------------------
     def tile(self, industry: str, level: int) -> TileRow:
         return self.tiles[industry][level]
+
+    def new_tile_cubes(self, industry: str, level: int, era: str) -> int:
+        """L-27, B-7: the cubes a tile receives when it is built: its printed number, or its Rail Era number when it
+        has one and is built in the Rail Era (a Birmingham brewery: 1 barrel in the Canal Era, 2 in the Rail Era)."""
+        row = self.tiles[industry][level]
+        if era == "rail" and "cubes_rail" in row:
+            return row["cubes_rail"]
+        return row["cubes"]
+
+    def most_cubes(self, industry: str, level: int) -> int:
+        """The most cubes a tile of this level can hold (either era's number)."""
+        row = self.tiles[industry][level]
+        return max(row["cubes"], row.get("cubes_rail", 0))
 
     def stack_size(self, industry: str) -> int:
         return len(self.stack[industry])

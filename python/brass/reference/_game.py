@@ -26,7 +26,8 @@ def action_space(data: Rules) -> ActionSpace:
 
 class Game:
     """`Game(name, players=N, **options)`: "lancashire" with 2-4 players and the options `intro`,
-    `virtual_link`, `classic_deck` (L-54 … L-56); "brass" (classic, C-1 … C-17) with 3-4 players."""
+    `virtual_link`, `classic_deck` (L-54 … L-56); "brass" (classic, C-1 … C-17) with 3-4 players; "birmingham"
+    (B-1 … B-31) with 2-4 players and the option `intro` (B-22)."""
 
     __slots__ = ("_name", "_players", "_options", "_data", "_acts")
 
@@ -87,15 +88,17 @@ class Game:
 
     @property
     def max_decisions(self) -> int:
-        """An upper bound on the decisions in one game (docs/actions.md): at most 7 per card played (the
-        action, a coal and an iron choice per tile or link, a follow-up question, the card), plus one per
-        successful sale (at most a player's cotton mills) and one per tile removed for a shortfall (at most
-        a player's tiles), for every player."""
+        """An upper bound on the decisions in one game (docs/actions.md; docs/birmingham.md): at most
+        `decisions_per_card` per card played (Lancashire 7: the action, a coal and an iron choice per tile or
+        link, a follow-up question, the card; Birmingham 8: and a beer choice), plus `decisions_per_sale` per
+        sale of a player's tiles of the sold industries (Lancashire 1; Birmingham 4: the sale, its barrels, the
+        bonus) and one per tile removed for a shortfall (at most a player's tiles), for every player."""
         data, rounds = self._data, self._data.rounds
         cards = data.first_round_actions + 2 * data.actions_per_turn * rounds - data.actions_per_turn
         tiles = sum(data.stack_size(industry) for industry in data.industries)
         sold = sum(data.stack_size(industry) for industry in data.sold)
-        return self._players * (7 * cards + sold + tiles)
+        game = data.game
+        return self._players * (game.decisions_per_card * cards + game.decisions_per_sale * sold + tiles)
 
     def action_name(self, action_id: int) -> str:
         """The notation of an id (docs/actions.md)."""

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 from ._cards import card_choices
 from ._checks import fail
-from ._legal import coal_choices, further_developments, iron_choices, sales, second_links
+from ._legal import beer_choices, coal_choices, further_developments, iron_choices, sales, second_links
 from ._position import Position
 from ._turns import actions_per_turn, current_player, own_tiles
 
@@ -19,13 +19,16 @@ if TYPE_CHECKING:
 def check_cards(data: Rules, pos: Position) -> None:
     """Hands, discards, draw pile, the cards the game module holds (Lancashire: the deck tile) and the removed
     cards hold exactly the configuration's deck (L-2, C-3, L-56); then the game module's own counts
-    (`check_held_cards`: the deck tile, L-3, L-56); then the cards removed unseen number those of the era (C-3:
-    classic Brass 9 / 6 in the Canal Era; C-3 and L-56: 6 / 2 in the Rail Era; none otherwise)."""
+    (`check_held_cards`: the deck tile, L-3, L-56; Birmingham's wild cards, B-31); then the cards removed unseen
+    number those of the era (C-3: classic Brass 9 / 6 in the Canal Era; C-3 and L-56: 6 / 2 in the Rail Era; B-1: one
+    per player in the Birmingham Canal Era; none otherwise). Wild cards in hands are not in the deck (B-17)."""
     held = {k: 0 for k in data.card_kinds}
     for p in pos["players"]:
-        for part in (p["hand"], p["discards"]):
-            for k, n in part.items():
+        for k, n in p["hand"].items():
+            if k not in data.wild_cards:
                 held[k] += n
+        for k, n in p["discards"].items():
+            held[k] += n
     for k in pos["deck"]:
         held[k] += 1
     game_held = data.game.held_cards(pos)
@@ -135,6 +138,10 @@ def check_decision(data: Rules, pos: Position) -> None:
             fail("action.target must hold the tile the current player is building")
     if kind == "link" and (action["target"] is None or pos["links"].get(action["target"]) != player):
         fail("action.target must hold the link the current player just placed")
+    check_sale_under_way(data, pos, player)
+    rail_beer = data.second_rail_beer if kind == "link" and action["count"] == 2 else 0
+    if decision != "beer" and action["beer"] != (rail_beer if decision == "coal" else 0):
+        fail(f"action.beer is {action['beer']}, impossible at decision {decision!r}")
     if decision == "coal":
         if kind not in ("build", "link") or action["coal"] < 1:
             fail("decision `coal` needs a build or link with coal still to take")
@@ -160,8 +167,46 @@ def check_decision(data: Rules, pos: Position) -> None:
             fail("decision `sell` follows a successful sale")
         if not sales(data, pos, player):
             fail("decision `sell` but no further sale is legal")
+    elif decision == "beer":
+        if kind not in ("sell", "link") or action["beer"] < 1 or action["coal"] or action["iron"]:
+            fail("decision `beer` needs a sale or a second rail with beer (and no coal or iron) still to take")
+        if kind == "link" and (action["count"] != 2 or action["beer"] > data.second_rail_beer):
+            fail("decision `beer` in a Network action is the second rail's barrel (B-13)")
+        if len(beer_choices(data, pos, player)) < 2:
+            fail("decision `beer` needs two or more sources of beer")
+    elif decision == "bonus":
+        if kind != "sell" or not action["merchant_beer"]:
+            fail("decision `bonus` follows a sale that took a merchant's barrel (B-26)")
+        if not data.game.bonus_choices(pos, player):
+            fail("decision `bonus` but no industry's lowest tile may leave the mat (B-26)")
     elif decision == "card":
         if action["coal"] or action["iron"]:
             fail("decision `card` comes after all coal and iron are taken")
         if len(card_choices(data, pos, player)) < 2:
             fail("decision `card` needs two or more card kinds that can pay")
+
+
+def check_sale_under_way(data: Rules, pos: Position, player: int) -> None:
+    """docs/birmingham.md "The state": a sale is under way (its tile in `action.target`, its target in
+    `action.merchant`) exactly at its own decisions, `beer` and `bonus`: the tile is the current player's, of a sold
+    industry, unflipped while its beer is taken and flipped at `bonus`; the game checks the target (`check_sale`). A
+    Lancashire sale has no decision of its own, so its `target` is always null."""
+    action = pos["action"]
+    assert action is not None
+    decision = pos["decision"]
+    under_way = action["kind"] == "sell" and decision in ("beer", "bonus")
+    if not under_way:
+        if action["kind"] == "sell" and action["target"] is not None:
+            fail(f"action.target of a sell action is null at decision {decision!r}")
+        if action["merchant"] is not None or action["merchant_beer"]:
+            fail(f"no sale is under way at decision {decision!r}: action.merchant is null, merchant_beer false")
+        return
+    space = action["target"]
+    if space is None or action["merchant"] is None:
+        fail(f"a sale under way at decision {decision!r} names its tile (action.target) and action.merchant")
+    tile = pos["board"].get(space)
+    if tile is None or tile["owner"] != player or tile["industry"] not in data.sold:
+        fail("action.target must hold the current player's tile being sold")
+    if tile["flipped"] != (decision == "bonus"):
+        fail("the tile being sold flips after its beer, before the bonus (B-15)")
+    data.game.check_sale(pos, player, space, action["merchant"])

@@ -23,8 +23,6 @@ if TYPE_CHECKING:
     from ._rules import Rules
 
 STATE_FORMAT = "brass-state/1"
-DECISIONS = ("action", "coal", "iron", "link", "develop", "sell", "card", "remove", "over")
-ACTION_KINDS = ("build", "link", "develop", "sell", "loan", "pass")
 # The top-level keys every game's state has; the game module adds its own (`state_keys`).
 TOP_KEYS = {
     "format",
@@ -76,8 +74,8 @@ def to_obj(data: Rules, players: int, options: dict[str, bool], pos: Position) -
     if under_way is not None:
         index = under_way["target"]
         target = None
-        if index is not None:
-            target = data.spaces[index].name if under_way["kind"] == "build" else data.lines[index].name
+        if index is not None:  # a line for a link, else a space (a build's, the tile of a sale under way)
+            target = data.lines[index].name if under_way["kind"] == "link" else data.spaces[index].name
         action = {
             "kind": under_way["kind"],
             "double": under_way["double"],
@@ -88,6 +86,15 @@ def to_obj(data: Rules, players: int, options: dict[str, bool], pos: Position) -
             "cards": None if under_way["cards"] is None else list(under_way["cards"]),
             "first_card": under_way["first_card"],
         }
+        # The game's own keys (Birmingham, docs/birmingham.md: beer, merchant, merchant_beer).
+        keys = data.game.action_keys
+        if "beer" in keys:
+            action["beer"] = under_way["beer"]
+        if "merchant" in keys:
+            merchant = under_way["merchant"]
+            action["merchant"] = None if merchant is None else sale_target_words(data)[merchant]
+        if "merchant_beer" in keys:
+            action["merchant_beer"] = under_way["merchant_beer"]
     obj = {
         "format": STATE_FORMAT,
         "game": game_obj(data, players, options),
@@ -109,6 +116,11 @@ def to_obj(data: Rules, players: int, options: dict[str, bool], pos: Position) -
     }
     obj.update(data.game.write_sections(pos))
     return obj
+
+
+def sale_target_words(data: Rules) -> dict[Any, str]:
+    """Sale target -> its word in the notation (`oxford/2`)."""
+    return dict(data.game.sale_targets())
 
 
 def write_player(data: Rules, p: PlayerPos) -> dict[str, Any]:
@@ -196,7 +208,7 @@ def from_obj(data: Rules, players: int, obj: dict[str, Any]) -> Position:
         fail(f"turn_order must list each of the {players} players once")
     turn = check_int(obj["turn"], "turn", 0, players)
     actions_left = check_int(obj["actions_left"], "actions_left", 0, data.actions_per_turn)
-    decision = check_str(obj["decision"], "decision", DECISIONS)
+    decision = check_str(obj["decision"], "decision", data.game.decisions)
 
     plist = check_list(obj["players"], "players")
     if len(plist) != players:
@@ -284,7 +296,8 @@ def read_player(data: Rules, p: object, path: str) -> PlayerPos:
 
 def read_tile(data: Rules, name: object, t: object, players: int, era: str) -> tuple[int, TilePos]:
     """One `board` entry: a known space showing the tile's industry, a buildable level (no level-1 tile in the Rail
-    Era, L-51), cubes within the printed number."""
+    Era, L-51, unless it may be built then: Birmingham's Pottery I, K6), cubes within the printed number (B-7: a
+    brewery's Rail Era barrels)."""
     name = check_str(name, "board key", data.space_by_name)
     path = f"board.{name}"
     space = data.space_by_name[name]
@@ -296,10 +309,10 @@ def read_tile(data: Rules, name: object, t: object, players: int, era: str) -> t
     level = check_int(tile["level"], f"{path}.level")
     if level not in data.tiles[industry] or not data.tiles[industry][level]["eras"]:
         fail(f"{path}: there is no buildable level {level} {industry} tile")
-    if era == "rail" and level == 1:
-        fail(f"{path}: level-1 tiles leave the board at the end of the Canal Era (L-51)")
+    if era == "rail" and level == 1 and "rail" not in data.tiles[industry][level]["eras"]:
+        fail(f"{path}: level-1 tiles leave the board at the end of the Canal Era (L-51, B-20)")
     flipped = check_bool(tile["flipped"], f"{path}.flipped")
-    cubes = check_int(tile["cubes"], f"{path}.cubes", 0, data.tile(industry, level)["cubes"])
+    cubes = check_int(tile["cubes"], f"{path}.cubes", 0, data.most_cubes(industry, level))
     return space, {"owner": owner, "industry": industry, "level": level, "flipped": flipped, "cubes": cubes}
 
 
@@ -312,8 +325,8 @@ def read_action(data: Rules, pos: Position, value: object) -> ActionPos | None:
         return None
     if value is None:
         fail(f"action must describe the action under way at decision {decision!r}")
-    action = check_dict(value, "action", ACTION_KEYS)
-    kind = check_str(action["kind"], "action.kind", ACTION_KINDS)
+    action = check_dict(value, "action", ACTION_KEYS | data.game.action_keys)
+    kind = check_str(action["kind"], "action.kind", data.game.action_kinds)
     double = check_bool(action["double"], "action.double")
     coal = check_int(action["coal"], "action.coal", 0)
     iron = check_int(action["iron"], "action.iron", 0)
@@ -323,6 +336,8 @@ def read_action(data: Rules, pos: Position, value: object) -> ActionPos | None:
         target = data.space_by_name[check_str(action["target"], "action.target", data.space_by_name)]
     elif kind == "link":
         target = data.line_by_name[check_str(action["target"], "action.target", data.line_by_name)]
+    elif kind == "sell" and action["target"] is not None:  # the tile of the sale under way (checked with the decision)
+        target = data.space_by_name[check_str(action["target"], "action.target", data.space_by_name)]
     elif action["target"] is not None:
         fail(f"action.target must be null for a {kind} action")
     cards = action["cards"]
@@ -336,20 +351,38 @@ def read_action(data: Rules, pos: Position, value: object) -> ActionPos | None:
     first_card = action["first_card"]
     if first_card is not None:
         check_str(first_card, "action.first_card", data.card_kinds)
-        if not (kind == "build" and double and decision == "card"):
-            fail("action.first_card is set only while a double build's second card is asked")
-    if double and kind != "build":
-        fail("action.double is true only for a build")
+        if not (kind == "build" and double and decision == "card") and not (kind == "scout" and count >= 1):
+            fail("action.first_card is set only while a double build's second card or Scout's later cards are asked")
+    elif kind == "scout" and count >= 1:
+        fail("action.first_card names the last card Scout discarded (B-17)")
+    if double and (kind != "build" or not data.double_build):
+        fail("action.double is true only for a double build (L-21; none in Birmingham, B-23)")
     if coal and kind not in ("build", "link"):
         fail(f"a {kind} action takes no coal")
     if iron and kind not in ("build", "develop"):
         fail(f"a {kind} action takes no iron")
-    limits = {"build": (0, 0), "link": (1, 2), "develop": (1, 2), "sell": (0, None), "loan": (0, 0), "pass": (0, 0)}
+    limits = {
+        "build": (0, 0),
+        "link": (1, 2),
+        "develop": (1, 2),
+        "sell": (0, None),
+        "loan": (0, 0),
+        "pass": (0, 0),
+        "scout": (0, data.scout_cards - 1),  # cards discarded so far (B-17)
+    }
     lo, hi = limits[kind]
     if count < lo or (hi is not None and count > hi):
         fail(f"action.count is {count}, impossible for a {kind} action")
     if kind == "link" and pos["era"] == "canal" and count != 1:
         fail("only one canal is built per action (L-35)")
+    # The game's own keys (Birmingham): their consistency with the decision is checked by check_decision.
+    keys = data.game.action_keys
+    beer = check_int(action["beer"], "action.beer", 0) if "beer" in keys else 0
+    merchant = None
+    if "merchant" in keys and action["merchant"] is not None:
+        words = {word: t for t, word in data.game.sale_targets()}
+        merchant = words[check_str(action["merchant"], "action.merchant", words)]
+    merchant_beer = check_bool(action["merchant_beer"], "action.merchant_beer") if "merchant_beer" in keys else False
     return {
         "kind": kind,
         "double": double,
@@ -359,4 +392,7 @@ def read_action(data: Rules, pos: Position, value: object) -> ActionPos | None:
         "count": count,
         "cards": cards,
         "first_card": first_card,
+        "beer": beer,
+        "merchant": merchant,
+        "merchant_beer": merchant_beer,
     }

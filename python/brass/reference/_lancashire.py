@@ -48,7 +48,20 @@ class Lancashire:
         "'develop port', 'sell bolton/1 liverpool/1', 'sell bolton/1 distant', 'loan 30', 'pass', 'coal wigan/1', "
         "'iron bolton/3', 'stop', 'card bolton', 'remove wigan/2'"
     )
-    state_keys = frozenset({"dcm", "deck_tile"})
+    state_keys: frozenset[str] = frozenset({"dcm", "deck_tile"})
+    decisions: tuple[str, ...] = ("action", "coal", "iron", "link", "develop", "sell", "card", "remove", "over")
+    action_kinds: tuple[str, ...] = ("build", "link", "develop", "sell", "loan", "pass")
+    action_keys: frozenset[str] = frozenset()
+    # L-21: the double-action build; R-2: no link without a tile on the board; L-36: a second rail takes no beer;
+    # no Scout and no wild cards.
+    double_build = True
+    first_link_anywhere = False
+    second_rail_beer = 0
+    scout_cards = 0
+    wild_cards: frozenset[str] = frozenset()
+    # docs/actions.md `max_decisions`: at most 7 decisions per card played and 1 per sale.
+    decisions_per_card = 7
+    decisions_per_sale = 1
 
     def __init__(self, data: Rules, classic: bool = False) -> None:
         self.data = data
@@ -156,6 +169,18 @@ class Lancashire:
             return other in net
         return False
 
+    def location_cards(self, location: str) -> list[str]:
+        """L-21: a location card builds in its town."""
+        return [location]
+
+    def industry_cards(self, industry: str) -> list[str]:
+        """L-21: an industry card builds its industry in the network."""
+        return [industry]
+
+    def tile_link_icons(self, industry: str, level: int) -> int:
+        """L-49: one link icon per flipped industry tile."""
+        return 1
+
     # --- selling: ports and the Distant Cotton Market -------------------------------------------------------
 
     def open_sale_targets(self, pos: Position) -> list[SaleTarget]:
@@ -216,6 +241,31 @@ class Lancashire:
         advance_income(self.data, pos, player, self.dcm_income[dcm["marker"]])
         flip(self.data, pos, mill)
         return True
+
+    def target_beer(self, pos: Position, target: SaleTarget) -> bool:
+        """Lancashire's sales take no beer."""
+        return False
+
+    def take_target_beer(self, pos: Position, target: SaleTarget) -> None:
+        raise AssertionError("Lancashire's sales take no beer")
+
+    def beer_targets(self) -> list[tuple[SaleTarget, str]]:
+        return []
+
+    def check_sale(self, pos: Position, player: int, mill: int, target: SaleTarget) -> None:
+        raise AssertionError("a Lancashire sale asks no decision of its own")
+
+    def bonus_choices(self, pos: Position, player: int) -> list[str]:
+        return []
+
+    def bonus(self, pos: Position, player: int, industry: str | None) -> None:
+        raise AssertionError("Lancashire has no merchant bonus")
+
+    def scout_problem(self, pos: Position, player: int) -> str | None:
+        return "Lancashire has no Scout action"
+
+    def scout_gain(self, pos: Position, player: int) -> None:
+        raise AssertionError("Lancashire has no Scout action")
 
     def dcm_tile_drawn(self, pos: Position, value: int) -> None:
         """L-42: a drawn DCM tile is discarded (Lancashire); C-11: it goes to the bottom of the pile (classic Brass,

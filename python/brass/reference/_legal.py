@@ -2,8 +2,9 @@
 
 Every `*_problem` function returns None when the action is legal, else a sentence saying why not; the
 sentence becomes the IllegalActionError message. Everything is recomputed from the position each time.
-The game module decides what only its game has: where a sale may go (`sale_problem`), whether an industry card
-reaches beyond the network (`industry_card_reaches`) and when loans close (`loan_period_problem`).
+The game module decides what only its game has: where a sale may go (`sale_problem`), which cards build where
+(`location_cards`, `industry_cards`, `industry_card_reaches`), when loans close (`loan_period_problem`), when Scout
+is allowed (`scout_problem`) and the Gloucester bonus (`bonus_choices`).
 """
 
 from __future__ import annotations
@@ -16,6 +17,8 @@ from ._data import TileRow
 from ._network import connected_to_trade_icon, has_anything_on_board, network
 from ._position import Action, Position, SaleTarget
 from ._resources import (
+    beer_barrels,
+    beer_sources,
     closest_coal_mines,
     connected_coal_cubes,
     income_level,
@@ -62,14 +65,20 @@ def tile_era_problem(data: Rules, pos: Position, player: int, industry: str) -> 
     return None
 
 
-def canonical_space(data: Rules, pos: Position, location: str, industry: str) -> int | None:
-    """L-24 (R-1): the undeveloped space of `location` a new `industry` tile goes to: the first space showing
-    only that icon if any is free, else the first free space showing the icon with another."""
+def canonical_spaces(data: Rules, pos: Position, location: str, industry: str) -> list[int]:
+    """L-24 (R-1), B-10: the undeveloped spaces of `location` a new `industry` tile may go to: the first space
+    showing only that icon if any is free; else a free space showing the icon with another — the player chooses,
+    and spaces showing the same icons are interchangeable, so the first free space of each icon set
+    (docs/actions.md "One undeveloped space per location and icon set"; the Lancashire map never has two different
+    such sets in a location, Birmingham's does: Uttoxeter's breweries, Derby's cotton mills)."""
     free = [s for s in data.location_spaces[location] if industry in data.spaces[s].icons and s not in pos["board"]]
     only = [s for s in free if data.spaces[s].icons == (industry,)]
     if only:
-        return only[0]
-    return free[0] if free else None
+        return only[:1]
+    firsts: dict[tuple[str, ...], int] = {}
+    for s in free:
+        firsts.setdefault(data.spaces[s].icons, s)
+    return list(firsts.values())
 
 
 def overbuild_problem(data: Rules, pos: Position, player: int, space: int, industry: str) -> str | None:
@@ -98,10 +107,9 @@ def space_problem(data: Rules, pos: Position, player: int, space: int, industry:
         return f"{s.name} does not show {industry}"
     if space in pos["board"]:
         return overbuild_problem(data, pos, player, space, industry)
-    canon = canonical_space(data, pos, s.location, industry)
-    if canon != space:
-        assert canon is not None  # `space` itself is free and shows the industry
-        return f"a new {industry} in {s.location} goes on {data.spaces[canon].name} first (L-24)"
+    canon = canonical_spaces(data, pos, s.location, industry)
+    if space not in canon:
+        return f"a new {industry} in {s.location} goes on {data.spaces[canon[0]].name} first (L-24)"
     return None
 
 
@@ -124,21 +132,22 @@ def canal_location_problem(data: Rules, pos: Position, player: int, space: int) 
 def paying_cards(
     data: Rules, pos: Position, player: int, space: int, industry: str, net: set[str] | None = None
 ) -> list[str]:
-    """L-21, L-22: card kinds in hand that pay for a single build of `industry` on `space`, in card order:
-    the location card; the industry card if the location is in the network (or reached otherwise,
-    `industry_card_reaches`), or as a first build on an undeveloped space (`is_first_build`)."""
+    """L-21, L-22, B-10, B-12: card kinds in hand that pay for a single build of `industry` on `space`, in card
+    order: the location card (the game's `location_cards`: Birmingham adds the wild location card); the industry
+    card (`industry_cards`: Birmingham's cotton mill / manufacturer card and the wild industry card) if the location
+    is in the network (or reached otherwise, `industry_card_reaches`), or as a first build on an undeveloped space
+    (`is_first_build`)."""
     hand = pos["players"][player]["hand"]
     location = data.spaces[space].location
-    kinds = []
-    if hand.get(location):
-        kinds.append(location)
-    if hand.get(industry):
+    kinds = [k for k in data.game.location_cards(location) if hand.get(k)]
+    industry_kinds = [k for k in data.game.industry_cards(industry) if hand.get(k)]
+    if industry_kinds:
         if net is None:
             net = network(data, pos, player)
         first_build = is_first_build(data, pos, player) and space not in pos["board"]
         if industry_card_reaches(data, net, location) or first_build:
-            kinds.append(industry)
-    return sorted(kinds, key=data.card_order.__getitem__)
+            kinds.extend(industry_kinds)
+    return sorted(set(kinds), key=data.card_order.__getitem__)
 
 
 def is_first_build(data: Rules, pos: Position, player: int) -> bool:
@@ -221,8 +230,9 @@ def build_problem(
 def link_problem(
     data: Rules, pos: Position, player: int, line_index: int, price: int, net: set[str] | None = None
 ) -> str | None:
-    """L-34 … L-37: a link tile left, an empty line of the era's kind, an end in the network, money for the
-    price and (rail) one coal measured from all ends of the new link together (L-16, L-17)."""
+    """L-34 … L-37: a link tile left, an empty line of the era's kind, an end in the network (B-12: any line for a
+    player with nothing on the board, in a game where a first link goes anywhere), money for the price and (rail)
+    one coal measured from all ends of the new link together (L-16, L-17)."""
     me = pos["players"][player]
     line = data.lines[line_index]
     if me["links_left"] <= 0:
@@ -235,7 +245,7 @@ def link_problem(
         return f"{line.name} is not a rail line (L-36)"
     if net is None:
         net = network(data, pos, player)
-    if net.isdisjoint(line.ends):
+    if net.isdisjoint(line.ends) and not (data.first_link_anywhere and not has_anything_on_board(pos, player)):
         return f"neither {' nor '.join(line.ends)} is in your network (L-34, R-2)"
     cost = price
     if pos["era"] == "rail":
@@ -259,14 +269,33 @@ def second_link_price(data: Rules) -> int:
     return data.link_costs["second_rail"]
 
 
+def second_link_problem(
+    data: Rules, pos: Position, player: int, line_index: int, net: set[str] | None = None
+) -> str | None:
+    """L-36, B-13: the second rail of an action: a link for £10 more with its own coal and, in a game where it takes
+    beer, a barrel from a brewery — the player's own anywhere, another player's connected to the rail's ends once it
+    is placed (B-25; never a merchant's)."""
+    problem = link_problem(data, pos, player, line_index, second_link_price(data), net)
+    if problem:
+        return problem
+    needed = data.second_rail_beer
+    if needed and beer_barrels(data, pos, player, data.lines[line_index].ends, [line_index]) < needed:
+        return "a second rail needs a barrel of beer from a brewery you may use (B-13, B-25)"
+    return None
+
+
 # --- Develop (L-39) --------------------------------------------------------------------------------
 
 
 def develop_problem(data: Rules, pos: Position, player: int, industry: str) -> str | None:
-    """L-39, L-18: a tile of the industry on the mat (any level) and one iron from a works or the market."""
+    """L-39, L-18: a tile of the industry on the mat (any level) and one iron from a works or the market; B-14: not
+    a tile that can never be developed (the lightbulb potteries, data `developable: false`)."""
     me = pos["players"][player]
     if me["mat"][industry] <= 0:
         return f"you have no {industry} tile left on your mat"
+    tile = next_tile(data, pos, player, industry)
+    if not tile.get("developable", True):
+        return f"your lowest {industry} tile (level {tile['level']}) can never be developed (B-14)"
     if iron_cubes_on_board(data, pos) == 0 and me["money"] < market_price(data, pos, "iron"):
         return f"iron costs £{market_price(data, pos, 'iron')} and you have £{me['money']}"
     return None
@@ -320,6 +349,18 @@ def loan_problem(data: Rules, pos: Position, player: int, amount: int) -> str | 
     return data.game.loan_period_problem(pos)
 
 
+# --- Scout (B-17) ----------------------------------------------------------------------------------------------
+
+
+def scout_problem(data: Rules, pos: Position, player: int) -> str | None:
+    """B-17: Scout discards `scout_cards` cards (3), so the hand must hold them; the game says the rest (B-31: no
+    wild card in hand)."""
+    held = sum(pos["players"][player]["hand"].values())
+    if held < data.scout_cards:
+        return f"Scout discards {data.scout_cards} cards and you hold {held} (B-17)"
+    return data.game.scout_problem(pos, player)
+
+
 # --- choices of the follow-up decisions ------------------------------------------------------------
 
 
@@ -352,13 +393,33 @@ def iron_choices(data: Rules, pos: Position) -> list[int]:
     return tiles_with_cubes(data, pos, "iron")
 
 
+def beer_consumers(data: Rules, pos: Position) -> list[str]:
+    """B-25: where the beer of the action under way is used: the location of the tile being sold, or the ends of the
+    rail just placed."""
+    action = pos["action"]
+    assert action is not None and action["target"] is not None
+    if action["kind"] == "sell":
+        return [data.spaces[action["target"]].location]
+    return list(data.lines[action["target"]].ends)
+
+
+def beer_choices(data: Rules, pos: Position, player: int) -> list[Action]:
+    """B-8, B-25: where the next barrel may come from: breweries (`beer_sources`), then — in a sale — the barrel
+    beside the sale target if it is still there (the game's `target_beer`). A decision only when two or more."""
+    action = pos["action"]
+    assert action is not None
+    choices: list[Action] = [("beer", s) for s in beer_sources(data, pos, player, beer_consumers(data, pos))]
+    if action["kind"] == "sell" and data.game.target_beer(pos, action["merchant"]):
+        choices.append(("merchant_beer", action["merchant"]))
+    return choices
+
+
 def second_links(data: Rules, pos: Position, player: int) -> list[int]:
-    """L-36: the lines a second rail of this action may go on (£10 more, and its own coal)."""
+    """L-36, B-13: the lines a second rail of this action may go on (£10 more, its own coal, and its beer)."""
     if pos["era"] != "rail":
         return []
     net = network(data, pos, player)
-    price = second_link_price(data)
-    return [line.index for line in data.lines if link_problem(data, pos, player, line.index, price, net) is None]
+    return [line.index for line in data.lines if second_link_problem(data, pos, player, line.index, net) is None]
 
 
 def further_developments(data: Rules, pos: Position, player: int) -> list[str]:
@@ -382,6 +443,8 @@ def action_problem(data: Rules, pos: Position, player: int, action: Action, net:
         return sell_problem(data, pos, player, action[1], action[2])
     if kind == "loan":
         return loan_problem(data, pos, player, action[1])
+    if kind == "scout":
+        return scout_problem(data, pos, player)
     if kind == "pass":
         return None
     return f"a `{kind}` id is not an answer to the decision `action`"
@@ -399,7 +462,7 @@ def legal_actions(data: Rules, acts: ActionSpace, pos: Position) -> list[int]:
         for aid, action in enumerate(acts.actions):
             if action[0] == "sell":
                 continue
-            if action[0] in ("coal", "iron", "stop", "card", "remove"):
+            if action[0] in ("coal", "iron", "beer", "merchant_beer", "stop", "card", "remove"):
                 break
             if action_problem(data, pos, player, action, net) is None:
                 ids.append(aid)
@@ -416,6 +479,11 @@ def legal_actions(data: Rules, acts: ActionSpace, pos: Position) -> list[int]:
         return sorted(ids + [acts.id("stop")])
     if decision == "sell":
         return sorted(legal_sales(data, acts, pos, player) + [acts.id("stop")])
+    if decision == "beer":
+        return sorted(acts.id(*choice) for choice in beer_choices(data, pos, player))
+    if decision == "bonus":
+        ids = [acts.id("develop", i) for i in data.game.bonus_choices(pos, player)]
+        return sorted(ids + [acts.id("stop")])
     if decision == "card":
         return sorted(acts.id("card", k) for k in card_choices(data, pos, player))
     if decision == "remove":
@@ -436,7 +504,7 @@ def why_illegal(data: Rules, acts: ActionSpace, pos: Position, aid: int) -> str:
         problem = action_problem(data, pos, player, action)
     elif player is not None and decision in ("link", "develop", "sell") and action[0] == decision:
         if decision == "link":
-            problem = link_problem(data, pos, player, action[1], second_link_price(data))
+            problem = second_link_problem(data, pos, player, action[1])
         elif decision == "develop":
             problem = develop_problem(data, pos, player, action[1])
         else:

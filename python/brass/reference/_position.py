@@ -5,8 +5,8 @@ space index -> tile, `links` is line index -> owner); names appear only in the J
 stored in it: networks, connections and legal actions are recomputed from it every time.
 
 The sections every game has are required keys below. A game module adds its own sections (marked `NotRequired`
-here, with the module that owns them): the Lancashire family's `dcm` and `deck_tile` (`_lancashire.py`), and the
-classic Brass player key `built_industry` (C-6, R-14).
+here, with the module that owns them): the Lancashire family's `dcm` and `deck_tile` (`_lancashire.py`), the
+classic Brass player key `built_industry` (C-6, R-14) and Birmingham's `merchants` (`_birmingham.py`).
 """
 
 from __future__ import annotations
@@ -21,8 +21,8 @@ CardCounts = dict[str, int]
 
 Action = tuple[Any, ...]
 """What an action id means, its kind first (`_actions.py`): ("build", space, industry, double), ("link", line),
-("develop", industry), ("sell", mill space, sale target), ("loan", amount), ("pass",), ("coal", space),
-("iron", space), ("stop",), ("card", kind), ("remove", space)."""
+("develop", industry), ("sell", mill space, sale target), ("loan", amount), ("scout",), ("pass",), ("coal", space),
+("iron", space), ("beer", space), ("merchant_beer", sale target), ("stop",), ("card", kind), ("remove", space)."""
 
 SaleTarget = int | None
 """What a sale goes to, as the game module numbers it (Lancashire: a port space, or None for the Distant Cotton
@@ -54,7 +54,10 @@ class PlayerPos(TypedDict):
 
 
 class ActionPos(TypedDict):
-    """The action under way (docs/state-format.md, "`action`"); `target` is a space (build) or a line (link)."""
+    """The action under way (docs/state-format.md, "`action`"); `target` is a space (build, and the tile being sold
+    while a sale is under way) or a line (link). `beer`, `merchant` and `merchant_beer` are in every action; only a
+    game whose sales and rails take beer writes them to JSON (Birmingham, docs/birmingham.md): the barrels still to
+    take, the sale target of the sale under way, whether that sale took the target's own barrel."""
 
     kind: str
     double: bool
@@ -64,6 +67,16 @@ class ActionPos(TypedDict):
     count: int
     cards: list[str] | None
     first_card: str | None
+    beer: int
+    merchant: SaleTarget
+    merchant_beer: bool
+
+
+class MerchantPos(TypedDict):
+    """One merchant space in use (Birmingham, `_birmingham.py`): its merchant tile and whether its barrel is there."""
+
+    tile: str
+    beer: bool
 
 
 class DcmPos(TypedDict):
@@ -96,6 +109,8 @@ class Position(TypedDict):
     # The Lancashire family's sections (`_lancashire.py`).
     dcm: NotRequired[DcmPos]
     deck_tile: NotRequired[CardCounts]  # cards under the deck tile (L-3)
+    # Birmingham's section (`_birmingham.py`): merchant space index -> its tile and barrel (B-3).
+    merchants: NotRequired[dict[int, MerchantPos]]
 
 
 def new_action(
@@ -117,6 +132,9 @@ def new_action(
         "count": 0,
         "cards": cards,
         "first_card": None,
+        "beer": 0,
+        "merchant": None,
+        "merchant_beer": False,
     }
 
 

@@ -1,8 +1,11 @@
-"""Resolving decisions (docs/actions.md "How each action resolves", "After the action"; L-8, L-16 … L-47).
+"""Resolving decisions (docs/actions.md "How each action resolves", "After the action"; L-8, L-16 … L-47; the
+Birmingham additions of docs/birmingham.md: beer, Scout, the merchant bonus).
 
 `apply_decision` performs one legal id, then takes every automatic step (a step with exactly one possible choice)
-until the next real decision; the end of the turn, the round and the era are `_turns.py`'s. A sale's target is the
-game module's to resolve (`sell` of `Rules.game`).
+until the next real decision; the end of the turn, the round and the era are `_turns.py`'s. An action takes its
+coal, then its iron, then its beer (`continue_consumption`), each unit from the sources the rules allow. A sale's
+target is the game module's to resolve (`sell` of `Rules.game`, after the sale's beer), and so are the Scout's
+gain and the merchant bonus.
 """
 
 from __future__ import annotations
@@ -12,6 +15,7 @@ from typing import TYPE_CHECKING
 from ._actions import ActionSpace
 from ._cards import card_choices, move_to_discards
 from ._legal import (
+    beer_choices,
     coal_choices,
     first_link_price,
     further_developments,
@@ -56,6 +60,9 @@ def apply_decision(data: Rules, acts: ActionSpace, pos: Position, aid: int) -> N
         take_cube(data, pos, action[1])
         action_under_way(pos)["iron"] -= 1
         continue_consumption(data, pos, player)
+    elif decision == "beer":
+        take_beer(data, pos, action)
+        continue_consumption(data, pos, player)
     elif decision == "link":
         if action[0] == "stop":
             start_card_phase(data, pos, player)
@@ -73,6 +80,9 @@ def apply_decision(data: Rules, acts: ActionSpace, pos: Position, aid: int) -> N
             start_card_phase(data, pos, player)
         else:
             sell(data, pos, player, action[1], action[2])
+    elif decision == "bonus":
+        data.game.bonus(pos, player, None if action[0] == "stop" else action[1])
+        sale_done(data, pos, player, True)
     elif decision == "card":
         discard_card(data, pos, player, action[1])
     elif decision == "remove":
@@ -110,6 +120,9 @@ def start_action(data: Rules, pos: Position, player: int, action: Action) -> Non
         take_loan(data, pos, player, action[1])
         pos["action"] = new_action("loan")
         start_card_phase(data, pos, player)
+    elif kind == "scout":
+        pos["action"] = new_action("scout")  # B-17: its cards are asked as decision `card`
+        start_card_phase(data, pos, player)
     elif kind == "pass":
         pos["action"] = new_action("pass")  # L-47
         start_card_phase(data, pos, player)
@@ -135,17 +148,16 @@ def build(data: Rules, pos: Position, player: int, space: int, industry: str, do
 
 
 def finish_build(data: Rules, pos: Position) -> None:
-    """L-27, L-28: after coal and iron, a coal mine gets its cubes and sells what fits to the coal market if
-    connected to a trade icon; an iron works always does so with the iron market; a shipyard flips (data
-    `industry_roles`: `produces`, `flips_when_built`)."""
+    """L-27, L-28, B-7, B-11: after coal and iron, a coal mine gets its cubes and sells what fits to the coal market
+    if connected to a trade icon; an iron works always does so with the iron market; a brewery gets its barrels; a
+    shipyard flips (data `industry_roles`: `produces`, `flips_when_built`)."""
     space = action_under_way(pos)["target"]
     assert space is not None
     tile = pos["board"][space]
-    row = data.tile(tile["industry"], tile["level"])
     location = data.spaces[space].location
     resource = data.produces.get(tile["industry"])
     if resource is not None:
-        tile["cubes"] = row["cubes"]
+        tile["cubes"] = data.new_tile_cubes(tile["industry"], tile["level"], pos["era"])  # B-7: barrels by era
         if resource == "iron" or (resource == "coal" and connected_to_trade_icon(data, pos, [location])):
             sell_cubes_to_market(data, pos, space, resource)
     elif tile["industry"] in data.flips_when_built:
@@ -157,7 +169,8 @@ def finish_build(data: Rules, pos: Position) -> None:
 
 def continue_consumption(data: Rules, pos: Position, player: int) -> None:
     """L-16 … L-18: take each coal (closest mine; a tie is decision `coal`; none connected -> market), then each
-    iron (two or more works -> decision `iron`; one -> it; none -> market); then what follows the action."""
+    iron (two or more works -> decision `iron`; one -> it; none -> market), then each barrel of beer (B-8, B-25:
+    two or more sources -> decision `beer`; one -> it); then what follows the action."""
     action = action_under_way(pos)
     while action["coal"] > 0:
         choices = coal_choices(data, pos)
@@ -179,6 +192,12 @@ def continue_consumption(data: Rules, pos: Position, player: int) -> None:
         else:
             buy_from_market(data, pos, player, "iron")
         action["iron"] -= 1
+    while action["beer"] > 0:
+        beer = beer_choices(data, pos, player)
+        if len(beer) >= 2:
+            pos["decision"] = "beer"
+            return
+        take_beer(data, pos, beer[0])
     if action["kind"] == "build":
         finish_build(data, pos)
         start_card_phase(data, pos, player)
@@ -192,15 +211,30 @@ def continue_consumption(data: Rules, pos: Position, player: int) -> None:
             pos["decision"] = "develop"
         else:
             start_card_phase(data, pos, player)
+    elif action["kind"] == "sell":
+        complete_sale(data, pos, player)
     else:
         raise AssertionError(action["kind"])
+
+
+def take_beer(data: Rules, pos: Position, source: Action) -> None:
+    """B-8, B-28: one barrel from a brewery (which flips when its last barrel leaves, its owner's income at once) or
+    from beside the sale target (the game's `take_target_beer`; the sale then gets the target's bonus, B-26)."""
+    action = action_under_way(pos)
+    if source[0] == "beer":
+        take_cube(data, pos, source[1])
+    else:
+        data.game.take_target_beer(pos, source[1])
+        action["merchant_beer"] = True
+    action["beer"] -= 1
 
 
 # --- Network ---------------------------------------------------------------------------------------
 
 
 def place_link(data: Rules, pos: Position, player: int, line: int, price: int) -> None:
-    """L-35, L-36: pay, place the link tile; a rail then needs one coal from its ends (continue_consumption)."""
+    """L-35, L-36: pay, place the link tile; a rail then needs one coal from its ends, and a second rail the game's
+    beer (B-13: one barrel) (continue_consumption)."""
     spend(pos, player, price)
     pos["links"][line] = player
     pos["players"][player]["links_left"] -= 1
@@ -208,6 +242,7 @@ def place_link(data: Rules, pos: Position, player: int, line: int, price: int) -
     action["target"] = line
     action["count"] += 1
     action["coal"] = 1 if pos["era"] == "rail" else 0
+    action["beer"] = data.second_rail_beer if action["count"] == 2 else 0
 
 
 # --- Develop ---------------------------------------------------------------------------------------
@@ -225,11 +260,38 @@ def develop_tile(data: Rules, pos: Position, player: int, industry: str) -> None
 
 
 def sell(data: Rules, pos: Position, player: int, mill: int, target: SaleTarget) -> None:
-    """L-40: one sale, resolved by the game module (Lancashire: a port, L-41, or the Distant Cotton Market,
-    L-42); after a success another sale may follow (decision `sell`); a failed sale ends the whole action."""
-    ok = data.game.sell(pos, player, mill, target)
-    if ok:
-        action_under_way(pos)["count"] += 1
+    """L-40, B-15: one sale: the tile (`target`) and where it goes (`merchant`) are noted while the sale is under
+    way; the beer printed on the tile is taken (none in Lancashire); then the game module resolves the sale
+    (`complete_sale`)."""
+    action = action_under_way(pos)
+    tile = pos["board"][mill]
+    action["target"] = mill
+    action["merchant"] = target
+    action["beer"] = data.tile(tile["industry"], tile["level"]).get("beer", 0)
+    continue_consumption(data, pos, player)
+
+
+def complete_sale(data: Rules, pos: Position, player: int) -> None:
+    """The sale under way, its beer taken, is resolved by the game module (Lancashire: a port, L-41, or the Distant
+    Cotton Market, L-42; Birmingham: the flip and the merchant bonus, B-15, B-26, which may ask decision `bonus`).
+    A sale that flipped its tile counts as successful at once (`count`), also while its bonus is asked."""
+    action = action_under_way(pos)
+    mill = action["target"]
+    assert mill is not None
+    ok = data.game.sell(pos, player, mill, action["merchant"])
+    if ok is not False:
+        action["count"] += 1
+    if ok is not None:
+        sale_done(data, pos, player, ok)
+
+
+def sale_done(data: Rules, pos: Position, player: int, ok: bool) -> None:
+    """The end of one sale: after a success another sale may follow (decision `sell`); a failed sale ends the whole
+    action."""
+    action = action_under_way(pos)
+    action["target"] = None
+    action["merchant"] = None
+    action["merchant_beer"] = False
     if ok and has_further_sale(data, pos, player):
         pos["decision"] = "sell"
     else:
@@ -273,12 +335,19 @@ def discard_card(data: Rules, pos: Position, player: int, kind: str) -> None:
 
 
 def discard_one(data: Rules, pos: Position, player: int, kind: str) -> bool:
-    """L-8, L-21: move one card from hand to discards. Returns True when another card is still owed (the
-    second card of a double build); otherwise ends the action."""
-    move_to_discards(pos, player, kind)
+    """L-8, L-21, B-17: move one card from hand to discards (a wild card to its pile). Returns True when another
+    card is still owed (the second card of a double build; Scout's second and third); otherwise ends the action
+    (Scout: after its gain, the wild cards)."""
+    move_to_discards(data, pos, player, kind)
     action = action_under_way(pos)
     if action["double"] and action["first_card"] is None:
         action["first_card"] = kind
         return True
+    if action["kind"] == "scout":
+        action["count"] += 1
+        action["first_card"] = kind
+        if action["count"] < data.scout_cards:
+            return True
+        data.game.scout_gain(pos, player)
     end_action(data, pos, player)
     return False

@@ -1,4 +1,5 @@
-"""Coal, iron, the two markets, flipping and the income track (L-5, L-16 … L-20, L-27, L-43, L-48).
+"""Coal, iron, beer, the two markets, flipping and the income track (L-5, L-16 … L-20, L-27, L-43, L-48; B-8,
+B-25).
 
 Which industry produces which resource is data (`industry_roles`, `GameData.produces`). Markets hold `k` cubes on
 their `k` most expensive spaces (docs/state-format.md): with prices ascending, the cheapest cube sits on space
@@ -10,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Literal
 
-from ._network import distances
+from ._network import connected_locations, distances
 from ._position import Position
 
 if TYPE_CHECKING:
@@ -130,8 +131,29 @@ def iron_cubes_on_board(data: Rules, pos: Position, exclude: int | None = None) 
     return sum(pos["board"][s]["cubes"] for s in tiles_with_cubes(data, pos, "iron", exclude))
 
 
+def beer_sources(
+    data: Rules, pos: Position, player: int, consumers: Iterable[str], extra_lines: Iterable[int] = ()
+) -> list[int]:
+    """B-8, B-25: the breweries (data: the industry producing `beer`) a barrel may come from, in space order: the
+    player's own unflipped breweries with beer wherever they are, and other players' connected to one of
+    `consumers` (the location of the tile being sold, the ends of a rail)."""
+    breweries = tiles_with_cubes(data, pos, "beer")
+    if not breweries:
+        return []
+    connected = connected_locations(data, pos, consumers, extra_lines)
+    return [s for s in breweries if pos["board"][s]["owner"] == player or data.spaces[s].location in connected]
+
+
+def beer_barrels(
+    data: Rules, pos: Position, player: int, consumers: Iterable[str], extra_lines: Iterable[int] = ()
+) -> int:
+    """B-8: the barrels the player could take from breweries for beer used at `consumers`."""
+    return sum(pos["board"][s]["cubes"] for s in beer_sources(data, pos, player, consumers, extra_lines))
+
+
 def take_cube(data: Rules, pos: Position, space: int) -> None:
-    """L-16, L-18, L-20: take one cube from a tile (free); the tile flips when its last cube leaves."""
+    """L-16, L-18, L-20, B-28: take one cube (or barrel) from a tile (free); the tile flips when its last one
+    leaves."""
     tile = pos["board"][space]
     tile["cubes"] -= 1
     if tile["cubes"] == 0:

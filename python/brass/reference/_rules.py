@@ -8,9 +8,10 @@ receives a `Rules` as `data`, so a rule difference is one attribute read at the 
 second copy of a function.
 
 What only one game has (Lancashire: ports as sale targets, the Distant Cotton Market, the deck tile, the virtual
-link) lives in that game's module, behind `Rules.game`: an object that follows the `GameRules` protocol below,
-chosen once per configuration from the catalog's `family` in `GAME_MODULES`. The shared code calls it at a few
-named points and nowhere asks which game it is playing.
+link; Birmingham: the merchants, their barrels and bonuses, the wild cards and Scout) lives in that game's module,
+behind `Rules.game`: an object that follows the `GameRules` protocol below, chosen once per configuration from the
+catalog's `family` in `GAME_MODULES`. The shared code calls it at a few named points and nowhere asks which game it
+is playing.
 
 Configurations (docs/classic.md):
 
@@ -22,6 +23,8 @@ Configurations (docs/classic.md):
 | `... intro=True`                         | `lancashire` | L-54: the introductory game (Canal Era only)        |
 | `... variant="community-2p"`             | —            | L-57: refused, the alternate map is unknown (R-13)  |
 | `Game("brass", players=3..4)`            | `classic`    | the classic rules C-1 … C-17                        |
+| `Game("birmingham", players=2..4)`       | `birmingham` | Brass: Birmingham, B-1 … B-31 (docs/birmingham.md)  |
+| `... intro=True`                         | `birmingham` | B-22: the introductory game (Canal Era only)        |
 """
 
 from __future__ import annotations
@@ -30,9 +33,7 @@ from collections.abc import Callable
 from functools import cache
 from typing import Any, Protocol
 
-from brass._errors import ConfigError
-
-from . import _lancashire
+from . import _birmingham, _lancashire
 from ._catalog import data_file, family
 from ._data import GameData, load
 from ._position import CardCounts, Position, SaleTarget
@@ -55,12 +56,26 @@ class GameRules(Protocol):
     first_order_clockwise: bool  # C-17, R-16: the first round from a random start player, clockwise
     tie_break_by_turn_order: bool  # C-15: the last tie-break is the next turn order (no shared win)
     scores_vp_classic: bool  # R-11: a tile scores its `vp_classic` value where the tile table has one
+    double_build: bool  # L-21: the double-action build (its BUILD_DOUBLE id block); Birmingham has none (B-23)
+    first_link_anywhere: bool  # B-12: with nothing on the board, a link may go on any line (else R-2: none)
+    second_rail_beer: int  # B-13: the barrels a second rail of one action takes (0: none)
+    scout_cards: int  # B-17: the cards the Scout action discards (0: the game has no Scout action, no SCOUT id)
+    wild_cards: frozenset[str]  # B-17: card kinds that go back to their pile when played, never to the discards
+    decisions: tuple[str, ...]  # the decisions a state of the game may be at (docs/actions.md, docs/birmingham.md)
+    action_kinds: tuple[str, ...]  # the actions a state's `action.kind` may name
+    action_keys: frozenset[str]  # the game's own keys of the `action` object (Birmingham: beer, merchant, ...)
+    decisions_per_card: int  # `max_decisions`: decisions one card can bring (the action, its choices, the card)
+    decisions_per_sale: int  # ... and one sale (its choices)
 
     # --- ids and notation --------------------------------------------------------------------------------------
     notation_examples: str  # the examples a NotationError lists
 
     def sale_targets(self) -> list[tuple[SaleTarget, str]]:
         """Every target a sale can go to, in id order, with its word in the notation (`sell <mill> <word>`)."""
+        ...
+
+    def beer_targets(self) -> list[tuple[SaleTarget, str]]:
+        """The sale targets that may give a sale a barrel (the BEER ids after the breweries, `beer <word>`)."""
         ...
 
     # --- set-up (in the RNG order of docs/state-format.md) -----------------------------------------------------
@@ -83,6 +98,18 @@ class GameRules(Protocol):
         """Whether an industry card also builds in `location`, which is not in the player's network `net`."""
         ...
 
+    def location_cards(self, location: str) -> list[str]:
+        """The card kinds that build in `location` like its location card, whatever the network (L-21, B-10)."""
+        ...
+
+    def industry_cards(self, industry: str) -> list[str]:
+        """The card kinds that build `industry` in the player's network (L-21, B-10)."""
+        ...
+
+    def tile_link_icons(self, industry: str, level: int) -> int:
+        """The link icons a flipped tile shows to the links of its location (L-49: 1; B-19: printed per tile)."""
+        ...
+
     # --- selling ----------------------------------------------------------------------------------------------
     def open_sale_targets(self, pos: Position) -> list[SaleTarget]:
         """The targets a sale could go to now, in id order (each is then checked with `sale_problem`)."""
@@ -92,8 +119,39 @@ class GameRules(Protocol):
         """Why the player's unflipped tile on `mill` cannot be sold to `target` now (None when it can)."""
         ...
 
-    def sell(self, pos: Position, player: int, mill: int, target: SaleTarget) -> bool:
-        """Resolve one legal sale; False when it failed and ends the Sell action."""
+    def sell(self, pos: Position, player: int, mill: int, target: SaleTarget) -> bool | None:
+        """Resolve one legal sale, its beer already taken: True when it succeeded, False when it failed and ends the
+        Sell action, None when it succeeded and asked a decision of its own (the sale then ends through `bonus`)."""
+        ...
+
+    def target_beer(self, pos: Position, target: SaleTarget) -> bool:
+        """Whether the sale target has a barrel a sale to it may take (B-8: the barrel beside a merchant tile)."""
+        ...
+
+    def take_target_beer(self, pos: Position, target: SaleTarget) -> None:
+        """A sale takes the target's barrel."""
+        ...
+
+    def check_sale(self, pos: Position, player: int, mill: int, target: SaleTarget) -> None:
+        """Loading a state at a decision of a sale under way (`beer`, `bonus`): InvalidStateError unless the
+        target fits the tile being sold."""
+        ...
+
+    def bonus_choices(self, pos: Position, player: int) -> list[str]:
+        """Decision `bonus`: the industries whose lowest tile the seller may remove from the mat (B-26, R-17)."""
+        ...
+
+    def bonus(self, pos: Position, player: int, industry: str | None) -> None:
+        """Decision `bonus` answered: remove the lowest tile of `industry`, or nothing (`stop`)."""
+        ...
+
+    # --- Scout (B-17) -------------------------------------------------------------------------------------------
+    def scout_problem(self, pos: Position, player: int) -> str | None:
+        """Why the player may not Scout now, besides holding fewer than `scout_cards` cards (None when they may)."""
+        ...
+
+    def scout_gain(self, pos: Position, player: int) -> None:
+        """The cards Scout gives once its cards are discarded."""
         ...
 
     # --- loans, scoring ---------------------------------------------------------------------------------------
@@ -133,6 +191,7 @@ class GameRules(Protocol):
 GAME_MODULES: dict[str, Callable[[Rules], GameRules]] = {
     "lancashire": _lancashire.Lancashire,  # Brass: Lancashire and its options (L-…)
     "classic": _lancashire.classic,  # classic Brass: Lancashire with the classic switches (C-…)
+    "birmingham": _birmingham.Birmingham,  # Brass: Birmingham (B-…, docs/birmingham.md)
 }
 
 
@@ -144,8 +203,6 @@ class Rules(GameData):
         self.game_name = name
         self.players = players
         self.options = dict(sorted(options.items()))
-        if family(name) not in GAME_MODULES:
-            raise ConfigError(f"{name}: brass.reference does not play this game yet (use the native engine, brass)")
         self.game: GameRules = GAME_MODULES[family(name)](self)
 
         # The configuration as the game module sets it (the switches are read at the place their rule applies).
@@ -162,6 +219,11 @@ class Rules(GameData):
         self.first_order_clockwise = game.first_order_clockwise
         self.tie_break_by_turn_order = game.tie_break_by_turn_order
         self.scores_vp_classic = game.scores_vp_classic
+        self.double_build = game.double_build
+        self.first_link_anywhere = game.first_link_anywhere
+        self.second_rail_beer = game.second_rail_beer
+        self.scout_cards = game.scout_cards
+        self.wild_cards = game.wild_cards
 
     def deck(self) -> dict[str, int]:
         """L-2, C-3, L-56: the deck composition (card kind -> count)."""

@@ -13,9 +13,15 @@ if TYPE_CHECKING:
 
 
 def link_icons(data: Rules, pos: Position, location: str) -> int:
-    """L-49: link icons of a location: the printed ones plus one per flipped industry tile (any owner)."""
-    flipped = sum(1 for s in data.location_spaces[location] if s in pos["board"] and pos["board"][s]["flipped"])
-    return data.printed_link_icons[location] + flipped
+    """L-49, B-19: link icons of a location: the printed ones (B-19: 2 at each merchant location, data) plus those of
+    its flipped industry tiles, any owner (the game's `tile_link_icons`: 1 per tile in Lancashire, the icons printed
+    on each tile in Birmingham; K3: an unflipped tile shows none)."""
+    icons = data.printed_link_icons[location]
+    for s in data.location_spaces[location]:
+        tile = pos["board"].get(s)
+        if tile is not None and tile["flipped"]:
+            icons += data.game.tile_link_icons(tile["industry"], tile["level"])
+    return icons
 
 
 def score_links(data: Rules, pos: Position) -> None:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from typing import Any, cast
+from typing import Any
 
 import numpy as np
 
@@ -123,24 +123,29 @@ class State:
     def iron_market(self) -> int:
         return self._pos["iron_market"]
 
-    # The Distant Cotton Market and the deck tile: the Lancashire family's sections (`_lancashire.py`).
+    # The Distant Cotton Market and the deck tile: the Lancashire family's sections (`_lancashire.py`); a game
+    # without them (Birmingham) has no DCM (None) and an empty deck tile (0), as the native engine says.
     @property
-    def dcm_marker(self) -> int:
-        return self._pos["dcm"]["marker"]
+    def dcm_marker(self) -> int | None:
+        dcm = self._pos.get("dcm")
+        return None if dcm is None else dcm["marker"]
 
     @property
-    def dcm_tiles_left(self) -> int:
-        return len(self._pos["dcm"]["pile"])
+    def dcm_tiles_left(self) -> int | None:
+        dcm = self._pos.get("dcm")
+        return None if dcm is None else len(dcm["pile"])
 
     @property
     def deck_tile_size(self) -> int:
-        return sum(self._pos["deck_tile"].values())
+        return sum(self._pos.get("deck_tile", {}).values())
 
     @property
     def merchants(self) -> dict[str, dict[str, Any]]:
-        """Brass: Birmingham's merchant tiles (space -> {"tile", "beer"}); {} in a game without merchants."""
-        merchants = cast(dict[str, dict[str, Any]], self._pos.get("merchants", {}))
-        return {space: dict(m) for space, m in merchants.items()}
+        """Brass: Birmingham's merchant tiles (space -> {"tile", "beer"}, the spaces in use, in data order); {} in a
+        game without merchants."""
+        merchants = self._pos.get("merchants", {})
+        names = dict(self._game._data.game.sale_targets())
+        return {names[m]: {"tile": merchants[m]["tile"], "beer": merchants[m]["beer"]} for m in sorted(merchants)}
 
     def _repr_svg_(self) -> str:
         """The position as an SVG picture (`brass.svg.board`), shown by Jupyter."""
