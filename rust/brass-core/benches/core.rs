@@ -38,11 +38,14 @@ fn sample_positions(game: &Game, games: u64) -> Vec<State> {
 
 fn main() {
     println!(
-        "{:<8} {:>14} {:>14} {:>12} {:>16} {:>18}",
-        "players", "legal ns", "apply ns", "clone ns", "game us", "games/s 1 thread"
+        "{:<12} {:<8} {:>14} {:>14} {:>12} {:>16} {:>18}",
+        "game", "players", "legal ns", "apply ns", "clone ns", "game us", "games/s 1 thread"
     );
-    for players in 2..=4 {
-        let game = Game::new("lancashire", players, &BTreeMap::new()).unwrap();
+    for (name, players) in ["lancashire", "birmingham"]
+        .into_iter()
+        .flat_map(|name| (2..=4).map(move |p| (name, p)))
+    {
+        let game = Game::new(name, players, &BTreeMap::new()).unwrap();
         let positions = sample_positions(&game, 20);
         let mut ids = Vec::with_capacity(512);
         let mut k = 0;
@@ -78,7 +81,8 @@ fn main() {
         let secs = t.elapsed().as_secs_f64();
         black_box(&r);
         println!(
-            "{:<8} {:>14.0} {:>14.0} {:>12.1} {:>16.0} {:>18.0}",
+            "{:<12} {:<8} {:>14.0} {:>14.0} {:>12.1} {:>16.0} {:>18.0}",
+            name,
             players,
             legal,
             apply_ns,

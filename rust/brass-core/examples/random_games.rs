@@ -1,4 +1,4 @@
-//! Random playouts, timed: `cargo run --release --example random_games -- 4 2000`.
+//! Random playouts, timed: `cargo run --release --example random_games -- 4 2000 [game]`.
 use brass_core::{apply, rules, Game, Rng};
 use std::collections::BTreeMap;
 use std::time::Instant;
@@ -7,7 +7,8 @@ fn main() {
     let args: Vec<String> = std::env::args().collect();
     let players: i64 = args.get(1).and_then(|s| s.parse().ok()).unwrap_or(4);
     let games: u64 = args.get(2).and_then(|s| s.parse().ok()).unwrap_or(1000);
-    let g = Game::new("lancashire", players, &BTreeMap::new()).unwrap();
+    let name = args.get(3).map_or("lancashire", String::as_str);
+    let g = Game::new(name, players, &BTreeMap::new()).unwrap();
     let start = Instant::now();
     let mut decisions = 0u64;
     let mut ids = Vec::new();

@@ -180,6 +180,12 @@ impl Game {
                 .iter()
                 .map(|id| data.wild_cards.get(id).map_or(0, |w| w.count))
                 .collect(),
+            wild_kinds: cards
+                .kinds
+                .iter()
+                .enumerate()
+                .filter(|(_, k)| k.is_wild())
+                .fold(0, |m, (k, _)| m | 1 << k),
             card_kinds: cards.kinds,
             card_names: data.card_kinds.clone(),
             deck_size: cards.deck.iter().map(|&c| c as u32).sum::<u32>() as u8,

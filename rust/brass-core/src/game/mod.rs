@@ -366,6 +366,8 @@ pub struct Game {
     pub wild_location: u8,
     /// Wild cards of each kind that exist (B-17), per card kind (0 for cards of the deck).
     pub wild_count: Vec<u8>,
+    /// The wild card kinds, as a bitmask.
+    pub wild_kinds: u32,
     /// Cards of each kind in this configuration's deck.
     pub deck: Vec<u8>,
     pub deck_size: u8,

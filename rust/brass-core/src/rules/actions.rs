@@ -160,7 +160,7 @@ pub fn check_loan(game: &Game, state: &State, player: u8, amount: u8) -> Result<
 /// Can the player Scout (B-17, B-31): no wild card in hand, and the three cards to discard?
 pub fn check_scout(game: &Game, state: &State, player: u8) -> Result<(), Why> {
     let p = &state.players[player as usize];
-    if (0..game.card_kinds.len()).any(|k| game.is_wild(k as u8) && p.hand[k] > 0) {
+    if p.hand_kinds() & game.wild_kinds != 0 {
         return Err("you may not Scout while holding a wild card (B-17)");
     }
     if p.hand_size() < crate::apply::SCOUT_CARDS as u32 {

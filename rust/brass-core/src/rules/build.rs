@@ -16,13 +16,18 @@ pub struct BuildPlan {
 /// The undeveloped space a build of `industry` in `space`'s location must use, among those with the same
 /// icons (L-24, R-1): single-icon spaces first; of identical spaces only the first is offered.
 pub fn is_canonical_space(game: &Game, state: &State, space: u8, industry: u8) -> bool {
-    canonical_spaces(game, state)[industry as usize] & (1 << space) != 0
+    canonical_spaces_of(game, state, 1 << industry)[industry as usize] & (1 << space) != 0
 }
 
 /// Per industry, the bitmask of undeveloped spaces a build of it may use (see [`is_canonical_space`]):
 /// per location, the first free space of the single-icon group if it has one, otherwise the first free
 /// space of each group of identical spaces (`Game::space_groups`).
 pub fn canonical_spaces(game: &Game, state: &State) -> [u64; MAX_INDUSTRIES] {
+    canonical_spaces_of(game, state, u32::MAX)
+}
+
+/// [`canonical_spaces`] for the industries in the bitmask `industries` only (the others are 0).
+pub fn canonical_spaces_of(game: &Game, state: &State, industries: u32) -> [u64; MAX_INDUSTRIES] {
     let mut free = 0u64;
     for (s, t) in state.board[..game.spaces.len()].iter().enumerate() {
         if t.is_empty() {
@@ -31,6 +36,9 @@ pub fn canonical_spaces(game: &Game, state: &State) -> [u64; MAX_INDUSTRIES] {
     }
     let mut out = [0u64; MAX_INDUSTRIES];
     for (industry, groups) in game.space_groups.iter().enumerate() {
+        if industries & (1 << industry) == 0 {
+            continue;
+        }
         let mut skip_location = NONE;
         for g in groups {
             if g.location == skip_location {

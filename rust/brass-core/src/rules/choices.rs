@@ -56,9 +56,10 @@ pub fn card_choices(state: &State, player: u8) -> u32 {
             u.first_card as usize
         };
         let mut m = 0;
-        for k in from..MAX_CARD_KINDS {
-            let enough: u32 = p.hand[k..].iter().map(|&c| c as u32).sum();
-            if p.hand[k] > 0 && enough >= left {
+        let mut from_here = 0u32; // cards of kind k or a later kind
+        for k in (from..MAX_CARD_KINDS).rev() {
+            from_here += p.hand[k] as u32;
+            if p.hand[k] > 0 && from_here >= left {
                 m |= 1 << k;
             }
         }

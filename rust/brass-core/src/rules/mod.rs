@@ -11,8 +11,8 @@ mod choices;
 
 pub use actions::{any_sale, check_develop, check_link, check_loan, check_scout, check_sell};
 pub use build::{
-    build_cards, canonical_spaces, check_build, check_build_site, first_build_used,
-    is_canonical_space, BuildPlan,
+    build_cards, canonical_spaces, canonical_spaces_of, check_build, check_build_site,
+    first_build_used, is_canonical_space, BuildPlan,
 };
 pub use choices::{card_choices, coal_choices, consumer_locations, own_tiles, works_with_cubes};
 
@@ -134,7 +134,17 @@ impl Ctx {
     /// The same, with the spaces builds may use computed (for a decision with many build checks).
     pub fn for_builds(game: &Game, state: &State, player: u8) -> Ctx {
         let mut ctx = Ctx::new(game, state, player);
-        ctx.canonical = Some(canonical_spaces(game, state));
+        // Only industries whose next tile may be built now and is affordable can be built at all (the
+        // site check refuses the others before it looks at spaces).
+        let player = &state.players[player as usize];
+        let industries = (0..game.industries.len())
+            .filter(|&i| {
+                state
+                    .next_tile(game, ctx.player, i as u8)
+                    .is_some_and(|t| t.buildable_in(state.era) && player.money >= t.cost as i32)
+            })
+            .fold(0u32, |m, i| m | 1 << i);
+        ctx.canonical = Some(canonical_spaces_of(game, state, industries));
         ctx
     }
 
@@ -244,6 +254,9 @@ fn push_builds(game: &Game, state: &State, ctx: &Ctx, out: &mut Vec<u16>) {
         }
     }
     let canonical = ctx.canonical.expect("computed for builds");
+    // Without a double build, a site no card in hand could pay for is never legal: skip its (costly) site
+    // check. The card test here is looser than `build_cards` (which still decides), never stricter.
+    let card_sites = (!doubles_possible).then(|| CardSites::new(game, ctx));
     let (mut singles, mut doubles) = (0u128, 0u128);
     for industry in 0..game.industries.len() {
         // Industries whose next tile cannot be built now or cannot be afforded are skipped early.
@@ -254,6 +267,9 @@ fn push_builds(game: &Game, state: &State, ctx: &Ctx, out: &mut Vec<u16>) {
             continue;
         }
         let mut candidates = canonical[industry] | occupied_by[industry];
+        if let Some(sites) = &card_sites {
+            candidates &= sites.for_industry(game, ctx, industry);
+        }
         while candidates != 0 {
             let space = candidates.trailing_zeros() as u8;
             candidates &= candidates - 1;
@@ -284,6 +300,47 @@ fn push_builds(game: &Game, state: &State, ctx: &Ctx, out: &mut Vec<u16>) {
             let i = bits.trailing_zeros() as u16;
             bits &= bits - 1;
             out.push(base + i);
+        }
+    }
+}
+
+/// The spaces where some card in the player's hand could pay for a single build (L-21, L-22, B-10), as
+/// space bitmasks: a superset of what [`build_cards`] allows there.
+struct CardSites {
+    /// Spaces of the locations whose location card is in hand, or of every town with a wild location card.
+    by_location_card: u64,
+    /// Spaces an industry card reaches: the network (and the virtual link), or everywhere for a first build.
+    by_industry_card: u64,
+}
+
+impl CardSites {
+    fn new(game: &Game, ctx: &Ctx) -> CardSites {
+        let wild_location = game.wild_location != NONE && ctx.hand & (1 << game.wild_location) != 0;
+        let reach = crate::games::industry_card_network(game, ctx.network);
+        let (mut by_location_card, mut by_industry_card) = (0u64, 0u64);
+        for loc in &game.locations {
+            let spaces = ((1u64 << loc.num_spaces) - 1) << loc.first_space;
+            let own_card = loc.card != NONE && ctx.hand & (1 << loc.card) != 0;
+            if own_card || (wild_location && !loc.farm) {
+                by_location_card |= spaces;
+            }
+        }
+        for (i, loc) in game.locations.iter().enumerate() {
+            if !ctx.first_build_used || reach & (1 << i) != 0 {
+                by_industry_card |= ((1u64 << loc.num_spaces) - 1) << loc.first_space;
+            }
+        }
+        CardSites {
+            by_location_card,
+            by_industry_card,
+        }
+    }
+
+    fn for_industry(&self, game: &Game, ctx: &Ctx, industry: usize) -> u64 {
+        if ctx.hand & game.industry_cards[industry] != 0 {
+            self.by_location_card | self.by_industry_card
+        } else {
+            self.by_location_card
         }
     }
 }
