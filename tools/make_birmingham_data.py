@@ -22,6 +22,58 @@ ROLES = {"cotton_mill": {"sold": True}, "manufacturer": {"sold": True}, "pottery
 # The card with both the cotton mill and the manufacturer icon (the only two-industry card, B-10).
 DUAL_CARD = "cotton_mill_manufacturer"
 
+# Where the SVG pictures (python/brass/svg.py) draw the map: not facts of the game, so not in the fact sheet.
+# The towns are at their real latitude and longitude; the merchant locations are on their true bearing from
+# the town they trade with but pulled in to the edge of the map (their real places, e.g. Oxford 51.75 -1.26 or
+# Warrington 53.39 -2.60, would leave most of the picture empty); the farm breweries have no place of their
+# own: the north one west of Cannock (its only line), the south one beside the middle of the
+# Kidderminster-Worcester line that reaches it.
+PICTURE = {
+    "about": (
+        "For the SVG pictures (brass.svg), not the rules: each location is drawn at its latitude and longitude "
+        "(degrees; the merchant locations pulled in to the edge of the map in their direction, the farm "
+        "breweries beside the lines that reach them) under an equirectangular projection (y = origin_y + "
+        "(north - lat) * scale; x = origin_x + (lon - west) * scale * stretch * cos(latitude)), then moved by "
+        "its nudge (pixels) so that crowded boxes and names do not overlap; letters name the industries on "
+        "tiles, empty spaces and merchant tiles."
+    ),
+    "projection": {"north": 53.25, "west": -2.80, "scale": 700.0, "stretch": 1.2, "latitude": 52.65,
+                   "origin": [70.0, 60.0]},
+    "lat_lon": {
+        "belper": [53.024, -1.482],
+        "derby": [52.922, -1.476],
+        "leek": [53.105, -2.023],
+        "stoke": [53.003, -2.180],  # Stoke-on-Trent
+        "stone": [52.904, -2.147],
+        "uttoxeter": [52.898, -1.865],
+        "stafford": [52.807, -2.117],
+        "burton": [52.806, -1.642],  # Burton-on-Trent
+        "cannock": [52.691, -2.027],
+        "tamworth": [52.634, -1.695],
+        "walsall": [52.586, -1.982],
+        "wolverhampton": [52.587, -2.129],
+        "coalbrookdale": [52.639, -2.493],
+        "dudley": [52.512, -2.081],
+        "kidderminster": [52.388, -2.250],
+        "worcester": [52.192, -2.220],
+        "birmingham": [52.480, -1.903],
+        "coventry": [52.407, -1.512],
+        "nuneaton": [52.523, -1.468],
+        "redditch": [52.309, -1.945],
+        "farm_north": [52.700, -2.250],
+        "farm_south": [52.290, -2.400],
+        "shrewsbury": [52.720, -2.700],  # real place 52.71 -2.75
+        "gloucester": [52.050, -2.230],  # real place 51.86 -2.24
+        "oxford": [52.080, -1.600],  # real place 51.75 -1.26
+        "warrington": [53.170, -2.390],  # real place 53.39 -2.60
+        "nottingham": [52.950, -1.250],  # real place 52.95 -1.15
+    },
+    "nudge": {"wolverhampton": [-12.0, 0.0], "walsall": [12.0, 0.0], "birmingham": [20.0, 10.0],
+              "redditch": [-12.0, 0.0]},
+    "letters": {"cotton_mill": "C", "manufacturer": "G", "pottery": "P", "coal_mine": "M", "iron_works": "I",
+                "brewery": "B"},
+}
+
 
 def eras(row: dict) -> list[str]:
     return [e for e, ok in (("canal", row["buildable_canal_era"]), ("rail", row["buildable_rail_era"])) if ok]
@@ -157,6 +209,7 @@ def main(path: str) -> None:
             "actions_per_turn": consts["actions_per_turn"],
             "face_down_cards": consts["extra_facedown_discard_at_setup"],
         },
+        "picture": PICTURE,
     }
     json.dump(out, sys.stdout, indent=1)
     sys.stdout.write("\n")

@@ -53,6 +53,9 @@ _INK_ON_PLAYER = ("#ffffff", "#000000", "#ffffff", "#000000")
 
 CUBE_COLOURS = {"coal": "#222222", "iron": "#c0642a"}
 _CUBE_COLOUR = "#6a4a8a"  # cubes of any other resource
+# Beer (an industry whose role `produces` beer, a merchant's barrel): a golden barrel with a brown rim, a shape
+# and colour apart from the coal and iron cubes.
+BARREL_COLOUR, _BARREL_RIM = "#f2c12e", "#7a5200"
 
 # The title of each registered game, from the catalog (`brass.games()`).
 GAME_TITLES: dict[str, str] = {name: entry["title"] for name, entry in brass.games().items()}
@@ -244,40 +247,82 @@ def _signed(n: int) -> str:
 
 # --- The map ------------------------------------------------------------------------------------------------
 
+Point = tuple[float, float]
+
+
+def _line_name(line: dict) -> str:
+    """A line's name, as the links of a state are keyed and the notation writes it: its first two ends joined by
+    `-` (`bolton-manchester`; the line Kidderminster–Worcester that also reaches the south farm brewery is
+    `kidderminster-worcester`)."""
+    return "-".join(line["ends"][:2])
+
+
+def _line_segments(ends: list[str], positions: dict[str, tuple[int, int]]) -> list[tuple[Point, Point]]:
+    """The straight pieces a line is drawn with: from its first end to its second, and for each further end a
+    branch from the nearest point of that main piece (a line with three ends is a T)."""
+    (x1, y1), (x2, y2) = positions[ends[0]], positions[ends[1]]
+    segments: list[tuple[Point, Point]] = [((x1, y1), (x2, y2))]
+    for end in ends[2:]:
+        x, y = positions[end]
+        dx, dy = x2 - x1, y2 - y1
+        t = ((x - x1) * dx + (y - y1) * dy) / (dx * dx + dy * dy) if dx or dy else 0.0
+        t = min(1.0, max(0.0, t))
+        segments.append(((round(x1 + t * dx, 1), round(y1 + t * dy, 1)), (x, y)))
+    return segments
+
+
+def _segment_attrs(segment: tuple[Point, Point]) -> dict[str, float]:
+    (x1, y1), (x2, y2) = segment
+    return {"x1": x1, "y1": y1, "x2": x2, "y2": y2}
+
+
+def _line_description(line: dict) -> str:
+    """'bolton-manchester', or for a line with more ends 'kidderminster-worcester (and farm_south)'."""
+    name = _line_name(line)
+    more = line["ends"][2:]
+    return f"{name} (and {', '.join(more)})" if more else name
+
 
 def _draw_lines(obj: dict, data: dict, pic: Picture) -> list[str]:
     """Every line of the map: a pale blue band if it can take a canal, a grey line if it can take a rail
     (dashed when rail only); lines the era cannot use are faded; a placed link is a thick line in its owner's
-    colour. The virtual link Liverpool–Birkenhead is dotted when the configuration has it."""
+    colour. A line with a third end is drawn as a T (`_line_segments`). The virtual link Liverpool–Birkenhead is
+    dotted when the configuration has it."""
     out = []
     era = obj["era"]
     for line in data["lines"]:
-        a, b = line["ends"]
-        name = f"{a}-{b}"
-        (x1, y1), (x2, y2) = pic.positions[a], pic.positions[b]
-        ends = {"x1": x1, "y1": y1, "x2": x2, "y2": y2}
+        name = _line_name(line)
+        segments = [_segment_attrs(segment) for segment in _line_segments(line["ends"], pic.positions)]
+        more = " ".join(line["ends"]) if len(line["ends"]) > 2 else None
         owner = obj["links"].get(name)
         if owner is not None:
             colour = PLAYER_COLOURS[owner % len(PLAYER_COLOURS)]
-            parts = [
-                _tooltip(f"{era} link {name} of player {owner}"),
-                _element("line", **ends, stroke="#333333", stroke_width=9, stroke_linecap="round"),
-                _element("line", **ends, stroke=colour, stroke_width=6, stroke_linecap="round"),
+            parts = [_tooltip(f"{era} link {_line_description(line)} of player {owner}")]
+            parts += [
+                _element("line", **ends, stroke="#333333", stroke_width=9, stroke_linecap="round") for ends in segments
             ]
-            out.append(_group(parts, class_="link", data_line=name, data_owner=owner, data_era=era))
+            parts += [
+                _element("line", **ends, stroke=colour, stroke_width=6, stroke_linecap="round") for ends in segments
+            ]
+            out.append(_group(parts, class_="link", data_line=name, data_ends=more, data_owner=owner, data_era=era))
             continue
-        parts = [_tooltip(f"{name}: " + " and ".join(k for k in ("canal", "rail") if line[k]))]
+        parts = [_tooltip(f"{_line_description(line)}: " + " and ".join(k for k in ("canal", "rail") if line[k]))]
         if line["canal"]:
-            parts.append(_element("line", **ends, stroke="#b9d7ef", stroke_width=6, stroke_linecap="round"))
+            parts += [
+                _element("line", **ends, stroke="#b9d7ef", stroke_width=6, stroke_linecap="round") for ends in segments
+            ]
         if line["rail"]:
             dash = None if line["canal"] else "6 4"
-            parts.append(_element("line", **ends, stroke="#8a8a8a", stroke_width=1.5, stroke_dasharray=dash))
+            parts += [
+                _element("line", **ends, stroke="#8a8a8a", stroke_width=1.5, stroke_dasharray=dash) for ends in segments
+            ]
         usable = line[era]
         out.append(
             _group(
                 parts,
                 class_="line",
                 data_line=name,
+                data_ends=more,
                 data_canal=line["canal"],
                 data_rail=line["rail"],
                 opacity=None if usable else 0.35,
@@ -299,20 +344,22 @@ def _draw_scored_links(obj: dict, data: dict, pic: Picture, scored_links: dict[s
     """Links removed when their era was scored (see the module docstring), dashed in their owner's colour."""
     out = []
     for line in data["lines"]:
-        a, b = line["ends"]
-        name = f"{a}-{b}"
+        name = _line_name(line)
         if name not in scored_links:
             continue
         owner = scored_links[name]
-        (x1, y1), (x2, y2) = pic.positions[a], pic.positions[b]
-        ends = {"x1": x1, "y1": y1, "x2": x2, "y2": y2}
+        segments = [_segment_attrs(segment) for segment in _line_segments(line["ends"], pic.positions)]
         colour = PLAYER_COLOURS[owner % len(PLAYER_COLOURS)]
         parts = [
-            _tooltip(f"link {name} of player {owner}: scored, then removed at the end of the era"),
-            _element("line", **ends, stroke="#333333", stroke_width=8, stroke_opacity=0.45, stroke_linecap="round"),
-            _element("line", **ends, stroke=colour, stroke_width=5, stroke_dasharray="9 4"),
+            _tooltip(f"link {_line_description(line)} of player {owner}: scored, then removed at the end of the era")
         ]
-        out.append(_group(parts, class_="scored-link", data_line=name, data_owner=owner))
+        parts += [
+            _element("line", **ends, stroke="#333333", stroke_width=8, stroke_opacity=0.45, stroke_linecap="round")
+            for ends in segments
+        ]
+        parts += [_element("line", **ends, stroke=colour, stroke_width=5, stroke_dasharray="9 4") for ends in segments]
+        more = " ".join(line["ends"]) if len(line["ends"]) > 2 else None
+        out.append(_group(parts, class_="scored-link", data_line=name, data_ends=more, data_owner=owner))
     return out
 
 
@@ -322,7 +369,7 @@ def _check_scored_links(scored_links: Any, obj: dict, data: dict) -> dict[str, i
         raise brass.ArgumentTypeError(
             f"scored_links must be a dict of line -> owner, not {type(scored_links).__name__}"
         )
-    lines = {"-".join(line["ends"]) for line in data["lines"]}
+    lines = {_line_name(line) for line in data["lines"]}
     for name, owner in scored_links.items():
         if name not in lines:
             raise brass.InvalidStateError(f"scored_links: `{name}` is not a line of this map")
@@ -384,9 +431,13 @@ def _draw_space(obj: dict, pic: Picture, location: dict, number: int, icons: lis
         _text(x + SPACE / 2, y + 11, label, font_size=10.5, font_weight="bold", text_anchor="middle", fill=ink)
     )
     produces = _data_for(obj).get("industry_roles", {}).get(industry, {}).get("produces")
-    cube = CUBE_COLOURS.get(produces, _CUBE_COLOUR) if produces else CUBE_COLOURS["coal"]
-    for i in range(tile["cubes"]):  # small squares under the label
-        parts.append(_element("rect", x=x + 3.5 + 3.4 * i, y=y + 13, width=2.8, height=4, fill=cube))
+    if produces == "beer":  # barrels under the label
+        for i in range(tile["cubes"]):
+            parts.append(_barrel(x + 3.5 + 6 * i, y + 12.5, 4.6, 5.5, full=True))
+    else:
+        cube = CUBE_COLOURS.get(produces, _CUBE_COLOUR) if produces else CUBE_COLOURS["coal"]
+        for i in range(tile["cubes"]):  # small squares under the label
+            parts.append(_element("rect", x=x + 3.5 + 3.4 * i, y=y + 13, width=2.8, height=4, fill=cube))
     vp, income = _tile_values(obj, industry, tile["level"])
     if vp is not None and income is not None:  # as printed on the tile: VP bottom left, income bottom right
         parts.append(
@@ -417,6 +468,177 @@ def _draw_space(obj: dict, pic: Picture, location: dict, number: int, icons: lis
     )
 
 
+def _barrel(x: float, y: float, width: float, height: float, *, full: bool) -> str:
+    """A barrel of beer with its top-left corner at (x, y): golden when there, a dashed outline when taken."""
+    if full:
+        return _element(
+            "rect",
+            x=x,
+            y=y,
+            width=width,
+            height=height,
+            rx=width / 3,
+            fill=BARREL_COLOUR,
+            stroke=_BARREL_RIM,
+            stroke_width=0.7,
+            class_="barrel",
+        )
+    return _element(
+        "rect",
+        x=x,
+        y=y,
+        width=width,
+        height=height,
+        rx=width / 3,
+        fill="none",
+        stroke=_BARREL_RIM,
+        stroke_width=0.8,
+        stroke_dasharray="2 1.5",
+        class_="barrel taken",
+    )
+
+
+# --- Merchant locations ---------------------------------------------------------------------------------------
+
+# A merchant location (a location of the data with a `merchant` section): its name on top, then a row of its
+# merchant spaces (each a tile with the barrel beside it) and the bonus a merchant barrel gives.
+_MERCHANT_NAME_ROW = 17  # from the top of the box to the top of the row of tiles
+_MERCHANT_PAD = 5
+
+
+def _merchant_bonus(location: dict) -> str:
+    """The bonus of one merchant barrel as a short text: '+4 VP', '+£5', '+2 income', 'develop'."""
+    bonus = location["merchant"].get("bonus")
+    if not bonus:
+        return ""
+    kind, amount = bonus["type"], bonus["amount"]
+    if kind == "vp":
+        return f"+{amount} VP"
+    if kind == "money":
+        return f"+£{amount}"
+    if kind == "income":
+        return f"+{amount} income"
+    if kind == "develop":
+        return "develop" if amount == 1 else f"develop ×{amount}"
+    return f"{kind} {amount}"
+
+
+def _merchant_box(location: dict) -> tuple[float, float]:
+    """Width and height of the box of a merchant location."""
+    n = len(location["merchant"]["slots"])
+    row: float = 2 * _MERCHANT_PAD + n * SPACE + (n - 1) * GAP
+    bonus = _merchant_bonus(location)
+    if bonus:
+        row += 6 + 5.6 * len(bonus)
+    return max(10 + 7 * len(location["name"]), row), _MERCHANT_NAME_ROW + SPACE + _MERCHANT_PAD
+
+
+def _merchant_label(data: dict, pic: Picture, tile: str) -> str:
+    """What a merchant tile shows: the letter of the one industry it accepts, its kind's name when it accepts
+    several ('any'), nothing when blank."""
+    accepts = data.get("merchant_tiles", {}).get("kinds", {}).get(tile)
+    if accepts is None:
+        return tile
+    if len(accepts) == 1:
+        return pic.letter(accepts[0])
+    return tile if accepts else ""
+
+
+def _draw_merchant_space(
+    obj: dict, data: dict, pic: Picture, location: dict, number: int, counts: list[int], x: float, y: float
+) -> str:
+    """One merchant space with its top-left corner at (x, y): the merchant tile on it (`state.merchants`) and
+    whether its barrel is still there, or a dashed outline when the player count leaves it without a tile."""
+    name = f"{location['id']}/{number}"
+    merchant = obj.get("merchants", {}).get(name)
+    if merchant is None:
+        who = " or ".join(str(n) for n in counts)
+        parts = [
+            _tooltip(f"{location['name']} {number}: no merchant tile with {obj['game']['players']} players ({who})"),
+            _element(
+                "rect",
+                x=x,
+                y=y,
+                width=SPACE,
+                height=SPACE,
+                rx=3,
+                fill="none",
+                stroke="#a89a78",
+                stroke_dasharray="3 2",
+            ),
+            _text(
+                x + SPACE / 2,
+                y + SPACE / 2 + 3,
+                "/".join(map(str, counts)),
+                font_size=8.5,
+                text_anchor="middle",
+                fill="#a89a78",
+            ),
+        ]
+        return _group(parts, class_="merchant-space unused", data_space=name, data_players=" ".join(map(str, counts)))
+    tile, beer = merchant["tile"], merchant["beer"]
+    accepts = data.get("merchant_tiles", {}).get("kinds", {}).get(tile, [])
+    if accepts:
+        what = "buys " + ", ".join(i.replace("_", " ") for i in accepts)
+        what += "; its barrel " + ("is there" if beer else "is taken")
+    else:
+        what = "blank: buys nothing"
+    parts = [
+        _tooltip(f"{location['name']} {number}: merchant tile {tile}, {what}"),
+        _element(
+            "rect",
+            x=x,
+            y=y,
+            width=SPACE,
+            height=SPACE,
+            rx=3,
+            fill="#fffdf6" if accepts else "#ddd5c2",
+            stroke="#8b7d5b",
+        ),
+    ]
+    label = _merchant_label(data, pic, tile)
+    if label:
+        size = 10.5 if len(label) == 1 else 9
+        parts.append(
+            _text(
+                x + SPACE / 2, y + 11.5, label, font_size=size, font_weight="bold", text_anchor="middle", fill="#4a4030"
+            )
+        )
+    if accepts:  # a blank tile never has a barrel
+        parts.append(_barrel(x + SPACE / 2 - 5, y + 15, 10, 9, full=beer))
+    return _group(parts, class_="merchant-tile", data_space=name, data_tile=tile, data_beer=beer)
+
+
+def _draw_merchant(obj: dict, data: dict, pic: Picture, location: dict) -> str:
+    """A merchant location: its name, its merchant spaces and the bonus of a merchant barrel."""
+    lid, name = location["id"], location["name"]
+    x, y = pic.positions[lid]
+    width, height = _merchant_box(location)
+    left, top = x - width / 2, y - height / 2
+    parts = [
+        _element("rect", x=left, y=top, width=width, height=height, rx=8, fill="#eadfc4", stroke="#8b7d5b"),
+        _text(x, top + 13, name, font_size=12, font_weight="bold", text_anchor="middle", fill="#4a4030"),
+    ]
+    sx = left + _MERCHANT_PAD
+    for number, counts in enumerate(location["merchant"]["slots"], start=1):
+        parts.append(_draw_merchant_space(obj, data, pic, location, number, counts, sx, top + _MERCHANT_NAME_ROW))
+        sx += SPACE + GAP
+    bonus = _merchant_bonus(location)
+    if bonus:
+        parts.append(
+            _text(
+                sx + 3,
+                top + _MERCHANT_NAME_ROW + SPACE / 2 + 3.5,
+                bonus,
+                font_size=10,
+                fill="#4a4030",
+                class_="merchant-bonus",
+            )
+        )
+        parts.insert(0, _tooltip(f"{name}: each merchant barrel taken here gives {bonus}"))
+    return _group(parts, class_="location merchant", data_location=lid)
+
+
 def _tile_values(obj: dict, industry: str, level: int) -> tuple[int | None, int | None]:
     """The VP a tile scores when flipped and the income spaces it gives (L-50; classic Brass uses a tile's
     `vp_classic` where it has one, R-11); (None, None) for a tile the data file does not list."""
@@ -445,6 +667,9 @@ Rect = tuple[float, float, float, float]  # left, top, right, bottom
 def _location_rect(location: dict, positions: dict[str, tuple[int, int]]) -> Rect:
     """The box of a location (its spaces), the dot of a town, or the pill of an external location."""
     x, y = positions[location["id"]]
+    if location.get("merchant"):
+        width, height = _merchant_box(location)
+        return x - width / 2, y - height / 2, x + width / 2, y + height / 2
     if location.get("trade_icon"):
         half = (10 + 7 * len(location["name"])) / 2
         return x - half, y - 13, x + half, y + 13
@@ -501,15 +726,16 @@ def _label_places(data_name: str, virtual_link: tuple[str, str] | None) -> dict[
     the one crossing the fewest lines, never over another location's box, another name or the map's edge."""
     data = _load_data(data_name)
     positions = _picture(data_name).positions
-    segments = [tuple(positions[end] for end in line["ends"]) for line in data["lines"]]
+    segments = [segment for line in data["lines"] for segment in _line_segments(line["ends"], positions)]
     if virtual_link is not None:
-        segments.append(tuple(positions[end] for end in virtual_link))
+        a, b = virtual_link
+        segments.append((positions[a], positions[b]))
     boxes = {loc["id"]: _location_rect(loc, positions) for loc in data["locations"]}
     placed: list[Rect] = []
     places = {}
     for location in data["locations"]:
-        if location.get("trade_icon"):
-            continue  # the name is inside the pill
+        if location.get("trade_icon") or location.get("merchant"):
+            continue  # the name is inside the pill or the merchant's box
         weight = "normal" if not location["spaces"] else "bold"
         width = _CHAR_WIDTH[weight] * len(location["name"])
         best = None
@@ -545,6 +771,8 @@ def _draw_location(obj: dict, pic: Picture, location: dict) -> str:
     lid, name = location["id"], location["name"]
     x, y = pic.positions[lid]
     spaces = location["spaces"]
+    if location.get("merchant"):
+        return _draw_merchant(obj, _data_for(obj), pic, location)
     if location.get("trade_icon"):
         width = 10 + 7 * len(name)
         left = x - width / 2
@@ -614,9 +842,11 @@ def _draw_panel(obj: dict, data: dict, pic: Picture, now: int | None, rounds: in
         text = "under way: " + ("double build" if action.get("double") else action["kind"])
         if action.get("target"):
             text += f" {action['target']}"
-        need = [f"{action[k]} {k}" for k in ("coal", "iron") if action.get(k)]
+        need = [f"{action[k]} {k}" for k in ("coal", "iron", "beer") if action.get(k)]
         if need:
             text += f" ({', '.join(need)} to take)"
+        if action.get("merchant"):
+            text += f" to {action['merchant']}"
         out.append(_text(x, y, text, font_size=12, class_="action", data_kind=action["kind"]))
 
     # Players, in seat order.
@@ -713,6 +943,25 @@ def _draw_legend(x: float, y: float, data: dict, pic: Picture, scored: bool = Fa
     out.append(_text(x, y, "flipped; small squares = coal / iron cubes on the tile; bottom:", font_size=10.5))
     y += 14
     out.append(_text(x, y, "VP when flipped (left), income spaces when flipped (right)", font_size=10.5))
+    roles = data.get("industry_roles", {})
+    if any(role.get("produces") == "beer" for role in roles.values()):
+        y += 16
+        out.append(_barrel(x, y - 8, 6, 7.5, full=True))
+        out.append(_barrel(x + 8, y - 8, 6, 7.5, full=False))
+        text = "beer barrels: on a brewery tile, beside a merchant tile (dashed: taken)"
+        out.append(_text(x + 18, y, text, font_size=10.5))
+    if any(location.get("merchant") for location in data["locations"]):
+        kinds = data.get("merchant_tiles", {}).get("kinds", {})
+        several = [f"{kind} = {'/'.join(pic.letter(i) for i in accepts)}" for kind, accepts in kinds.items()]
+        several = [text for text, accepts in zip(several, kinds.values(), strict=True) if len(accepts) > 1]
+        lines = [
+            "merchant tile: the industry it buys (" + ", ".join([*several, "grey = blank"]) + "), its",
+            "barrel, the bonus a merchant barrel gives; a dashed space has no tile",
+            "at this player count (the counts that use it)",
+        ]
+        for line in lines:
+            y += 14
+            out.append(_text(x, y, line, font_size=10.5))
     samples: list[tuple[str, list[tuple[str, float, str | None]]]] = [
         ("canal and rail", [("#b9d7ef", 6, None), ("#8a8a8a", 1.5, None)]),
         ("canal only", [("#b9d7ef", 6, None)]),
