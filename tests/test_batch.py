@@ -130,6 +130,40 @@ def test_vecenv_steps_auto_resets_and_rewards_winners() -> None:
     assert finished >= 6
 
 
+@pytest.mark.parametrize(
+    "actions",
+    [[1.0, 2.0], np.array([1.0, 2.0]), [True, False], np.array([True, True]), ["1", "2"], "12", None],
+)
+def test_vecenv_step_refuses_actions_that_are_not_integers(actions: object) -> None:
+    """A float or bool id is a bug in the caller: refused with ArgumentTypeError, nothing stepped."""
+    env = brass.VecEnv(brass.Game("lancashire", players=2), 2, seed=3)
+    env.reset()
+    before = [env.state(i).to_json() for i in range(2)]
+    with pytest.raises(brass.ArgumentTypeError, match="integer action ids"):
+        env.step(actions)
+    assert [env.state(i).to_json() for i in range(2)] == before
+
+
+def test_vecenv_step_takes_integer_arrays_of_any_width_and_lists() -> None:
+    game = brass.Game("birmingham", players=2)
+    after = []
+    for convert in (
+        list,
+        lambda a: np.array(a, dtype=np.int64),
+        lambda a: np.array(a, dtype=np.int32),
+        lambda a: np.array(a, dtype=np.uint16),
+    ):
+        env = brass.VecEnv(game, 2, seed=4)
+        env.reset()
+        before = [env.state(i).to_json() for i in range(2)]
+        first = [int(np.flatnonzero(row)[0]) for row in env.legal_action_masks()]
+        env.step(convert(first))
+        expected = [brass.State.from_json(before[i]).child(first[i]).to_json() for i in range(2)]
+        after.append([env.state(i).to_json() for i in range(2)])
+        assert after[-1] == expected
+    assert all(a == after[0] for a in after)
+
+
 def test_vecenv_illegal_action_names_the_environment_and_changes_nothing() -> None:
     game = brass.Game("lancashire", players=3)
     env = brass.VecEnv(game, 4, seed=2)

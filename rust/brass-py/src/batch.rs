@@ -132,6 +132,33 @@ unsafe fn buffer<'a, T: numpy::Element, D: numpy::ndarray::Dimension>(
 /// `(rewards, dones)` of `VecEnv.step`.
 type StepResult<'py> = (Bound<'py, PyArray2<f32>>, Bound<'py, PyArray1<bool>>);
 
+/// The action ids of `VecEnv.step`: a numpy array or sequence of integers. Floats and bools are refused
+/// (a float id is a bug in the caller, never something to round).
+fn action_ids(py: Python<'_>, actions: &Bound<'_, PyAny>) -> PyResult<Vec<i64>> {
+    if let Ok(array) = actions.cast::<PyArray1<i64>>() {
+        if let Ok(ids) = array.readonly().as_slice() {
+            return Ok(ids.to_vec());
+        }
+    }
+    let refuse =
+        |what: String| type_error(py, format!("actions must be integer action ids, {what}"));
+    let array = py
+        .import("numpy")?
+        .call_method1("asarray", (actions,))
+        .map_err(|_| refuse(format!("not {}", type_name(actions))))?;
+    let dtype = array.getattr("dtype")?;
+    let kind: String = dtype.getattr("kind")?.extract()?;
+    let size: usize = array.getattr("size")?.extract()?;
+    if size > 0 && kind != "i" && kind != "u" {
+        return Err(refuse(format!("not an array of {}", dtype.str()?)));
+    }
+    array
+        .call_method1("astype", ("int64",))?
+        .call_method0("tolist")?
+        .extract::<Vec<i64>>()
+        .map_err(|_| refuse(format!("not {}", type_name(actions))))
+}
+
 /// `n` games stepped together for reinforcement learning, over preallocated numpy buffers.
 ///
 /// `step(actions)` applies one action per environment (all are checked first; an illegal one raises
@@ -224,24 +251,7 @@ impl VecEnv {
     /// Apply one action id per environment (a sequence or numpy array of ints); returns
     /// `(rewards, dones)`.
     fn step<'py>(&self, py: Python<'py>, actions: &Bound<'py, PyAny>) -> PyResult<StepResult<'py>> {
-        let ids: Vec<i64> = match actions.extract::<Vec<i64>>() {
-            Ok(v) => v,
-            Err(_) => {
-                let np = py.import("numpy")?;
-                np.call_method1("asarray", (actions, "int64"))
-                    .and_then(|a| a.call_method0("tolist"))
-                    .and_then(|l| l.extract::<Vec<i64>>())
-                    .map_err(|_| {
-                        type_error(
-                            py,
-                            format!(
-                                "actions must be a sequence of integer ids, not {}",
-                                type_name(actions)
-                            ),
-                        )
-                    })?
-            }
-        };
+        let ids = action_ids(py, actions)?;
         let mut env = self.lock(py)?;
         let (rewards, dones, scores) = (
             self.rewards.bind(py),
@@ -311,7 +321,8 @@ impl VecEnv {
         Ok(PyArray1::from_vec(py, out))
     }
 
-    /// Rewards of the last step, shape (n, players): 1/k for each of the k winners of a game that ended.
+    /// Rewards of the last step, shape (n, players): each player's return for a game that ended at this step
+    /// (zero-sum, as `State.returns`: a sole winner +1, the others −1/(n−1); 0 for games still running).
     #[getter]
     fn rewards<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray2<f32>> {
         self.rewards.bind(py).clone()
