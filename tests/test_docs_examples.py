@@ -116,3 +116,15 @@ def test_the_examples_are_quick():
     if set(TIMES) != set(RUNNABLE):
         pytest.skip("only when every document's examples ran in this session")
     assert sum(TIMES.values()) < BUDGET_SECONDS, TIMES
+
+
+def test_the_readme_lists_every_document_and_no_link_leaves_the_repository():
+    """The README's table of documents names every file in docs/, and no document points to ../shared (a
+    clone does not have it)."""
+    root = ROOT
+    readme = (root / "README.md").read_text(encoding="utf-8")
+    listed = set(re.findall(r"^\| `docs/([\w.-]+\.md)` \|", readme, flags=re.MULTILINE))
+    present = {p.name for p in (root / "docs").glob("*.md")}
+    assert listed == present
+    for doc in [root / "README.md", *sorted((root / "docs").glob("*.md"))]:
+        assert "../shared" not in doc.read_text(encoding="utf-8"), doc.name
