@@ -90,7 +90,7 @@ pub struct BonusData {
 #[derive(Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct RoleData {
-    /// The resource its tiles hold and give out: "coal", "iron" (and "beer" later).
+    /// The resource its tiles hold and give out: "coal", "iron" or "beer".
     #[serde(default)]
     pub produces: Option<String>,
     /// Its tiles are sold by the Sell action (cotton mills).

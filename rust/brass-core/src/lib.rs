@@ -1,5 +1,5 @@
-//! Rules engine for the Brass board games: Brass: Lancashire (Roxley 2018) today, with the classic 2007
-//! rules and Brass: Birmingham to follow (docs/architecture.md).
+//! Rules engine for the Brass board games: Brass: Lancashire (Roxley 2018) with its options, the original
+//! Brass (Warfrog 2007) and Brass: Birmingham (Roxley 2018) (docs/architecture.md).
 //!
 //! Pure Rust, no Python: the PyO3 binding lives in the `brass-py` crate. A [`Game`] is an immutable
 //! configuration; a [`State`] is a small `Copy` position; rules are functions of both.

@@ -1,4 +1,4 @@
-//! SplitMix64, the one random number generator of both engines (DESIGN.md, "The RNG").
+//! SplitMix64, the one random number generator of both engines (docs/state-format.md, "The RNG").
 //!
 //! Hidden information (deck order, DCM tiles, first turn order) is drawn from it, and its state is part
 //! of the game state, so (configuration, seed, actions) replays a game exactly in both engines.

@@ -1,4 +1,4 @@
-//! The game state: small, flat and `Copy`, so cloning is a memcpy (DESIGN.md, "Performance shape").
+//! The game state: small, flat and `Copy`, so cloning is a memcpy (docs/architecture.md).
 use crate::game::{
     Era, Game, MAX_CARD_KINDS, MAX_DECK, MAX_INDUSTRIES, MAX_LINES, MAX_PLAYERS, MAX_SPACES, NONE,
 };

@@ -932,3 +932,76 @@ fn b31_wild_cards_never_exceed_one_of_each_kind_per_player() {
     p.s.players[1].hand[w] = 2;
     assert!(brass_core::invariants::validate(&p.g, &p.s).is_err());
 }
+
+// --- rounds, pass, what Birmingham does not have, the Rail Era's start ---------------------------------------
+
+#[test]
+fn b5_rounds_per_era_and_one_action_in_the_first_canal_round() {
+    for (players, rounds) in [(2, 10), (3, 9), (4, 8)] {
+        let g = common::birmingham(players, &[]);
+        assert_eq!(g.rounds_per_era, rounds);
+        let s = new_state(&g, 3);
+        assert_eq!((s.round, s.actions_left), (1, 1));
+    }
+}
+
+#[test]
+fn b18_pass_discards_any_one_card() {
+    let mut p = Pos::birmingham(4);
+    p.hand(0, &["pottery", "dudley"]);
+    p.play("pass");
+    assert_eq!(p.decision(), Decision::Card);
+    assert_eq!(p.legal(), ["card dudley", "card pottery"]);
+    p.play("card pottery");
+    assert_eq!(p.s.players[0].discards[card(&p, "pottery")], 1);
+    assert_eq!(p.s.players[0].money, 17, "passing costs nothing");
+}
+
+#[test]
+fn b23_no_double_build_and_no_deck_tile() {
+    let p = Pos::birmingham(4);
+    assert!(p.g.parse_action("build double brewery walsall/2").is_err());
+    assert!((0..p.g.num_actions() as i64).all(|id| !p
+        .g
+        .action_name(id)
+        .unwrap()
+        .contains("double")));
+    assert_eq!(
+        brass_core::games::set_aside_cards(&p.s).iter().sum::<u8>(),
+        0
+    );
+    assert!(p.g.parse_action("loan 10").is_err() && p.g.parse_action("loan 30").is_ok());
+}
+
+#[test]
+fn b30_turn_order_carries_into_the_rail_era_and_a_player_left_with_nothing_links_anywhere() {
+    let mut p = Pos::birmingham(4);
+    // Player 0 owns only a level-1 tile and a canal: both leave at the Canal Era's end.
+    p.tile("dudley/1", 0, "coal_mine", 1, 0)
+        .link("birmingham-dudley", 0);
+    p.tile("cannock/2", 1, "coal_mine", 2, 3);
+    // Money spent in the last round decides the Rail Era's first order (L-11): 3, 2, 0, 1.
+    for (player, spent) in [(0, 9), (1, 12), (2, 4), (3, 0)] {
+        p.s.players[player].money_spent = spent;
+    }
+    end_era(&mut p);
+    assert_eq!(p.s.era, Era::Rail);
+    assert_eq!(&p.s.turn_order[..4], &[3, 2, 0, 1]);
+    assert!(p.is_empty("dudley/1") && p.s.links.iter().all(|&o| o == NONE));
+    // Player 0's turn: with nothing on the board, a rail may go on any line that can have its coal (B-12).
+    p.s.turn = 2;
+    p.s.actions_left = 2;
+    p.hand(0, &["pottery", "pottery"]);
+    assert!(
+        p.is_legal("link derby-nottingham"),
+        "Nottingham opens the coal market"
+    );
+    assert!(
+        p.is_legal("link cannock-walsall"),
+        "player 1's Cannock mine has coal"
+    );
+    assert!(
+        !p.is_legal("link leek-stoke"),
+        "no coal reaches Leek or Stoke"
+    );
+}

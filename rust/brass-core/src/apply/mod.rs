@@ -4,7 +4,6 @@
 use crate::actions::Action;
 use crate::error::{Error, Result};
 use crate::game::{BeerSource, Era, Game, Resource, NONE};
-use crate::games::birmingham;
 use crate::market;
 use crate::rules::{self, card_choices, coal_choices, works_with_cubes, Ctx};
 use crate::state::{ActionKind, Decision, State, Underway};
@@ -97,7 +96,7 @@ pub fn apply_unchecked(game: &Game, state: &mut State, action: Action) {
         Action::Beer { source } => {
             match source {
                 BeerSource::Brewery(space) => take_cube(game, state, space),
-                BeerSource::Merchant(m) => birmingham::take_merchant_beer(state, m),
+                BeerSource::Merchant(m) => crate::games::take_merchant_beer(game, state, m),
             }
             state.action.as_mut().expect("an action").beer -= 1;
             resolve(game, state);
@@ -184,7 +183,7 @@ fn sources(game: &Game, state: &State, resource: Resource) -> u64 {
     match resource {
         Resource::Coal => coal_choices(game, state),
         Resource::Iron => works_with_cubes(game, state, Resource::Iron),
-        Resource::Beer => birmingham::beer_choices(game, state).0,
+        Resource::Beer => crate::games::beer_choices(game, state).0,
     }
 }
 
@@ -196,7 +195,7 @@ fn resolve(game: &Game, state: &mut State) {
         while state.action.expect("an action is under way").owed(resource) > 0 {
             let choices = sources(game, state, resource);
             let merchants = if resource == Resource::Beer {
-                birmingham::beer_choices(game, state).1
+                crate::games::beer_choices(game, state).1
             } else {
                 0
             };
@@ -211,7 +210,7 @@ fn resolve(game: &Game, state: &mut State) {
                     spend(state, p, price);
                 }
                 1 if merchants != 0 => {
-                    birmingham::take_merchant_beer(state, merchants.trailing_zeros() as u8);
+                    crate::games::take_merchant_beer(game, state, merchants.trailing_zeros() as u8);
                 }
                 1 => take_cube(game, state, choices.trailing_zeros() as u8),
                 _ => {

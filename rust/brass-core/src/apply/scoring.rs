@@ -29,8 +29,8 @@ fn link_vp(game: &Game, state: &State, line: u8) -> i32 {
         .sum()
 }
 
-/// L-49, L-50: score every link (the link tiles go back to their owners, seed 000: canal tiles are taken
-/// back) and every flipped tile.
+/// L-49, L-50: score every link (the link tiles go back to their owners: the original rulebook has the
+/// canal tiles taken back) and every flipped tile.
 fn score_era(game: &Game, state: &mut State) {
     for i in 0..game.lines.len() {
         let owner = state.links[i];
@@ -102,7 +102,7 @@ fn final_scoring(game: &Game, state: &mut State) {
 }
 
 /// Final ranking (L-53, R-4): VP, then income level, then money; the players tied on all three share
-/// the win. The track space within an income level is not a tie-break (R-4, seed 004). Classic Brass
+/// the win. The track space within an income level is not a tie-break (R-4, the Lancashire rulebook). Classic Brass
 /// (C-15): then the earlier place in the next turn order, so there is always one winner.
 pub fn winners(game: &Game, state: &State) -> Vec<u8> {
     if !state.is_terminal() {

@@ -394,9 +394,9 @@ pub struct Game {
 }
 
 impl Game {
-    /// An upper bound on the decisions in one game (docs/actions.md): per card played at most 7 (the
-    /// action, one coal and one iron choice per tile or link, one follow-up question, the card; a second
-    /// rail's beer with Birmingham's double rail), plus per successful sale its follow-up, its beer choices
+    /// An upper bound on the decisions in one game (docs/actions.md, docs/birmingham.md): per card played
+    /// at most 7 (the action, one coal and one iron choice per tile or link, one follow-up question, the
+    /// card), 8 with Birmingham's double rail (its beer), plus per successful sale its follow-up, its beer choices
     /// and a bonus (each sale flips a tile that sells: at most a player's tiles of those industries), plus
     /// one per tile removed for a shortfall (at most a player's tiles).
     pub fn max_decisions(&self) -> u32 {

@@ -271,6 +271,40 @@ pub fn sale_beer(game: &Game, state: &State, tile: u8) -> u8 {
     }
 }
 
+/// Where the next barrel of the action under way may come from: brewery spaces and merchant spaces (B-8,
+/// B-25); none in a game without beer.
+pub fn beer_choices(game: &Game, state: &State) -> (u64, u16) {
+    match &game.variant {
+        Variant::Lancashire(_) => (0, 0),
+        Variant::Birmingham(_) => birmingham::beer_choices(game, state),
+    }
+}
+
+/// Can a second rail on `line` have its barrel (B-13)? Never in a game without beer.
+pub fn rail_beer_available(game: &Game, state: &State, ctx: &Ctx, line: u8) -> bool {
+    match &game.variant {
+        Variant::Lancashire(_) => false,
+        Variant::Birmingham(_) => birmingham::rail_beer_available(game, state, ctx, line),
+    }
+}
+
+/// Take the barrel beside the merchant tile on merchant space `m` (B-25).
+pub fn take_merchant_beer(game: &Game, state: &mut State, m: u8) {
+    match &game.variant {
+        Variant::Lancashire(_) => unreachable!("Lancashire has no merchant barrels"),
+        Variant::Birmingham(_) => birmingham::take_merchant_beer(state, m),
+    }
+}
+
+/// The industries a free develop bonus may take now (B-26, Gloucester), as a bitmask; none in a game
+/// without merchant bonuses.
+pub fn bonus_industries(game: &Game, state: &State, p: u8) -> u8 {
+    match &game.variant {
+        Variant::Lancashire(_) => 0,
+        Variant::Birmingham(_) => birmingham::bonus_industries(game, state, p),
+    }
+}
+
 /// The target's part of one sale, before the tile flips; false when the sale fails and ends the action
 /// (L-42).
 pub fn sell_to(game: &Game, state: &mut State, p: u8, target: SaleTarget) -> bool {

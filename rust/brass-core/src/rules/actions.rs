@@ -73,7 +73,7 @@ pub fn check_link(
             }
             if second
                 && game.switches.double_rail_beer
-                && !crate::games::birmingham::rail_beer_available(game, state, ctx, line)
+                && !crate::games::rail_beer_available(game, state, ctx, line)
             {
                 return Err(
                     "the second rail needs a beer from a brewery: yours, or a connected one (B-13)",
@@ -115,10 +115,10 @@ pub fn check_sell(
 ) -> Result<(), Why> {
     let t = state.board[tile as usize];
     if t.owner != ctx.player || !game.roles[t.industry as usize].sold {
-        return Err("that space holds no cotton mill of yours (L-40)");
+        return Err("that space holds no tile of yours of an industry that sells (L-40, B-15)");
     }
     if t.flipped {
-        return Err("that cotton mill has already sold (L-40)");
+        return Err("that tile has already sold (L-40, B-15)");
     }
     crate::games::check_sale(game, state, ctx, tile, target)
 }

@@ -189,7 +189,7 @@ pub fn legal_actions(game: &Game, state: &State, out: &mut Vec<u16>) {
             out,
         ),
         Decision::Beer => {
-            let (breweries, merchants) = crate::games::birmingham::beer_choices(game, state);
+            let (breweries, merchants) = crate::games::beer_choices(game, state);
             push_spaces(
                 breweries,
                 |s| {
@@ -210,7 +210,7 @@ pub fn legal_actions(game: &Game, state: &State, out: &mut Vec<u16>) {
             );
         }
         Decision::Bonus => {
-            let industries = crate::games::birmingham::bonus_industries(game, state, p);
+            let industries = crate::games::bonus_industries(game, state, p);
             push_spaces(industries as u64, |i| l.develop + i as u16, out);
             out.push(l.stop);
         }
@@ -427,14 +427,14 @@ pub fn why_illegal(game: &Game, state: &State, action: Action) -> Result<(), Why
             Ok(())
         }
         (Decision::Bonus, Action::Develop { industry }) => {
-            if crate::games::birmingham::bonus_industries(game, state, p) & (1 << industry) != 0 {
+            if crate::games::bonus_industries(game, state, p) & (1 << industry) != 0 {
                 Ok(())
             } else {
                 Err("the Gloucester bonus removes the lowest tile of an industry that can be developed (B-26)")
             }
         }
         (Decision::Beer, Action::Beer { source }) => {
-            let (breweries, merchants) = crate::games::birmingham::beer_choices(game, state);
+            let (breweries, merchants) = crate::games::beer_choices(game, state);
             let ok = match source {
                 BeerSource::Brewery(s) => breweries & (1 << s) != 0,
                 BeerSource::Merchant(m) => merchants & (1 << m) != 0,
@@ -480,7 +480,9 @@ pub fn why_illegal(game: &Game, state: &State, action: Action) -> Result<(), Why
 /// What the current decision expects, for an action of the wrong kind.
 fn expected(decision: Decision) -> Why {
     match decision {
-        Decision::Action => "an action (build, link, develop, sell, loan or pass) is expected",
+        Decision::Action => {
+            "an action (build, link, develop, sell, loan, scout or pass) is expected"
+        }
         Decision::Coal => "the coal source is expected (`coal <space>`)",
         Decision::Iron => "the iron source is expected (`iron <space>`)",
         Decision::Link => "a second rail link or `stop` is expected",
