@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import math
 import random
 import xml.etree.ElementTree as ET
 from pathlib import Path
@@ -104,7 +105,7 @@ def test_fresh_game_is_valid_svg(engine, name, players):
     assert all(int(row.get("data-income-level")) == start_level for row in rows)
 
 
-@pytest.mark.parametrize(("name", "players"), CONFIGS)
+@pytest.mark.parametrize(("name", "players"), [*CONFIGS, ("birmingham", 2), ("birmingham", 4)])
 @pytest.mark.parametrize("seed", [3, 11])
 def test_random_positions_give_the_same_svg_in_both_engines(name, players, seed):
     moves = random.Random(seed).randrange(20, 160)
@@ -492,3 +493,317 @@ def test_the_picture_section_is_what_tools_make_data_writes():
     assert list(d)[-1] == "picture"
     text = (brass.svg.DATA_DIR / "lancashire.json").read_text(encoding="utf-8")
     assert text == json.dumps(d, indent=1) + "\n"
+
+
+# --- Brass: Birmingham: merchants, barrels, a line with three ends ----------------------------------------------
+
+
+def birmingham_data() -> dict:
+    with open(brass.svg.DATA_DIR / "birmingham.json", encoding="utf-8") as f:
+        return json.load(f)
+
+
+def play_birmingham(players: int, seed: int, stop=lambda state: False, limit: int = 10_000) -> brass.State:
+    """Random legal moves (seeded) in a Birmingham game until `stop(state)` or the end."""
+    state = brass.Game("birmingham", players=players).new_state(seed=seed)
+    rng = random.Random(seed)
+    for _ in range(limit):
+        if state.is_terminal or stop(state):
+            break
+        state.apply(rng.choice(state.legal_actions()))
+    return state
+
+
+def first_birmingham(players: int, stop, seeds=range(60)) -> brass.State:
+    """The first position where `stop(state)` holds, in random games of the seeds in turn."""
+    for seed in seeds:
+        state = play_birmingham(players, seed, stop)
+        if stop(state):
+            return state
+    raise AssertionError("no random game reached the position wanted")
+
+
+def tile_of(root: ET.Element, space: str) -> ET.Element:
+    (el,) = find(root, data_space=space)
+    return el
+
+
+def barrels(el: ET.Element) -> list[str]:
+    """The classes of the barrels drawn inside `el`: 'barrel' (there) or 'barrel taken'."""
+    return [r.get("class") for r in el.iter(f"{SVG}rect") if (r.get("class") or "").startswith("barrel")]
+
+
+def check_birmingham_picture(state: brass.State) -> ET.Element:
+    """Everything a Birmingham picture must show of `state`, checked element by element."""
+    text = brass.svg.board(state)
+    root = parse(text)
+    assert text == brass.svg.board(state.to_json())
+    obj = json.loads(state.to_json())
+    d = birmingham_data()
+    pic = brass.svg.picture("birmingham")
+    kinds = d["merchant_tiles"]["kinds"]
+    # Every location once; every building space once, as a tile or empty.
+    assert {el.get("data-location") for el in root.iter() if el.get("data-location")} == {
+        loc["id"] for loc in d["locations"]
+    }
+    for location in d["locations"]:
+        for number in range(1, len(location["spaces"]) + 1):
+            space = f"{location['id']}/{number}"
+            el = tile_of(root, space)
+            tile = obj["board"].get(space)
+            if tile is None:
+                assert el.get("class") == "space empty" and not barrels(el)
+                continue
+            assert el.get("class") == "space tile"
+            assert el.get("data-industry") == tile["industry"] and el.get("data-cubes") == str(tile["cubes"])
+            assert el.get("data-flipped") == str(tile["flipped"]).lower()
+            assert f"{pic.letter(tile['industry'])}{tile['level']}" in texts(el)
+            # VP and income as printed on the tile.
+            (row,) = [r for r in d["tiles"][tile["industry"]] if r["level"] == tile["level"]]
+            assert el.get("data-vp") == str(row["vp"]) and el.get("data-income") == str(row["income"])
+            (vp_text,) = [t for t in el.iter(f"{SVG}text") if t.get("class") == "tile-vp"]
+            (income_text,) = [t for t in el.iter(f"{SVG}text") if t.get("class") == "tile-income"]
+            assert vp_text.text == str(row["vp"])
+            assert income_text.text == (f"+{row['income']}" if row["income"] > 0 else str(row["income"]))
+            # A brewery's cubes are barrels; a mine's or works' cubes are squares of the resource's colour.
+            squares = [r for r in el.iter(f"{SVG}rect") if r.get("width") == "2.8"]
+            if tile["industry"] == "brewery":
+                assert barrels(el) == ["barrel"] * tile["cubes"] and not squares
+            else:
+                assert not barrels(el) and len(squares) == tile["cubes"]
+                produces = d["industry_roles"][tile["industry"]].get("produces")
+                if produces:
+                    assert {r.get("fill") for r in squares} <= {brass.svg.CUBE_COLOURS[produces]}
+    # Every merchant space: the tile in use with its barrel, or a dashed space the player count leaves empty.
+    merchants = obj["merchants"]
+    assert merchants == state.merchants
+    seen = set()
+    for location in d["locations"]:
+        if "merchant" not in location:
+            continue
+        (box,) = find(root, data_location=location["id"])
+        assert box.get("class") == "location merchant" and location["name"] in texts(box)
+        for number, counts in enumerate(location["merchant"]["slots"], start=1):
+            space = f"{location['id']}/{number}"
+            el = tile_of(root, space)
+            assert el in list(box.iter())
+            seen.add(space)
+            if space not in merchants:
+                assert obj["game"]["players"] not in counts
+                assert el.get("class") == "merchant-space unused"
+                assert el.get("data-players") == " ".join(map(str, counts)) and not barrels(el)
+                continue
+            assert obj["game"]["players"] in counts
+            tile, beer = merchants[space]["tile"], merchants[space]["beer"]
+            assert el.get("class") == "merchant-tile"
+            assert el.get("data-tile") == tile and el.get("data-beer") == str(beer).lower()
+            accepts = kinds[tile]
+            if not accepts:
+                assert not beer and not barrels(el) and not texts(el)
+            else:
+                assert barrels(el) == ["barrel" if beer else "barrel taken"]
+                assert texts(el) == [pic.letter(accepts[0]) if len(accepts) == 1 else tile]
+    assert set(merchants) <= seen
+    # Lines: one element each, links in the owner's colour; the line with a third end drawn as a T.
+    for line in d["lines"]:
+        name = "-".join(line["ends"][:2])
+        (el,) = find(root, data_line=name)
+        segments = [s for s in el.iter(f"{SVG}line")]
+        owner = obj["links"].get(name)
+        if owner is None:
+            assert el.get("class") == "line"
+        else:
+            assert el.get("class") == "link" and el.get("data-owner") == str(owner)
+            assert brass.svg.PLAYER_COLOURS[owner] in {s.get("stroke") for s in segments}
+        ends = {(float(s.get(f"x{i}")), float(s.get(f"y{i}"))) for s in segments for i in (1, 2)}
+        assert {tuple(map(float, pic.positions[end])) for end in line["ends"]} <= ends
+        assert el.get("data-ends") == (" ".join(line["ends"]) if len(line["ends"]) > 2 else None)
+    # The panel: markets of 14 and 10 spaces, no Distant Cotton Market.
+    for resource, size in (("coal", 14), ("iron", 10)):
+        (market,) = find(root, **{"class": f"market {resource}"})
+        assert market.get("data-cubes") == str(obj[f"{resource}_market"])
+        cells = [r for r in market.iter(f"{SVG}rect")]
+        assert len(cells) == size == len(d[f"{resource}_market"]["prices"])
+        filled = [r for r in cells if r.get("fill") == brass.svg.CUBE_COLOURS[resource]]
+        assert len(filled) == obj[f"{resource}_market"]
+    assert not find(root, **{"class": "dcm"}) and "Distant Cotton Market" not in text
+    return root
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+@pytest.mark.parametrize("seed", [1, 7])
+def test_birmingham_random_positions_are_drawn_in_full(players, seed):
+    """Birmingham at every player count, at several points of random games (start, both eras, the end): every
+    tile with its VP, income and cubes or barrels, every merchant tile in use with its barrel, the merchant
+    spaces the player count leaves empty, every line and link, the markets."""
+    rng = random.Random(seed * 10 + players)
+    state = brass.Game("birmingham", players=players).new_state(seed=seed)
+    check_birmingham_picture(state)
+    checked = {state.era}
+    while not state.is_terminal:
+        era = state.era
+        state.apply(rng.choice(state.legal_actions()))
+        if rng.random() < 0.02 or state.era != era:
+            check_birmingham_picture(state)
+            checked.add(state.era)
+    check_birmingham_picture(state)
+    assert state.decision == "over" and checked == {"canal", "rail"}
+
+
+def test_birmingham_breweries_show_their_barrels_and_merchants_their_taken_barrels():
+    """A position with a brewery holding two barrels (built in the Rail Era, B-7) and a merchant barrel taken:
+    the brewery shows two golden barrels, the merchant tile a dashed one."""
+
+    def wanted(state: brass.State) -> bool:
+        obj = json.loads(state.to_json())
+        full = any(t["industry"] == "brewery" and t["cubes"] == 2 for t in obj["board"].values())
+        taken = any(m["tile"] != "blank" and not m["beer"] for m in obj["merchants"].values())
+        return full and taken
+
+    state = first_birmingham(4, wanted)
+    root = check_birmingham_picture(state)
+    obj = json.loads(state.to_json())
+    (space, _) = next((s, t) for s, t in obj["board"].items() if t["industry"] == "brewery" and t["cubes"] == 2)
+    drawn = [r for r in tile_of(root, space).iter(f"{SVG}rect") if r.get("class") == "barrel"]
+    assert len(drawn) == 2 and {r.get("fill") for r in drawn} == {brass.svg.BARREL_COLOUR}
+    assert brass.svg.BARREL_COLOUR not in brass.svg.CUBE_COLOURS.values()
+    (merchant, _) = next((s, m) for s, m in obj["merchants"].items() if m["tile"] != "blank" and not m["beer"])
+    assert barrels(tile_of(root, merchant)) == ["barrel taken"]
+    legend = " ".join(texts(find(root, **{"class": "legend"})[0]))
+    assert "beer barrels" in legend and "merchant tile" in legend and "any = C/G/P" in legend
+
+
+def test_birmingham_two_players_leave_warrington_and_nottingham_without_tiles():
+    root = check_birmingham_picture(brass.Game("birmingham", players=2).new_state(seed=3))
+    for space in ("warrington/1", "warrington/2", "nottingham/1", "nottingham/2"):
+        assert tile_of(root, space).get("class") == "merchant-space unused"
+    assert texts(tile_of(root, "nottingham/1")) == ["4"] and texts(tile_of(root, "warrington/2")) == ["3/4"]
+    (bonus,) = [t for t in find(root, data_location="oxford")[0].iter(f"{SVG}text") if t.get("class")]
+    assert bonus.get("class") == "merchant-bonus" and bonus.text == "+2 income"
+
+
+def test_birmingham_the_line_with_three_ends_is_a_t_and_its_link_and_scored_overlay_cover_all_three():
+    """kidderminster-worcester also reaches the south farm brewery: drawn as the line Kidderminster–Worcester
+    and a branch to the farm from the nearest point of it; a link there is keyed by the first two ends."""
+    pos = brass.svg.picture("birmingham").positions
+    fresh = brass.Game("birmingham", players=3).new_state(seed=1)
+    root = parse(brass.svg.board(fresh))
+    (line,) = find(root, data_line="kidderminster-worcester")
+    assert line.get("data-ends") == "kidderminster worcester farm_south"
+    pieces = {((s.get("x1"), s.get("y1")), (s.get("x2"), s.get("y2"))) for s in line.iter(f"{SVG}line")}
+    assert len(pieces) == 2
+    main = next(p for p in pieces if p[1] != tuple(map(str, pos["farm_south"])))
+    branch = next(p for p in pieces if p[1] == tuple(map(str, pos["farm_south"])))
+    assert main == tuple(tuple(map(str, pos[end])) for end in ("kidderminster", "worcester"))
+    (x1, y1), (x2, y2) = pos["kidderminster"], pos["worcester"]
+    bx, by = (float(v) for v in branch[0])
+    assert abs((x2 - x1) * (by - y1) - (y2 - y1) * (bx - x1)) / math.dist((x1, y1), (x2, y2)) < 0.2
+    assert min(y1, y2) < by < max(y1, y2)
+
+    state = first_birmingham(4, lambda s: "kidderminster-worcester" in s.links)
+    owner = state.links["kidderminster-worcester"]
+    root = check_birmingham_picture(state)
+    (link,) = find(root, data_line="kidderminster-worcester")
+    strokes = [s.get("stroke") for s in link.iter(f"{SVG}line")]
+    assert strokes.count(brass.svg.PLAYER_COLOURS[owner]) == 2
+
+    overlay = parse(brass.svg.board(fresh, scored_links={"kidderminster-worcester": 2}))
+    (scored,) = [el for el in overlay.iter() if el.get("class") == "scored-link"]
+    assert scored.get("data-ends") == "kidderminster worcester farm_south"
+    assert len([s for s in scored.iter(f"{SVG}line") if s.get("stroke") == brass.svg.PLAYER_COLOURS[2]]) == 2
+    with pytest.raises(brass.InvalidStateError):
+        brass.svg.board(fresh, scored_links={"kidderminster-worcester-farm_south": 0})
+
+
+def test_birmingham_an_action_under_way_names_its_beer_and_merchant():
+    state = first_birmingham(3, lambda s: s.decision == "beer" and bool(json.loads(s.to_json())["action"]["merchant"]))
+    action = json.loads(state.to_json())["action"]
+    (under_way,) = find(parse(brass.svg.board(state)), **{"class": "action"})
+    text = texts(under_way)[0]
+    assert text.startswith(f"under way: sell {action['target']}")
+    assert f"({action['beer']} beer to take)" in text and text.endswith(f"to {action['merchant']}")
+
+
+def test_birmingham_map_is_geographic_and_uncrowded():
+    """Towns where they are (north is up, east is right); the merchant locations on their side of the map; the
+    farm breweries beside the lines that reach them; no two boxes touching; all inside the map."""
+    d = birmingham_data()
+    pos = brass.svg.picture("birmingham").positions
+    assert set(pos) == {loc["id"] for loc in d["locations"]}
+
+    def north_of(a, b):
+        return pos[a][1] < pos[b][1]
+
+    def west_of(a, b):
+        return pos[a][0] < pos[b][0]
+
+    assert north_of("leek", "stoke") and north_of("stoke", "stone") and north_of("stone", "stafford")
+    assert north_of("belper", "derby") and north_of("derby", "burton") and north_of("burton", "tamworth")
+    assert (
+        north_of("cannock", "walsall") and north_of("birmingham", "redditch") and north_of("kidderminster", "worcester")
+    )
+    assert west_of("coalbrookdale", "wolverhampton") and west_of("wolverhampton", "walsall")
+    assert west_of("walsall", "tamworth") and west_of("birmingham", "coventry") and west_of("dudley", "birmingham")
+    assert west_of("shrewsbury", "coalbrookdale") and west_of("derby", "nottingham")
+    assert north_of("warrington", "leek") and west_of("warrington", "stoke")
+    assert north_of("worcester", "gloucester") and north_of("redditch", "oxford") and west_of("birmingham", "oxford")
+    assert west_of("farm_north", "cannock") and abs(pos["farm_north"][1] - pos["cannock"][1]) < 40
+    assert north_of("kidderminster", "farm_south") and north_of("farm_south", "worcester")
+    boxes = {loc["id"]: brass.svg._location_rect(loc, pos) for loc in d["locations"]}
+    for a, ra in boxes.items():
+        assert ra[0] > 0 and ra[2] < brass.svg.MAP_WIDTH and ra[1] > 45 and ra[3] < brass.svg.HEIGHT, a
+        for b, rb in boxes.items():
+            if a < b:
+                assert not brass.svg._overlaps((ra[0] - 8, ra[1] - 8, ra[2] + 8, ra[3] + 8), rb), (a, b)
+    # No line passes through a box it does not end at.
+    for line in d["lines"]:
+        for segment in brass.svg._line_segments(line["ends"], pos):
+            through = [
+                lid for lid, box in boxes.items() if lid not in line["ends"] and brass.svg._crosses(*segment, box)
+            ]
+            assert not through, (line["ends"], through)
+
+
+def test_birmingham_location_names_are_clear_of_lines_boxes_and_each_other():
+    d = birmingham_data()
+    pos = brass.svg.picture("birmingham").positions
+    root = parse(brass.svg.board(brass.Game("birmingham", players=4).new_state(seed=1)))
+    boxes = {loc["id"]: brass.svg._location_rect(loc, pos) for loc in d["locations"]}
+    segments = [s for line in d["lines"] for s in brass.svg._line_segments(line["ends"], pos)]
+    names = []
+    for group in root.iter(f"{SVG}g"):
+        lid = group.get("data-location")
+        if lid is None or group.get("class") == "location merchant":
+            continue
+        (label,) = [t for t in group.iter(f"{SVG}text") if t.get("class") == "name"]
+        weight = "bold" if label.get("font-weight") == "bold" else "normal"
+        width = brass.svg._CHAR_WIDTH[weight] * len(label.text)
+        rect = brass.svg._text_rect(float(label.get("x")), float(label.get("y")), label.get("text-anchor"), width)
+        m = brass.svg._LINE_MARGIN
+        wide = (rect[0] - m, rect[1] - m, rect[2] + m, rect[3] + m)
+        assert not [s for s in segments if brass.svg._crosses(*s, wide)], lid
+        assert not [other for other, box in boxes.items() if brass.svg._overlaps(rect, box)], lid
+        assert rect[0] > 0 and rect[2] < brass.svg.MAP_WIDTH and rect[1] > 45 and rect[3] < brass.svg.HEIGHT
+        names.append((lid, rect))
+    assert len(names) == sum(1 for loc in d["locations"] if "merchant" not in loc) == 22
+    for i, (a, ra) in enumerate(names):
+        for b, rb in names[i + 1 :]:
+            assert not brass.svg._overlaps(ra, rb), (a, b)
+
+
+def test_birmingham_picture_section_is_what_tools_make_birmingham_data_writes():
+    """tools/make_birmingham_data.py writes the same `picture` section as the file's last key; its six industries
+    have distinct letters; every location has a place."""
+    path = Path(__file__).resolve().parents[1] / "tools" / "make_birmingham_data.py"
+    spec = importlib.util.spec_from_file_location("make_birmingham_data", path)
+    assert spec is not None and spec.loader is not None
+    make_data = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(make_data)
+    d = birmingham_data()
+    assert json.loads(json.dumps(make_data.PICTURE)) == d["picture"]
+    assert list(d)[-1] == "picture"
+    text = (brass.svg.DATA_DIR / "birmingham.json").read_text(encoding="utf-8")
+    assert text == json.dumps(d, indent=1) + "\n"
+    letters = d["picture"]["letters"]
+    assert set(letters) == set(d["industries"]) and len(set(letters.values())) == len(d["industries"]) == 6
+    assert set(d["picture"]["lat_lon"]) == {loc["id"] for loc in d["locations"]}

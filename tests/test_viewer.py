@@ -325,3 +325,48 @@ def test_brass_replay_game_index(tmp_path, capsys):
     blocked.write_text("")
     assert brass.cli.main(["replay", str(path), "--svg", str(blocked / "sub")]) == 2
     assert capsys.readouterr().err.startswith("brass: cannot write")
+
+
+# --- Brass: Birmingham ----------------------------------------------------------------------------------------
+
+
+def test_a_birmingham_game_in_the_viewer_and_as_pictures(tmp_path, capsys):
+    """`brass selfplay --game birmingham`, then `brass render` and `brass replay --svg` of its record: the page's
+    picture of every position is brass.svg.board of it (merchant tiles, barrels and all), the links the Canal
+    Era scored are drawn over the position after its last move."""
+    games = tmp_path / "games.jsonl"
+    args = ["selfplay", "--game", "birmingham", "--players", "4", "--agents", "random", "random", "random", "random"]
+    assert brass.cli.main([*args, "--games", "1", "--jobs", "1", "--seed", "2", "--quiet", "--out", str(games)]) == 0
+    record = json.loads(games.read_text().splitlines()[0])["record"]
+    assert record["game"]["name"] == "birmingham"
+    out = tmp_path / "game.html"
+    assert brass.cli.main(["render", str(games), "-o", str(out)]) == 0
+    page = out.read_text(encoding="utf-8")
+    assert page == brass.viewer.render_html(record)
+    assert "<title>Brass: Birmingham" in page
+    data = page_data(page)
+    states = expected_states(record)
+    positions = brass.viewer.positions(record)
+    assert len(data["positions"]) == len(states) == len(record["actions"]) + 1
+    for i in sorted({*range(0, len(states), 5), *(p.index for p in positions if p.scored_links)}):
+        expected = brass.svg.board(states[i][0], scored_links=positions[i].scored_links)
+        assert picture(data, i) == expected.replace(' xmlns="http://www.w3.org/2000/svg"', "", 1)
+    final = picture(data, len(states) - 1)
+    assert final.count('class="merchant-tile"') == len(states[-1][0].merchants) == 9
+    # The Canal Era's scoring removed links: that position shows them as an overlay, and says so.
+    scored = [p for p in positions if p.scored_links]
+    assert scored and scored[0].state.era == "rail"
+    assert picture(data, scored[0].index).count('class="scored-link"') == len(scored[0].scored_links)
+    assert "canal era" in data["info"][scored[0].index]["scored"]
+
+    pictures = tmp_path / "pictures"
+    capsys.readouterr()
+    assert brass.cli.main(["replay", str(games), "--svg", str(pictures)]) == 0
+    files = sorted(pictures.iterdir())
+    assert len(files) == len(states)
+    for i in (0, len(states) // 2, len(states) - 1):
+        text = files[i].read_text(encoding="utf-8")
+        assert text == brass.svg.board(states[i][0], scored_links=positions[i].scored_links)
+        root = ET.fromstring(text)
+        assert [el.get("data-game") for el in root.iter() if el.get("class") == "title"] == ["birmingham"]
+    assert f"{len(states)} pictures" in capsys.readouterr().out

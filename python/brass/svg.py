@@ -19,10 +19,21 @@ nudges that keep crowded towns apart) and the industry letters from that file's 
 (`picture(name)`). Any registered game whose data file has a `picture` section can be drawn; for one without
 it, `board` raises `brass.ConfigError`.
 
-Each tile shows its industry letter and level, the coal / iron cubes on it, and at the bottom the VP it scores
-once flipped (left) and the income spaces flipping it gives (right), as printed on the tile. Location names
-are placed beside their box where they cross the fewest lines (below, above, right or left), on a halo of the
-map colour.
+Each tile shows its industry letter and level, the coal / iron cubes on it (barrels of beer on a tile whose
+industry produces beer), and at the bottom the VP it scores once flipped (left) and the income spaces flipping
+it gives (right), as printed on the tile. Location names are placed beside their box where they cross the
+fewest lines (below, above, right or left), on a halo of the map colour.
+
+What a game has beyond Lancashire is drawn from its data and the state, not from its name. A location with a
+`merchant` section (Brass: Birmingham) is a box with its name, one square per merchant space and the bonus a
+merchant barrel gives: the tile on the space (`merchants` of the state JSON: the letter of the industry it
+buys, `any`, grey when blank) with its barrel (golden, dashed once taken), or a dashed square with the player
+counts that use it when the game's player count leaves it without a tile (`class="merchant-tile"` /
+`"merchant-space unused"`, `data-space="oxford/1"`, `data-tile`, `data-beer`). A line with a third end
+(`kidderminster-worcester`, which also reaches the south farm brewery) is drawn as a T: the line between its
+first two ends and a branch to the third (`data-ends` lists all three); its links and the state's `links`
+name it by its first two ends. The panel's markets have the data's spaces and prices; the Distant Cotton Market
+is drawn only in a game that has one.
 
 Links leave the board when an era is scored, so the position after the last move of an era (and the final
 position of a game) has no links left. `board(state, scored_links={...})` draws such removed links on top of
@@ -766,8 +777,8 @@ def _virtual_link(obj: dict, data: dict) -> tuple[str, str] | None:
 
 
 def _draw_location(obj: dict, pic: Picture, location: dict) -> str:
-    """A location: a box of its spaces and its name below, a dot for a town without spaces, or a labelled box
-    for an external trading location."""
+    """A location: a box of its spaces and its name below, a dot for a town without spaces, a labelled box for
+    an external trading location, or a merchant location's box (`_draw_merchant`)."""
     lid, name = location["id"], location["name"]
     x, y = pic.positions[lid]
     spaces = location["spaces"]
@@ -819,8 +830,8 @@ def _cells(x: float, y: float, labels: list[str], filled: list[bool], fill: str,
 
 
 def _draw_panel(obj: dict, data: dict, pic: Picture, now: int | None, rounds: int, scored: bool = False) -> list[str]:
-    """Era, round (of `rounds`), whose turn (`now`), the decision, the players, the markets, the DCM and the
-    deck."""
+    """Era, round (of `rounds`), whose turn (`now`), the decision and the action under way (with the coal, iron
+    and beer it still takes and the merchant it sells to), the players, the markets, the DCM and the deck."""
     x = MAP_WIDTH + 15
     out = [_element("rect", x=MAP_WIDTH, y=45, width=PANEL_WIDTH, height=HEIGHT - 45, fill="#ffffff")]
     players = obj["players"]
@@ -932,7 +943,7 @@ def _draw_panel(obj: dict, data: dict, pic: Picture, now: int | None, rounds: in
 
 
 def _draw_legend(x: float, y: float, data: dict, pic: Picture, scored: bool = False) -> list[str]:
-    """What the letters, fills and line styles mean."""
+    """What the letters, fills and line styles mean; barrels and merchant tiles in a game that has them."""
     out = [_text(x, y, "Key", font_size=12, font_weight="bold")]
     y += 18
     industries = ", ".join(f"{pic.letter(name)} {name.replace('_', ' ')}" for name in data["industries"])
@@ -987,9 +998,9 @@ def _draw_legend(x: float, y: float, data: dict, pic: Picture, scored: bool = Fa
 
 
 def board(state: Any, *, scored_links: dict[str, int] | None = None) -> str:
-    """An SVG picture of a position: the map with its lines, links and tiles, and a side panel with the era,
-    round, player to decide, the players' money, income level, VP, links and hand sizes, the markets, the
-    Distant Cotton Market and the deck.
+    """An SVG picture of a position: the map with its lines, links, tiles and merchant tiles, and a side panel
+    with the era, round, player to decide, the players' money, income level, VP, links and hand sizes, the
+    markets, the Distant Cotton Market (in a game that has one) and the deck.
 
     `state` is a `brass.State`, a `brass.reference.State`, a state JSON text or its parsed object.
     `scored_links` (line -> owner), if given, are links that were scored and removed at the end of an era,
