@@ -24,6 +24,7 @@ import os
 import re
 from collections import Counter
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 
 from hypothesis import strategies as st
@@ -41,6 +42,11 @@ MIN_GAMES_PER_PLAYER_COUNT = {"brass-ci": 70, "brass-long": 700}
 # Complete games per configuration of docs/classic.md (classic Brass, the Lancashire options) in one run
 # (max_examples is a quarter of the profile's there: 20 / 200, plus what Hypothesis adds).
 MIN_GAMES_PER_CONFIGURATION = {"brass-ci": 20, "brass-long": 200}
+# Brass: Birmingham (docs/birmingham.md) has its own main test: games per player count (max_examples) and the
+# minimum of complete games per count it must compare in one run of a profile. With the introductory game's test
+# (a configuration test, above) a brass-ci run compares over 100 complete Birmingham games, brass-long over 2,000.
+BIRMINGHAM_GAMES_PER_PLAYER_COUNT = {"brass-ci": 30, "brass-long": 700}
+MIN_BIRMINGHAM_GAMES_PER_PLAYER_COUNT = {"brass-ci": 26, "brass-long": 630}
 
 
 @dataclass(frozen=True)
@@ -78,6 +84,7 @@ def config(name: str, players, *options: str) -> Config:
 
 
 LANCASHIRE = config("lancashire", (2, 3, 4))
+BIRMINGHAM = config("birmingham", (2, 3, 4))
 # The configurations added by docs/classic.md, each compared in its own parametrized test.
 NEW_CONFIGS = (
     config("brass", (3,)),
@@ -87,6 +94,7 @@ NEW_CONFIGS = (
     config("lancashire", (2, 3, 4), "intro"),
     config("lancashire", (3, 4), "classic_deck", "virtual_link"),
     config("lancashire", (2, 3, 4), "intro", "virtual_link"),
+    config("birmingham", (2, 3, 4), "intro"),
 )
 
 
@@ -102,14 +110,56 @@ def rust_refuses(cfg: Config) -> str | None:
 
 # What the cross-loading, edited-state and state-machine tests draw from: every configuration the Rust engine
 # plays (Lancashire with its default rules first; Hypothesis shrinks toward it).
-COMPARABLE_CONFIGS = (LANCASHIRE,) + tuple(c for c in NEW_CONFIGS if rust_refuses(c) is None)
+COMPARABLE_CONFIGS = (LANCASHIRE,) + tuple(c for c in (*NEW_CONFIGS, BIRMINGHAM) if rust_refuses(c) is None)
 
-# Ids are the same for every player count of a configuration (docs/actions.md).
-_GAME = brass.Game("lancashire", players=2)
-NUM_ACTIONS = _GAME.num_actions
-NAMES = [_GAME.action_name(i) for i in range(NUM_ACTIONS)]
-KIND = [name.split()[0] for name in NAMES]  # build, link, develop, sell, loan, pass, coal, iron, stop, card, remove
-PASSIVE = frozenset(i for i, k in enumerate(KIND) if k in ("pass", "loan"))
+
+@dataclass(frozen=True)
+class IdTable:
+    """The action ids of one game (the same for every player count and option of the game, docs/actions.md and
+    docs/birmingham.md): their notation, their kind (the first word) and the sets the playing styles prefer."""
+
+    game: object  # a brass.Game of this game, for parse_action
+    names: tuple
+    kind: tuple  # build, link, develop, sell, loan, scout, pass, coal, iron, beer, stop, card, remove
+    passive: frozenset  # pass and loan
+    trade_builds: frozenset  # builds of what sells (Lancashire cotton mills and ports; Birmingham's sold industries
+    # and breweries), the `seller` style's second tier
+    mersey_builds: frozenset  # the `mersey` style's tiers (configurations with the virtual link, C-7 / L-55)
+    mersey_links: frozenset
+    mersey_develops: frozenset
+
+    @property
+    def num_actions(self) -> int:
+        return len(self.names)
+
+
+TRADE_INDUSTRIES = ("cotton_mill", "port", "manufacturer", "pottery", "brewery")
+
+
+@cache
+def ids_of(name: str) -> IdTable:
+    game = brass.Game(name, players=brass.games()[name]["players"][-1])
+    names = tuple(game.action_name(i) for i in range(game.num_actions))
+    kind = tuple(n.split()[0] for n in names)
+    mersey = ("liverpool", "birkenhead", "ellesmere_port")
+    return IdTable(
+        game=game,
+        names=names,
+        kind=kind,
+        passive=frozenset(i for i, k in enumerate(kind) if k in ("pass", "loan")),
+        trade_builds=frozenset(
+            i for i, n in enumerate(names) if kind[i] == "build" and n.split()[1] in TRADE_INDUSTRIES
+        ),
+        mersey_builds=frozenset(
+            i for i, n in enumerate(names) if kind[i] == "build" and n.split()[2].split("/")[0] in mersey
+        ),
+        mersey_links=frozenset(
+            i
+            for i, n in enumerate(names)
+            if kind[i] == "link" and set(n.split()[1].split("-")) & {"birkenhead", "ellesmere_port"}
+        ),
+        mersey_develops=frozenset(i for i, n in enumerate(names) if n in ("develop port", "develop shipyard")),
+    )
 
 
 class Stats:
@@ -153,7 +203,7 @@ class Stats:
             "differential: complete games per configuration: "
             + ", ".join(f"{k} {v}" for k, v in sorted(self.configs.items())),
         ]
-        refused = [reason for reason in map(rust_refuses, NEW_CONFIGS) if reason]
+        refused = [reason for reason in map(rust_refuses, (*NEW_CONFIGS, BIRMINGHAM)) if reason]
         if refused:
             lines.append("differential: NOT compared: " + "; ".join(refused))
         return lines
@@ -177,6 +227,11 @@ RARE = frozenset(
         "virtual link build legal C-7/L-55",
         "next turn order decides C-15",
         "shortfall before a classic round C-4",
+        "Gloucester develop B-26",
+        "Gloucester develop declined R-17",
+        "an opponent's brewery gives beer B-8",
+        "beer choice B-25",
+        "second rail's beer B-13",
     }
 )
 
@@ -244,6 +299,54 @@ def network_of(state: dict, player: int) -> set[str]:
     return net
 
 
+WILD_CARDS = ("wild_location", "wild_industry")
+
+
+def birmingham_events(name: str, kind: str, before: dict, after: dict) -> list[str]:
+    """The Birmingham rule paths (docs/birmingham.md) one decision took."""
+    events = []
+    mover = before["turn_order"][before["turn"]] if before["turn"] < len(before["turn_order"]) else None
+    nothing_on_board = mover is not None and not network_of(before, mover)
+    if kind == "sell":
+        events.append("sale to a merchant B-15")
+    if kind in ("build", "link") and before["decision"] == "action" and nothing_on_board:
+        events.append(f"first {kind} anywhere B-12")
+    if kind == "build" and before["decision"] == "action":
+        space = name.split()[2]
+        tile = after["board"].get(space)
+        if tile is not None and tile["industry"] == "pottery" and tile["level"] == 1 and after["era"] == "rail":
+            events.append("Pottery I built in the Rail Era K6")
+        if tile is not None and tile["industry"] == "brewery" and tile["cubes"] == 2:
+            events.append("brewery with 2 barrels B-7")
+    if kind == "scout":
+        events.append("scout B-17")
+    if before["decision"] == "beer":
+        events.append("beer choice B-25")
+    if before["decision"] == "bonus":
+        events.append("Gloucester develop declined R-17" if kind == "stop" else "Gloucester develop B-26")
+    if before["decision"] == "link" and kind == "link":
+        events.append("second rail's beer B-13")
+    for space, tile in before["board"].items():
+        new = after["board"].get(space)
+        if (
+            tile["industry"] == "brewery"
+            and new is not None
+            and new["cubes"] < tile["cubes"]
+            and tile["owner"] != mover
+        ):
+            events.append("an opponent's brewery gives beer B-8")
+    for space, merchant in before["merchants"].items():
+        if merchant["beer"] and not after["merchants"][space]["beer"]:
+            events.append(f"merchant barrel taken B-26 ({space.split('/')[0]})")
+        if not merchant["beer"] and after["merchants"][space]["beer"]:
+            events.append("merchant barrels refilled B-20")
+    if mover is not None:
+        for wild in WILD_CARDS:
+            if after["players"][mover]["hand"].get(wild, 0) < before["players"][mover]["hand"].get(wild, 0):
+                events.append("wild card played B-17")
+    return events
+
+
 class Pair:
     """One game position held by both engines."""
 
@@ -264,6 +367,7 @@ class Pair:
             rust = config.game(brass, players).new_state(seed=seed)
             ref = config.game(reference, players).new_state(seed)
         self.config = config
+        self.ids = ids_of(config.name)
         self.players = players
         self.seed = seed
         self.test = test
@@ -325,6 +429,7 @@ class Pair:
             state.dcm_marker,
             state.dcm_tiles_left,
             state.deck_tile_size,
+            state.merchants,
         )
 
     def check(self) -> list[int]:
@@ -339,8 +444,8 @@ class Pair:
             only_b = sorted(set(lb) - set(la))
             details = [f"decision {a.decision}, player {a.current_player}"]
             details += [
-                f"legal only in rust: {[NAMES[i] for i in only_a]}",
-                f"legal only in reference: {[NAMES[i] for i in only_b]}",
+                f"legal only in rust: {[self.ids.names[i] for i in only_a]}",
+                f"legal only in reference: {[self.ids.names[i] for i in only_b]}",
             ]
             if la == sorted(set(la)) and lb == sorted(set(lb)) and not only_a and not only_b:
                 details.append(f"same sets, different lists: {la} / {lb}")
@@ -361,7 +466,10 @@ class Pair:
         if views_a != views_b:
             raise self.diverged(
                 "position views",
-                [f"(board, links, coal, iron, dcm marker, dcm tiles, deck tile) rust {views_a} / reference {views_b}"],
+                [
+                    "(board, links, coal, iron, dcm marker, dcm tiles, deck tile, merchants) "
+                    f"rust {views_a} / reference {views_b}"
+                ],
             )
         if a.is_terminal and (a.scores, a.winners) != (b.scores, b.winners):
             raise self.diverged(
@@ -383,7 +491,7 @@ class Pair:
 
     def apply(self, action) -> list[int]:
         """Take one decision in both engines and compare; returns the new legal ids."""
-        aid = action if isinstance(action, int) else _GAME.parse_action(action)
+        aid = action if isinstance(action, int) else self.ids.game.parse_action(action)
         if aid not in self.legal:
             raise ValueError(f"test bug: {action!r} is not legal here")
         STATS.decision_kinds[self.rust.decision] += 1
@@ -399,11 +507,12 @@ class Pair:
         if errors != [None, None]:
             self.actions.append(aid)
             raise self.diverged(
-                f"apply {NAMES[aid]!r} (legal in both)", [f"rust: {errors[0]!r}", f"reference: {errors[1]!r}"]
+                f"apply {self.ids.names[aid]!r} (legal in both)",
+                [f"rust: {errors[0]!r}", f"reference: {errors[1]!r}"],
             )
         self.actions.append(aid)
         STATS.decisions += 1
-        STATS.action_kinds[KIND[aid]] += 1
+        STATS.action_kinds[self.ids.kind[aid]] += 1
         before = self._json
         legal = self.check()
         self.note_events(aid, json.loads(before), json.loads(self._json))
@@ -412,32 +521,29 @@ class Pair:
     def note_events(self, aid: int, before: dict, after: dict) -> None:
         """Count the rarer rule paths a decision took (they show what the comparison covered)."""
         events = []
-        name = NAMES[aid]
-        if KIND[aid] == "build" and before["decision"] == "action":
+        name, kind = self.ids.names[aid], self.ids.kind[aid]
+        birmingham = before["game"]["name"] == "birmingham"
+        if kind == "build" and before["decision"] == "action":
             held = before["board"].get(name.split()[2])
             if held is not None:
                 mover = before["turn_order"][before["turn"]]
                 events.append("overbuild own L-29" if held["owner"] == mover else "overbuild opponent L-30")
-        if (
-            KIND[aid] == "build"
-            and before["decision"] == "action"
-            and not name.endswith("double")
-            and virtual_link_builds(before, [name])
-        ):
+        build = kind == "build" and before["decision"] == "action" and not name.endswith("double")
+        if build and virtual_link_builds(before, [name]):
             events.append("virtual link build C-7/L-55")
-        if virtual_link_builds(after, [NAMES[a] for a in self.legal]):
+        if not birmingham and virtual_link_builds(after, [self.ids.names[a] for a in self.legal]):
             events.append("virtual link build legal C-7/L-55")
-        if KIND[aid] == "sell" and name.endswith("distant"):
+        if kind == "sell" and name.endswith("distant"):
             events.append("distant sale L-42")
             if after["dcm"]["marker"] == 8:
                 events.append("DCM reaches X L-42")
             if before["game"]["name"] == "brass":
                 events.append("DCM tile to the bottom C-11")
-        if KIND[aid] == "sell" and not name.endswith("distant"):
+        if kind == "sell" and not name.endswith("distant") and not birmingham:
             port = before["board"][name.split()[2]]
             mover = before["turn_order"][before["turn"]]
             events.append("sale to own port L-41" if port["owner"] == mover else "sale to opponent's port L-41")
-        if KIND[aid] == "link" and before["decision"] == "link":
+        if kind == "link" and before["decision"] == "link":
             events.append("second rail L-36")
         if before["decision"] in ("coal", "iron", "remove"):
             events.append(f"{before['decision']} choice")
@@ -453,6 +559,8 @@ class Pair:
             events.append("canal era end L-51")
         if after["decision"] == "over" and after["era"] == "canal":
             events.append("introductory game end L-54")
+        if birmingham:
+            events += birmingham_events(name, kind, before, after)
         classic = before["game"]["name"] == "brass"
         if classic and before["decision"] == "action" and before["era"] == "rail" and not before["deck"]:
             events.append("loans closed with the deck C-5")
@@ -538,52 +646,45 @@ PLAYERS = st.sampled_from([2, 3, 4])
 #             Birkenhead, else a port or shipyard develop, else anything busy (each tier skipped on a drawn 1-in-8
 #             coin). Random play seldom reaches the virtual link's card condition: the usual way is a rail to
 #             Birkenhead, then a port card for Liverpool.
+#   (The sets of ids each style prefers are the game's, `IdTable`: in Birmingham the `seller` style's builds are the
+#   sold industries and breweries.)
 STYLES = ("uniform", "active", "busy", "builder", "seller", "mixed")
-MERSEY_BUILDS = frozenset(
-    i
-    for i, n in enumerate(NAMES)
-    if n.startswith("build ") and n.split()[2].split("/")[0] in ("liverpool", "birkenhead", "ellesmere_port")
-)
-MERSEY_LINKS = frozenset(
-    i
-    for i, n in enumerate(NAMES)
-    if n.startswith("link ") and set(n.split()[1].split("-")) & {"birkenhead", "ellesmere_port"}
-)
-MERSEY_DEVELOPS = frozenset(i for i, n in enumerate(NAMES) if n in ("develop port", "develop shipyard"))
-TRADE_BUILDS = frozenset(i for i, n in enumerate(NAMES) if n.startswith(("build cotton_mill", "build port")))
 STYLE = st.sampled_from(STYLES)
 
 
 def style_for(cfg: Config):
-    """The playing styles drawn for a configuration: with the virtual link, `mersey` is drawn a third of the time."""
+    """The playing styles drawn for a configuration: with the virtual link, `mersey` is drawn a third of the time;
+    in Birmingham `seller` is (random play seldom has the beer and the merchant connection a sale needs)."""
     if cfg.name == "brass" or dict(cfg.options).get("virtual_link"):
         return st.sampled_from(STYLES + ("mersey",) * 3)
+    if cfg.name == "birmingham":
+        return st.sampled_from(STYLES + ("seller",) * 3)
     return STYLE
 
 
 def tiers(pair: Pair, style: str) -> list[list[int]]:
     """The preference tiers of the `seller` and `mersey` styles at an action decision."""
-    legal = pair.legal
+    legal, ids = pair.legal, pair.ids
     if style == "seller":
         return [
-            [a for a in legal if KIND[a] == "sell"],
-            [a for a in legal if a in TRADE_BUILDS],
-            [a for a in legal if KIND[a] == "link"],
-            [a for a in legal if a not in PASSIVE],
+            [a for a in legal if ids.kind[a] == "sell"],
+            [a for a in legal if a in ids.trade_builds],
+            [a for a in legal if ids.kind[a] == "link"],
+            [a for a in legal if a not in ids.passive],
         ]
-    virtual = set(virtual_link_builds(json.loads(pair.rust.to_json()), [NAMES[a] for a in legal]))
+    virtual = set(virtual_link_builds(json.loads(pair.rust.to_json()), [ids.names[a] for a in legal]))
     return [
-        [a for a in legal if NAMES[a] in virtual],
-        [a for a in legal if a in MERSEY_LINKS],
-        [a for a in legal if a in MERSEY_BUILDS],
-        [a for a in legal if a in MERSEY_DEVELOPS],
-        [a for a in legal if a not in PASSIVE],
+        [a for a in legal if ids.names[a] in virtual],
+        [a for a in legal if a in ids.mersey_links],
+        [a for a in legal if a in ids.mersey_builds],
+        [a for a in legal if a in ids.mersey_develops],
+        [a for a in legal if a not in ids.passive],
     ]
 
 
 def choose(data, pair: Pair, style: str) -> int:
     """One legal id, drawn with `data` (an index into the legal ids or into the preferred subset)."""
-    legal = pair.legal
+    legal, ids = pair.legal, pair.ids
     if len(legal) == 1:
         return legal[0]
     pool = legal
@@ -594,11 +695,11 @@ def choose(data, pair: Pair, style: str) -> int:
                 break
     elif style != "uniform" and pair.rust.decision == "action":
         if style == "active":
-            preferred = [a for a in legal if KIND[a] != "pass"]
+            preferred = [a for a in legal if ids.kind[a] != "pass"]
         elif style == "builder":
-            preferred = [a for a in legal if KIND[a] in ("build", "sell")]
+            preferred = [a for a in legal if ids.kind[a] in ("build", "sell")]
         else:
-            preferred = [a for a in legal if a not in PASSIVE]
+            preferred = [a for a in legal if a not in ids.passive]
         if preferred and (style != "mixed" or data.draw(st.booleans(), label="busy")):
             pool = preferred
     if len(pool) == 1:
@@ -606,8 +707,12 @@ def choose(data, pair: Pair, style: str) -> int:
     return pool[data.draw(st.integers(0, len(pool) - 1), label=f"index of {len(pool)}")]
 
 
-# Ids outside the space and values that are not ids at all (docs/reference-notes.md item 13).
-OUT_OF_RANGE = [-1, -2, -(2**63), NUM_ACTIONS, NUM_ACTIONS + 1, 2**16, 2**63, 2**64, 2**70]
+def out_of_range(num_actions: int) -> list[int]:
+    """Ids outside a game's id space (docs/reference-notes.md item 13)."""
+    return [-1, -2, -(2**63), num_actions, num_actions + 1, 2**16, 2**63, 2**64, 2**70]
+
+
+# Values that are not ids at all.
 WRONG_TYPES = [None, 1.5, float("nan"), True, False, b"pass", bytearray(b"pass"), [0], (0,), {"id": 0}, 1j]
 # Characters for random notation text: the notation's own, white space of several kinds (Unicode White_Space
 # and the four ASCII separators that Python's str.isspace counts but Unicode does not), upper case, the Kelvin
@@ -650,24 +755,26 @@ def mangle(data, text: str) -> str:
 def probe(data, pair: Pair) -> None:
     """Try one illegal input on both engines; they must reject it alike and change nothing."""
     legal = set(pair.legal)
+    names = pair.ids.names
+    num_actions = len(names)
     kind = data.draw(st.sampled_from(PROBES), label="probe")
     if kind == "illegal id":
-        pair.reject(data.draw(st.integers(0, NUM_ACTIONS - 1).filter(lambda a: a not in legal), label="id"))
+        pair.reject(data.draw(st.integers(0, num_actions - 1).filter(lambda a: a not in legal), label="id"))
     elif kind == "out of range":
-        pair.reject(data.draw(st.sampled_from(OUT_OF_RANGE), label="id"))
+        pair.reject(data.draw(st.sampled_from(out_of_range(num_actions)), label="id"))
     elif kind == "wrong type":
         pair.reject(data.draw(st.sampled_from(WRONG_TYPES), label="value"))
     elif kind == "numpy id":
         import numpy as np
 
-        aid = data.draw(st.integers(0, NUM_ACTIONS - 1).filter(lambda a: a not in legal), label="id")
+        aid = data.draw(st.integers(0, num_actions - 1).filter(lambda a: a not in legal), label="id")
         pair.reject(data.draw(st.sampled_from([np.int64, np.int32, np.uint16]), label="dtype")(aid))
     else:
         if kind == "random text":
             text = data.draw(st.text(TEXT_ALPHABET, max_size=40), label="text")
         else:
-            aid = data.draw(st.integers(0, NUM_ACTIONS - 1), label="id")
-            text = NAMES[aid] if kind == "illegal notation" else mangle(data, NAMES[aid])
+            aid = data.draw(st.integers(0, num_actions - 1), label="id")
+            text = names[aid] if kind == "illegal notation" else mangle(data, names[aid])
         parsed = pair.parse_agrees(text)
         if parsed is not None and parsed in legal:
             return  # still a legal decision: nothing to reject

@@ -14,7 +14,10 @@ import pickle
 
 import pytest
 from differential_harness import (
+    BIRMINGHAM,
+    BIRMINGHAM_GAMES_PER_PLAYER_COUNT,
     COMPARABLE_CONFIGS,
+    MIN_BIRMINGHAM_GAMES_PER_PLAYER_COUNT,
     MIN_GAMES_PER_CONFIGURATION,
     MIN_GAMES_PER_PLAYER_COUNT,
     NEW_CONFIGS,
@@ -69,6 +72,31 @@ def test_random_games_agree_decision_by_decision(players, data):
     assert pair.rust.decision == "over" and pair.rust.winners
     target(float(pair.rare), label="rarer rule paths taken")  # steer generation toward them
     STATS.game_done(test, players)
+
+
+# --- 1a. Whole games of Brass: Birmingham (docs/birmingham.md) --------------------------------------------------
+
+BIRMINGHAM_TEST = "games agree birmingham"
+BIRMINGHAM_EXAMPLES = BIRMINGHAM_GAMES_PER_PLAYER_COUNT.get(settings.get_current_profile_name(), 30)
+
+
+@pytest.mark.skipif(bool(rust_refuses(BIRMINGHAM)), reason=str(rust_refuses(BIRMINGHAM)))
+@pytest.mark.parametrize("players", [2, 3, 4])
+@settings(max_examples=BIRMINGHAM_EXAMPLES)
+@given(data=st.data())
+def test_birmingham_games_agree_decision_by_decision(players, data):
+    """Whole games of Brass: Birmingham at each player count (the introductory game is a configuration test below),
+    with the same checks and styles as the Lancashire main test."""
+    seed = data.draw(SEEDS, label="seed")
+    style = data.draw(style_for(BIRMINGHAM), label="style")
+    probe_every = data.draw(PROBE_EVERY, label="probe every")
+    test = f"{BIRMINGHAM_TEST} {players}p"
+    STATS.game_started(test)
+    pair = Pair(players, seed, test=test, config=BIRMINGHAM)
+    assert play(data, pair, style, probe_every)
+    assert pair.rust.decision == "over" and pair.rust.winners
+    target(float(pair.rare), label="rarer rule paths taken")
+    STATS.game_done(test, players, BIRMINGHAM)
 
 
 # --- 1b. Whole games of every other configuration (docs/classic.md) ---------------------------------------------
@@ -254,18 +282,24 @@ TestDifferentialMachine.settings = settings(max_examples=max(5, EXAMPLES // 8))
 
 
 def test_zz_enough_complete_games_were_compared():
-    """When the main test ran for a player count in this session, it compared at least the profile's minimum of
-    complete games at that count (the CI log shows the figures in the `differential:` summary lines)."""
+    """When the main test (Lancashire), the Birmingham test or a configuration test ran in this session, it compared
+    at least the profile's minimum of complete games (the CI log shows the figures in the `differential:` summary
+    lines)."""
     profile = settings.get_current_profile_name()
     minimum = MIN_GAMES_PER_PLAYER_COUNT.get(profile)
-    ran = [p for p in (2, 3, 4) if STATS.started[f"{MAIN} {p}p"]]
-    if minimum is None or not ran:
-        pytest.skip(f"the main differential test did not run under a brass profile ({profile!r}) in this session")
-    for p in ran:
-        assert STATS.tests[f"{MAIN} {p}p"] >= minimum, (p, STATS.tests, minimum)
+    if minimum is None or not any(STATS.started.values()):
+        pytest.skip(f"no differential game test ran under a brass profile ({profile!r}) in this session")
+    for p in (2, 3, 4):
+        if STATS.started[f"{MAIN} {p}p"]:
+            assert STATS.tests[f"{MAIN} {p}p"] >= minimum, (p, STATS.tests, minimum)
     per_config = MIN_GAMES_PER_CONFIGURATION[profile]
     for cfg in NEW_CONFIGS:
         test = f"{CONFIG_TEST} {cfg.label}"
         if STATS.started[test]:
             assert STATS.tests[test] >= per_config, (cfg.label, STATS.tests, per_config)
+    per_count = MIN_BIRMINGHAM_GAMES_PER_PLAYER_COUNT[profile]
+    for p in (2, 3, 4):
+        test = f"{BIRMINGHAM_TEST} {p}p"
+        if STATS.started[test]:
+            assert STATS.tests[test] >= per_count, (test, STATS.tests, per_count)
     print(dumps(dict(STATS.games)))

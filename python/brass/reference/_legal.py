@@ -144,8 +144,9 @@ def paying_cards(
     if industry_kinds:
         if net is None:
             net = network(data, pos, player)
-        first_build = is_first_build(data, pos, player) and space not in pos["board"]
-        if industry_card_reaches(data, net, location) or first_build:
+        if industry_card_reaches(data, net, location) or (
+            space not in pos["board"] and is_first_build(data, pos, player)
+        ):
             kinds.extend(industry_kinds)
     return sorted(set(kinds), key=data.card_order.__getitem__)
 
@@ -245,7 +246,8 @@ def link_problem(
         return f"{line.name} is not a rail line (L-36)"
     if net is None:
         net = network(data, pos, player)
-    if net.isdisjoint(line.ends) and not (data.first_link_anywhere and not has_anything_on_board(pos, player)):
+    # A player with nothing on the board has an empty network (L-13).
+    if net.isdisjoint(line.ends) and not (data.first_link_anywhere and not net):
         return f"neither {' nor '.join(line.ends)} is in your network (L-34, R-2)"
     cost = price
     if pos["era"] == "rail":
