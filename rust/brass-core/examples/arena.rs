@@ -1,4 +1,5 @@
 //! Agent strength check: `cargo run --release --example arena -- <games> <agent> <agent> ...`
+//! (`BRASS_GAME=birmingham` for another game of the catalog).
 //! Agents: random, greedy, mcts:<iterations>[:<rollout depth>]. Seats rotate every game.
 use brass_core::agents::{play_game, Agent, GreedyAgent, MctsAgent, MctsConfig, RandomAgent};
 use brass_core::Game;
@@ -29,7 +30,8 @@ fn main() {
     let games: u64 = args[1].parse().unwrap();
     let agents: Vec<Box<dyn Agent>> = args[2..].iter().map(|s| agent(s)).collect();
     let n = agents.len();
-    let game = Game::new("lancashire", n as i64, &BTreeMap::new()).unwrap();
+    let name = std::env::var("BRASS_GAME").unwrap_or_else(|_| "lancashire".into());
+    let game = Game::new(&name, n as i64, &BTreeMap::new()).unwrap();
     let mut wins = vec![0.0; n];
     let mut vp = vec![0i64; n];
     let t = Instant::now();

@@ -48,14 +48,19 @@ fn rounds_left(game: &Game, state: &State) -> i32 {
     }
 }
 
+/// VP-like value of one income level for one round still to play.
+const INCOME_WEIGHT: f64 = 0.15;
+
 /// Beer barrels on the player's own unflipped breweries: each sells one of the player's tiles later
 /// (Birmingham, B-8), so it is worth something, less than the sale itself.
-const BARREL_VALUE: f64 = 0.5;
+const BARREL_VALUE: f64 = 1.0;
 
 /// The evaluation of a position for one player, in VP-like units (docs/agents.md):
 /// VP scored + VP of flipped tiles (level 2+ counted again in the Canal Era, they score twice) + half the
-/// VP of unflipped tiles + current link VP + income level × rounds left × 0.15 + money / 8
-/// (Birmingham: money / 12, as money scores no VP there, B-21) + 0.5 per barrel on own breweries.
+/// VP of unflipped tiles + current link VP + income level × rounds left × 0.15 + money / 8. Birmingham
+/// adds what its scarce money and beer call for: money / 12 (money scores no VP there, B-21), 1 per barrel
+/// on own breweries, and part of the income an unflipped tile would bring (half for a tile that sells, a
+/// quarter for a producer) over the rounds left.
 pub fn evaluate(game: &Game, state: &State, player: u8) -> f64 {
     let pl = &state.players[player as usize];
     let mut value = pl.vp as f64;
@@ -70,6 +75,20 @@ pub fn evaluate(game: &Game, state: &State, player: u8) -> f64 {
             value += if twice { 2.0 * vp } else { vp };
         } else {
             value += 0.5 * vp;
+            if !game.switches.money_vp {
+                // Birmingham: half the income the tile brings once flipped, for the rounds left (levels are
+                // about half the track spaces). Without it a one-ply search passes rather than spend its
+                // scarce money (£17 at the start) on tiles that pay only later.
+                let income = game.tile_spec(t.industry, t.level).map_or(0, |x| x.income) as f64;
+                // A tile that sells flips when sold; a producer only when its last cube leaves, which
+                // the owner does not control: it counts a quarter.
+                let chance = if game.roles[t.industry as usize].sold {
+                    0.5
+                } else {
+                    0.25
+                };
+                value += chance * INCOME_WEIGHT * (income / 2.0) * rounds_left(game, state) as f64;
+            }
             if game.produces(t.industry) == Some(crate::game::Resource::Beer) {
                 value += BARREL_VALUE * t.cubes as f64;
             }
@@ -82,7 +101,9 @@ pub fn evaluate(game: &Game, state: &State, player: u8) -> f64 {
         }
     }
     if !state.is_terminal() {
-        value += 0.15 * state.income_level(game, player) as f64 * rounds_left(game, state) as f64;
+        value += INCOME_WEIGHT
+            * state.income_level(game, player) as f64
+            * rounds_left(game, state) as f64;
         let per_vp = if game.switches.money_vp { 8.0 } else { 12.0 };
         value += pl.money as f64 / per_vp;
     }
