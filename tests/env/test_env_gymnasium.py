@@ -166,3 +166,11 @@ def test_check_env_classic_brass_and_options(game, players, options):
     check_without_warnings(env)
     env.reset(seed=9)
     assert env.brass_state.game == brass.Game(game, players=players, **options)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_check_env_birmingham(players):
+    env = gymnasium.make(f"brass/birmingham-{players}p-v0")
+    check_without_warnings(env.unwrapped)
+    env.unwrapped.reset(seed=5)
+    assert env.unwrapped.brass_state.game == brass.Game("birmingham", players=players)

@@ -161,3 +161,16 @@ def test_options_are_game_parameters():
     assert game.brass_game == brass.Game("lancashire", players=2, intro=True, virtual_link=True)
     assert game.get_parameters()["intro"] is True and game.get_parameters()["classic_deck"] is False
     pyspiel.random_sim_test(game, num_sims=2, serialize=True, verbose=False)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_random_sim_test_birmingham(players):
+    game = pyspiel.load_game("python_brass_birmingham", {"players": players, "deals": 16})
+    assert game.brass_game == brass.Game("birmingham", players=players)
+    pyspiel.random_sim_test(game, num_sims=2, serialize=True, verbose=False)
+
+
+def test_birmingham_intro_is_a_game_parameter():
+    game = pyspiel.load_game("python_brass_birmingham", {"players": 3, "intro": True, "deals": 16})
+    assert game.brass_game == brass.Game("birmingham", players=3, intro=True)
+    pyspiel.random_sim_test(game, num_sims=1, serialize=True, verbose=False)

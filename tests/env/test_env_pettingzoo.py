@@ -151,3 +151,12 @@ def test_options_reach_the_engine_and_name_the_environment():
     assert env.metadata["name"] == "brass_lancashire_3p_intro_virtual_link_v0"
     with pytest.raises(brass.ConfigError):
         bpz.env(game="brass", players=3, intro=True)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_api_test_birmingham(players):
+    run_quietly(api_test, bpz.env(game="birmingham", players=players), num_cycles=1000)
+
+
+def test_seed_test_birmingham():
+    run_quietly(seed_test, lambda: bpz.env(game="birmingham", players=3), num_cycles=500)
