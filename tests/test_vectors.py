@@ -16,9 +16,12 @@ import pytest
 
 VECTORS = sorted((Path(__file__).parent / "vectors").glob("*.json"))
 DOCS = Path(__file__).parent.parent / "docs"
-# Rule ids the vectors may cite: those of docs/rules.md and of docs/classic.md (classic Brass and the options).
+# Rule ids the vectors may cite: those of docs/rules.md, docs/classic.md (classic Brass and the options) and
+# docs/birmingham.md (B-…).
 RULE_IDS = {
-    rule for doc in ("rules.md", "classic.md") for rule in re.findall(r"\b([CLR]-\d+)\b", (DOCS / doc).read_text())
+    rule
+    for doc in ("rules.md", "classic.md", "birmingham.md")
+    for rule in re.findall(r"\b([BCLR]-\d+)\b", (DOCS / doc).read_text())
 }
 
 
@@ -49,7 +52,7 @@ def test_vector_is_well_formed(path):
     vec = load(path)
     assert list(vec) == ["description", "rule_ids", "record", "legal_counts", "final_state"]
     assert vec["description"] and vec["rule_ids"]
-    assert set(vec["rule_ids"]) <= RULE_IDS, "rule ids are those of docs/rules.md and docs/classic.md"
+    assert set(vec["rule_ids"]) <= RULE_IDS, "rule ids are those of docs/rules.md, classic.md and birmingham.md"
     assert vec["record"]["format"] == "brass-record/1"
     assert len(vec["legal_counts"]) == len(vec["record"]["actions"])
 

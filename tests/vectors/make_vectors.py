@@ -17,8 +17,9 @@ Usage (from the repository root, with `brass` installed):
     python tests/vectors/make_vectors.py random
         (Re)write the complete random games random_{2,3,4}p_seed_*.json and random_3p_loaded_start.json, and one
         or two complete random games of every other configuration of docs/classic.md (random_<config>_seed_*.json:
-        classic Brass, the Lancashire options). A configuration the Rust engine does not play yet is skipped with
-        a message and the exit status is 1.
+        classic Brass, the Lancashire options) and of Brass: Birmingham (docs/birmingham.md: 2, 3 and 4 players
+        and the introductory game). A configuration the Rust engine does not play yet is skipped with a message and
+        the exit status is 1.
     python tests/vectors/make_vectors.py record RECORD.json --name NAME --description TEXT --rule-id L-16 [...]
         Turn a game record (e.g. one a differential test saved to target/divergences/ when the engines
         diverged, after the faulty engine is fixed) into tests/vectors/divergence_NAME.json.
@@ -50,13 +51,22 @@ CONFIG_GAMES = [
     ("lancashire", 2, {"virtual_link": True}, 603),
     ("lancashire", 3, {"intro": True}, 604),
     ("lancashire", 4, {"intro": True, "virtual_link": True}, 605),
+    # Brass: Birmingham (docs/birmingham.md), with `trader_choice`; each seed is the one of 701-740 whose game has
+    # the most sales and beer decisions.
+    ("birmingham", 2, {}, 737),
+    ("birmingham", 3, {}, 730),
+    ("birmingham", 4, {}, 732),
+    ("birmingham", 3, {"intro": True}, 733),
 ]
-# Rules a configuration's game shows besides those its decisions derive (docs/classic.md ids).
+# Rules a configuration's game shows besides those its decisions derive (docs/classic.md, docs/birmingham.md ids).
 CONFIG_RULES = {
     "brass": ["C-2", "C-3", "C-4", "C-5", "C-6", "C-7", "C-11", "C-14", "C-15", "C-17", "R-11", "R-14", "R-15", "R-16"],
     "classic_deck": ["L-56"],
     "virtual_link": ["L-55"],
     "intro": ["L-54"],
+    # Birmingham: the set-up (B-1 … B-5), industries and beer (B-6 … B-9), what the game does not have (B-23, B-24).
+    "birmingham": ["B-1", "B-2", "B-3", "B-4", "B-5", "B-6", "B-7", "B-8", "B-9", "B-23", "B-24"],
+    "birmingham intro": ["B-22"],
 }
 
 
@@ -125,20 +135,44 @@ RULES_BY_EVENT = {
 }
 
 
-def rule_ids_of(seen: list[str], extra=()) -> list[str]:
+# The same for Brass: Birmingham (docs/birmingham.md ids, and the Lancashire rules it shares).
+RULES_BY_EVENT_BIRMINGHAM = {
+    "build": ["B-10", "B-11", "L-24", "L-26"],
+    "link": ["B-12", "B-13", "L-35"],
+    "develop": ["B-14"],
+    "sell": ["B-15"],
+    "loan": ["B-16"],
+    "scout": ["B-17", "B-31"],
+    "pass": ["B-18"],
+    "coal": ["L-16"],
+    "iron": ["L-18"],
+    "beer": ["B-25"],
+    "bonus": ["B-26", "R-17"],
+    "remove": ["L-11"],
+    "card": ["L-8"],
+    "end of canal": ["L-12", "B-19", "B-20", "B-30"],
+    "end of rail": ["L-12", "B-19", "B-21"],
+}
+
+
+def rule_ids_of(seen: list[str], extra=(), game: str = "lancashire") -> list[str]:
     ids = set(extra)
+    by_event = RULES_BY_EVENT_BIRMINGHAM if game == "birmingham" else RULES_BY_EVENT
     for event in seen:
-        ids.update(RULES_BY_EVENT.get(event, []))
+        ids.update(by_event.get(event, []))
     if "L-54" in ids:
         ids.discard("L-51")  # the introductory game ends with the Canal Era: no Rail set-up
-    return sorted(ids, key=lambda r: ("CLR".index(r[0]), int(r.split("-")[1])))
+    if "B-22" in ids:
+        ids -= {"B-20", "B-30"}  # the introductory game ends with the Canal Era: no Rail set-up
+    return sorted(ids, key=lambda r: ("BCLR".index(r[0]), int(r.split("-")[1])))
 
 
 def make_vector(record: dict, description: str, rule_ids=(), derive_rules=False) -> dict:
     counts, final, seen = replay_both(record)
+    game = record["game"]["name"]
     return {
         "description": description,
-        "rule_ids": rule_ids_of(seen, rule_ids) if derive_rules else list(rule_ids),
+        "rule_ids": rule_ids_of(seen, rule_ids, game) if derive_rules else list(rule_ids),
         "record": record,
         "legal_counts": counts,
         "final_state": final,
@@ -164,10 +198,34 @@ def busy_choice(rng: random.Random, state, legal: list[int]) -> int:
     return rng.choice(busy if busy and rng.random() < 0.85 else legal)
 
 
-def play_random(state, rng: random.Random, max_decisions: int | None = None):
+TRADE_BUILDS = ("build cotton_mill", "build manufacturer", "build pottery", "build brewery")
+
+
+def trader_choice(rng: random.Random, state, legal: list[int]) -> int:
+    """The policy of the Birmingham vectors (random play seldom has the money, the beer and the merchant connection
+    a sale needs): at an `action` decision a sale with probability 0.9 when one is legal, else a loan with
+    probability 0.6 when money is below £12, else a build of a sold industry or a brewery with probability 0.7,
+    else a link with probability 0.7; otherwise the busy policy."""
+    if state.decision == "action":
+        names = {a: state.game.action_name(a) for a in legal}
+        money = state.player(state.current_player).money
+        sells = [a for a in legal if names[a].startswith("sell")]
+        if sells and rng.random() < 0.9:
+            return rng.choice(sells)
+        loans = [a for a in legal if names[a].startswith("loan")]
+        if loans and money < 12 and rng.random() < 0.6:
+            return rng.choice(loans)
+        for tier in (TRADE_BUILDS, ("link",)):
+            ids = [a for a in legal if names[a].startswith(tier)]
+            if ids and rng.random() < 0.7:
+                return rng.choice(ids)
+    return busy_choice(rng, state, legal)
+
+
+def play_random(state, rng: random.Random, max_decisions: int | None = None, choice=busy_choice):
     n = 0
     while not state.is_terminal and (max_decisions is None or n < max_decisions):
-        state.apply(busy_choice(rng, state, state.legal_actions()))
+        state.apply(choice(rng, state, state.legal_actions()))
         n += 1
     return state
 
@@ -187,14 +245,25 @@ def cmd_random(_args) -> int:
             print(f"skipped {label}: the Rust engine does not play it yet ({e})")
             status = 1
             continue
-        state = play_random(state, random.Random(f"vector {label} {seed}"))
-        extra = CONFIG_RULES["brass"] if game == "brass" else [r for o in options for r in CONFIG_RULES[o]]
+        policy = trader_choice if game == "birmingham" else busy_choice
+        state = play_random(state, random.Random(f"vector {label} {seed}"), choice=policy)
+        if game in ("brass", "birmingham"):
+            extra = CONFIG_RULES[game] + [r for o in options for r in CONFIG_RULES[f"{game} {o}"]]
+        else:
+            extra = [r for o in options for r in CONFIG_RULES[o]]
         shown = ", ".join(f"{k}=True" for k in sorted(options))
+        if game == "birmingham":
+            doc = "docs/birmingham.md"
+            how = (
+                "a sale (0.9), a loan below £12 (0.6), a build of a sold industry or a brewery (0.7), a link (0.7), "
+                "else an action other than pass or loan with probability 0.85 when one is legal"
+            )
+        else:
+            doc, how = "docs/classic.md", "an action other than pass or loan with probability 0.85 when one is legal"
         vec = make_vector(
             json.loads(state.record()),
             f"A complete random game of Game({game!r}, players={players}{', ' if shown else ''}{shown}) "
-            f"(docs/classic.md; seed {seed}; policy: an action other than pass or loan with probability "
-            "0.85 when one is legal). Made by tests/vectors/make_vectors.py random with both engines "
+            f"({doc}; seed {seed}; policy: {how}). Made by tests/vectors/make_vectors.py random with both engines "
             "agreeing at every decision.",
             extra,
             derive_rules=True,
@@ -239,8 +308,8 @@ def cmd_record(args) -> int:
     if not re.fullmatch(r"[a-z0-9_]+", args.name):
         sys.exit("--name: lower-case letters, digits and _ only")
     for r in args.rule_id:
-        if not re.fullmatch(r"[CLR]-\d+", r):
-            sys.exit(f"--rule-id {r}: expected C-<n>, L-<n> or R-<n>")
+        if not re.fullmatch(r"[BCLR]-\d+", r):
+            sys.exit(f"--rule-id {r}: expected B-<n>, C-<n>, L-<n> or R-<n>")
     try:
         vec = make_vector(record, args.description, args.rule_id)
     except Disagreement as e:
