@@ -181,14 +181,6 @@ def _dec(counts: dict, kind: str) -> None:
         del counts[kind]
 
 
-def native_divergence(request, engine, number: int) -> None:
-    """The native engine disagrees with the contract here: divergence `number` of /work/scratch/bham_divergences.md,
-    waiting for its fix. A strict xfail on the native engine only, so the test turns red once it is fixed."""
-    if engine.__name__ == "brass":
-        reason = f"native engine: Birmingham divergence {number} (bham_divergences.md), not fixed yet"
-        request.applymarker(pytest.mark.xfail(strict=True, reason=reason))
-
-
 def names(state) -> list[str]:
     return [state.game.action_name(a) for a in state.legal_actions()]
 
@@ -840,8 +832,7 @@ def test_B18_pass_discards_any_card(engine):
     assert state.decision == "card" and names(state) == ["card dudley", "card brewery"]
 
 
-def test_B23_no_double_build_and_no_distant_market(engine, request):
-    native_divergence(request, engine, 3)
+def test_B23_no_double_build_and_no_distant_market(engine):
     game = engine.Game("birmingham", players=4)
     assert game.num_actions == 569
     all_names = [game.action_name(i) for i in range(game.num_actions)]
@@ -999,9 +990,7 @@ def test_B29_K10_income_advances_stop_at_space_99(engine, start):
 
 
 @pytest.mark.parametrize("where", ["two in a hand", "discards", "deck"])
-def test_B31_wild_cards_only_in_hands_at_most_one_of_a_kind(engine, where, request):
-    if where == "deck":
-        native_divergence(request, engine, 4)
+def test_B31_wild_cards_only_in_hands_at_most_one_of_a_kind(engine, where):
     board = Board(2).hand(0, dudley=1)
     if where == "two in a hand":
         board.hand(1, dudley=1, wild_location=2)

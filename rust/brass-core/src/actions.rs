@@ -246,7 +246,12 @@ impl Game {
                         self.spaces[s as usize].name, self.industries[industry as usize]
                     )));
                 }
-                Action::Build { space: s, industry, double: words.len() == 4 }
+                let double = words.len() == 4;
+                // B-23: a game without the double build has no such ids.
+                if double && self.layout.build_double == self.layout.link {
+                    return Err(err("this game has no double build"));
+                }
+                Action::Build { space: s, industry, double }
             }
             ["link", line] => Action::Link {
                 line: self

@@ -459,17 +459,12 @@ fn check_pending_question(game: &Game, state: &State, p: u8, u: Underway) -> Res
     if u.kind == ActionKind::Link && state.links[u.target as usize] != p {
         return bad("action.target: the line must hold the link the current player just placed");
     }
-    let mut ids = Vec::new();
-    rules::legal_actions(game, state, &mut ids);
-    let ok = match d {
-        Decision::Coal => {
-            matches!(u.kind, ActionKind::Build | ActionKind::Link) && u.coal > 0 && ids.len() >= 2
-        }
+    // The decision's shape first: the legal actions are computed only for a question that fits the action
+    // under way (they read its target).
+    let fits = match d {
+        Decision::Coal => matches!(u.kind, ActionKind::Build | ActionKind::Link) && u.coal > 0,
         Decision::Iron => {
-            matches!(u.kind, ActionKind::Build | ActionKind::Develop)
-                && u.coal == 0
-                && u.iron > 0
-                && ids.len() >= 2
+            matches!(u.kind, ActionKind::Build | ActionKind::Develop) && u.coal == 0 && u.iron > 0
         }
         Decision::Link => {
             u.kind == ActionKind::Link
@@ -477,24 +472,28 @@ fn check_pending_question(game: &Game, state: &State, p: u8, u: Underway) -> Res
                 && u.count == 1
                 && u.coal == 0
                 && u.beer == 0
-                && ids.len() >= 2
         }
-        Decision::Develop => {
-            u.kind == ActionKind::Develop && u.count == 1 && u.iron == 0 && ids.len() >= 2
-        }
-        Decision::Sell => {
-            u.kind == ActionKind::Sell && u.count >= 1 && u.sale == NONE && ids.len() >= 2
-        }
-        Decision::Card => u.coal == 0 && u.iron == 0 && u.beer == 0 && ids.len() >= 2,
+        Decision::Develop => u.kind == ActionKind::Develop && u.count == 1 && u.iron == 0,
+        Decision::Sell => u.kind == ActionKind::Sell && u.count >= 1 && u.sale == NONE,
+        Decision::Card => u.coal == 0 && u.iron == 0 && u.beer == 0,
         Decision::Beer => {
             u.coal == 0
                 && u.iron == 0
                 && u.beer > 0
-                && (u.kind == ActionKind::Link || u.sale != NONE)
-                && ids.len() >= 2
+                // B-13: a rail's barrel is the second rail's.
+                && ((u.kind == ActionKind::Link && u.count == 2 && u.sale == NONE && !u.merchant_beer)
+                    || (u.kind == ActionKind::Sell && u.sale != NONE))
         }
-        Decision::Bonus => u.kind == ActionKind::Sell && u.merchant_beer && ids.len() >= 2,
+        Decision::Bonus => u.kind == ActionKind::Sell && u.merchant_beer && u.beer == 0,
         _ => true,
+    };
+    if fits && u.kind == ActionKind::Sell && u.sale != NONE {
+        check_sale_under_way(game, state, p, u)?;
+    }
+    let ok = fits && {
+        let mut ids = Vec::new();
+        rules::legal_actions(game, state, &mut ids);
+        ids.len() >= 2
     };
     if !ok {
         return Err(invalid(format!(
@@ -503,4 +502,23 @@ fn check_pending_question(game: &Game, state: &State, p: u8, u: Underway) -> Res
         )));
     }
     Ok(())
+}
+
+/// A sale asking for its beer or its bonus (B-15, B-25, B-26): the tile is the player's, of an industry that
+/// sells, unflipped until its barrels are taken and flipped at the bonus; the merchant buys it; a merchant
+/// barrel taken is gone from beside its tile.
+fn check_sale_under_way(game: &Game, state: &State, p: u8, u: Underway) -> Result<()> {
+    let bad = |m: &str| Err(invalid(m.to_string()));
+    let t = state.board[u.target as usize];
+    if t.is_empty() || t.owner != p || !game.roles[t.industry as usize].sold {
+        return bad(
+            "action.target: a sale names the current player's tile of an industry that sells",
+        );
+    }
+    if t.flipped != (state.decision == Decision::Bonus) {
+        return bad(
+            "action.target: the tile being sold flips after its beer, before the bonus (B-15)",
+        );
+    }
+    crate::games::check_sale_under_way(game, state, u)
 }

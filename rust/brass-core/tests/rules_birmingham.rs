@@ -960,7 +960,11 @@ fn b18_pass_discards_any_one_card() {
 #[test]
 fn b23_no_double_build_and_no_deck_tile() {
     let p = Pos::birmingham(4);
-    assert!(p.g.parse_action("build double brewery walsall/2").is_err());
+    assert!(p.g.parse_action("build brewery walsall/2 double").is_err());
+    assert!(p
+        .g
+        .parse_action("build cotton_mill belper/1 double")
+        .is_err());
     assert!((0..p.g.num_actions() as i64).all(|id| !p
         .g
         .action_name(id)
@@ -1004,4 +1008,149 @@ fn b30_turn_order_carries_into_the_rail_era_and_a_player_left_with_nothing_links
         !p.is_legal("link leek-stoke"),
         "no coal reaches Leek or Stoke"
     );
+}
+
+// --- the loader refuses what play cannot reach (docs/birmingham.md, "The state") -----------------------------
+
+/// The first position of random play (from several seeds) where `wanted` holds.
+fn find(
+    players: i64,
+    wanted: impl Fn(&brass_core::State) -> bool,
+) -> (brass_core::Game, brass_core::State) {
+    let g = common::birmingham(players, &[]);
+    for seed in 0..400 {
+        let mut s = new_state(&g, seed);
+        let mut rng = brass_core::Rng(seed * 7 + 1);
+        let mut ids = Vec::new();
+        while !s.is_terminal() {
+            if wanted(&s) {
+                return (g, s);
+            }
+            ids.clear();
+            brass_core::rules::legal_actions(&g, &s, &mut ids);
+            let id = ids[rng.below(ids.len() as u64) as usize];
+            brass_core::apply::apply(&g, &mut s, id as i64).unwrap();
+        }
+    }
+    panic!("no such position in 400 random games");
+}
+
+fn refused(g: &brass_core::Game, s: &brass_core::State, what: &str) {
+    let err = brass_core::invariants::validate(g, s).expect_err(what);
+    assert!(
+        matches!(err, brass_core::Error::InvalidState(_)),
+        "{what}: {err}"
+    );
+    // And the JSON loader refuses it the same way, without a panic.
+    let text = brass_core::json::to_json(g, s);
+    assert!(brass_core::json::from_json(&text).is_err(), "{what}");
+}
+
+#[test]
+fn b31_wild_cards_are_never_in_the_draw_pile_or_removed() {
+    let g = common::birmingham(2, &[]);
+    let mut s = new_state(&g, 1);
+    brass_core::invariants::validate(&g, &s).unwrap();
+    let w = g.card_by_name("wild_industry").unwrap();
+    let mut pile = s;
+    pile.deck[pile.deck_len as usize - 1] = w; // one card swapped for a wild card
+    refused(&g, &pile, "wild card in the draw pile");
+    s.removed[w as usize] += 1;
+    refused(&g, &s, "wild card removed");
+}
+
+#[test]
+fn a_decision_that_does_not_fit_the_action_is_refused_not_a_panic() {
+    // After `pass` with two card kinds: decision `card`. As `beer` or `coal` it fits nothing.
+    let (g, s) = find(2, |s| {
+        s.decision == Decision::Card
+            && s.action
+                .is_some_and(|u| u.kind == brass_core::state::ActionKind::Pass)
+    });
+    for d in [
+        Decision::Beer,
+        Decision::Coal,
+        Decision::Iron,
+        Decision::Bonus,
+        Decision::Link,
+    ] {
+        let mut bad = s;
+        bad.decision = d;
+        refused(&g, &bad, d.name());
+    }
+    let (g, s) = find(3, |s| {
+        s.decision == Decision::Card
+            && s.action
+                .is_some_and(|u| u.kind == brass_core::state::ActionKind::Scout)
+    });
+    let mut bad = s;
+    bad.decision = Decision::Coal;
+    refused(&g, &bad, "coal during Scout");
+}
+
+#[test]
+fn a_sale_under_way_must_fit_its_tile_merchant_and_barrel() {
+    use brass_core::state::ActionKind;
+    let (g, s) = find(4, |s| {
+        s.decision == Decision::Beer && s.action.is_some_and(|u| u.kind == ActionKind::Sell)
+    });
+    brass_core::invariants::validate(&g, &s).unwrap();
+    let u = s.action.unwrap();
+    let config = g.birmingham();
+    let industry = s.board[u.target as usize].industry;
+    // 6a: a merchant space whose tile does not buy the tile's industry.
+    let other = (0..g.layout.sale_targets.len()).find(|&i| match g.layout.sale_targets[i] {
+        brass_core::game::SaleTarget::Merchant(m) => {
+            let kind = s.birmingham().tile[m as usize];
+            kind != NONE && config.accepts[kind as usize] & (1 << industry) == 0
+        }
+        _ => false,
+    });
+    if let Some(i) = other {
+        let mut bad = s;
+        bad.action.as_mut().unwrap().sale = i as u8;
+        refused(&g, &bad, "merchant not buying the tile");
+    }
+    // 6b: the merchant barrel marked taken while it is still there.
+    let brass_core::game::SaleTarget::Merchant(m) = g.layout.sale_targets[u.sale as usize] else {
+        unreachable!("Birmingham sells to merchants")
+    };
+    let mut bad = s;
+    bad.action.as_mut().unwrap().merchant_beer = true;
+    bad.birmingham_mut().beer |= 1 << m;
+    refused(&g, &bad, "merchant barrel taken and still there");
+    // 6c: the target is not a tile that sells.
+    let brewery_or_mine = (0..g.spaces.len()).find(|&sp| {
+        let t = s.board[sp];
+        t.owner == s.current_player(&g).unwrap() && !g.roles[t.industry as usize].sold
+    });
+    if let Some(sp) = brewery_or_mine {
+        let mut bad = s;
+        bad.action.as_mut().unwrap().target = sp as u8;
+        refused(&g, &bad, "target not a tile that sells");
+    }
+    // A sale with no tile named.
+    let mut bad = s;
+    bad.action.as_mut().unwrap().target = NONE;
+    refused(&g, &bad, "sale without its tile");
+}
+
+#[test]
+fn a_bonus_comes_after_every_barrel_and_a_rails_barrel_is_the_second_rails() {
+    use brass_core::state::ActionKind;
+    let (g, s) = find(4, |s| s.decision == Decision::Bonus);
+    brass_core::invariants::validate(&g, &s).unwrap();
+    let mut bad = s;
+    bad.action.as_mut().unwrap().beer = 1;
+    refused(&g, &bad, "barrels left at the bonus");
+    let (g, s) = find(2, |s| {
+        s.decision == Decision::Beer && s.action.is_some_and(|u| u.kind == ActionKind::Link)
+    });
+    brass_core::invariants::validate(&g, &s).unwrap();
+    let mut bad = s;
+    bad.action.as_mut().unwrap().count = 1;
+    refused(&g, &bad, "a first rail's barrel");
+    let mut bad = s;
+    bad.action.as_mut().unwrap().merchant_beer = true;
+    refused(&g, &bad, "merchant barrel in a rail");
 }

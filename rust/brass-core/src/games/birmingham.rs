@@ -415,6 +415,33 @@ pub(crate) fn read_action(
     Ok(())
 }
 
+/// A sale at its `beer` or `bonus` decision: the merchant space holds a tile buying the tile's industry
+/// (B-15), and a barrel the sale took is no longer beside it (B-25).
+pub fn check_sale_under_way(
+    game: &Game,
+    config: &Config,
+    state: &State,
+    u: crate::state::Underway,
+) -> Result<()> {
+    let invalid = |m: &str| Err(Error::InvalidState(m.to_string()));
+    let SaleTarget::Merchant(m) = game.layout.sale_targets[u.sale as usize] else {
+        return invalid("action.merchant: a Birmingham sale is to a merchant space");
+    };
+    let kind = state.birmingham().tile[m as usize];
+    let industry = state.board[u.target as usize].industry;
+    if kind == NONE || config.accepts[kind as usize] & (1 << industry) == 0 {
+        return invalid(
+            "action.merchant: the merchant tile there does not buy the tile being sold (B-15)",
+        );
+    }
+    if u.merchant_beer && state.birmingham().beer & (1 << m) != 0 {
+        return invalid(
+            "action.merchant_beer: the sale took the merchant's barrel, so it is no longer beside the tile (B-25)",
+        );
+    }
+    Ok(())
+}
+
 /// The in-memory layout of the block: tiles only on merchant spaces, of known kinds.
 pub fn check_layout(config: &Config, state: &State) -> Result<()> {
     let extra = state.birmingham();
@@ -485,6 +512,15 @@ pub fn check_state(game: &Game, config: &Config, state: &State) -> Result<()> {
                 ));
             }
             total += h;
+        }
+        let in_pile = state.deck[state.deck_pos as usize..state.deck_len as usize]
+            .iter()
+            .any(|&c| c as usize == k);
+        if in_pile || state.removed[k] > 0 {
+            return invalid(format!(
+                "deck, removed: `{}` cards are never in the deck (B-2)",
+                game.card_names[k]
+            ));
         }
         if total > count {
             return invalid(format!(

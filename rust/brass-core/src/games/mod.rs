@@ -305,6 +305,14 @@ pub fn bonus_industries(game: &Game, state: &State, p: u8) -> u8 {
     }
 }
 
+/// The state's sale under way (at a `beer` or `bonus` decision) fits the game's targets (invariants).
+pub fn check_sale_under_way(game: &Game, state: &State, u: Underway) -> Result<()> {
+    match &game.variant {
+        Variant::Lancashire(_) => Ok(()),
+        Variant::Birmingham(c) => birmingham::check_sale_under_way(game, c, state, u),
+    }
+}
+
 /// The target's part of one sale, before the tile flips; false when the sale fails and ends the action
 /// (L-42).
 pub fn sell_to(game: &Game, state: &mut State, p: u8, target: SaleTarget) -> bool {
