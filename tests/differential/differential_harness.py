@@ -646,6 +646,9 @@ PLAYERS = st.sampled_from([2, 3, 4])
 #             Birkenhead, else a port or shipyard develop, else anything busy (each tier skipped on a drawn 1-in-8
 #             coin). Random play seldom reaches the virtual link's card condition: the usual way is a rail to
 #             Birkenhead, then a port card for Liverpool.
+#   trader  - (Birmingham) like `seller`, with a loan tier before the builds while the player has less than £12:
+#             Birmingham's £17 and dear tiles leave random players broke, so sales (beer, merchant barrels, the
+#             bonuses) come late and seldom otherwise.
 #   (The sets of ids each style prefers are the game's, `IdTable`: in Birmingham the `seller` style's builds are the
 #   sold industries and breweries.)
 STYLES = ("uniform", "active", "busy", "builder", "seller", "mixed")
@@ -658,16 +661,18 @@ def style_for(cfg: Config):
     if cfg.name == "brass" or dict(cfg.options).get("virtual_link"):
         return st.sampled_from(STYLES + ("mersey",) * 3)
     if cfg.name == "birmingham":
-        return st.sampled_from(STYLES + ("seller",) * 3)
+        return st.sampled_from(STYLES + ("seller", "trader", "trader"))
     return STYLE
 
 
 def tiers(pair: Pair, style: str) -> list[list[int]]:
     """The preference tiers of the `seller` and `mersey` styles at an action decision."""
     legal, ids = pair.legal, pair.ids
-    if style == "seller":
+    if style in ("seller", "trader"):
+        poor = style == "trader" and pair.rust.player(pair.rust.current_player).money < 12
         return [
             [a for a in legal if ids.kind[a] == "sell"],
+            [a for a in legal if ids.kind[a] == "loan"] if poor else [],
             [a for a in legal if a in ids.trade_builds],
             [a for a in legal if ids.kind[a] == "link"],
             [a for a in legal if a not in ids.passive],
@@ -688,7 +693,7 @@ def choose(data, pair: Pair, style: str) -> int:
     if len(legal) == 1:
         return legal[0]
     pool = legal
-    if style in ("seller", "mersey") and pair.rust.decision == "action":
+    if style in ("seller", "trader", "mersey") and pair.rust.decision == "action":
         for tier in tiers(pair, style):
             if tier and data.draw(st.integers(0, 7), label="skip tier") != 0:
                 pool = tier
