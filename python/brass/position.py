@@ -7,22 +7,33 @@
     pos.link("bolton-manchester", owner=1).hand(0, "bolton", "cotton_mill").money(1, 45)
     state = pos.state()                      # a validated brass.State
 
+    bham = brass.Position("birmingham", players=3, era="rail")
+    bham.merchant("oxford/1", "any", beer=True).hand(0, "birmingham", "wild_industry")
+    bham.tile("burton/2", owner=0, industry="brewery", level=2)       # 2 barrels: built in the Rail Era
+
 `Position` starts from a fresh game of the configuration (`Game.new_state(seed)`) and clears it to a neutral
 mid-game position: the era and round asked for, an empty board, turn order 0, 1, 2, ..., player 0 to move,
-every player with £30, income space 10, 0 VP, a full mat and 14 link tiles, full markets, the seed's
-Distant Cotton Market pile, an empty draw pile. Each edit then keeps the bookkeeping of docs/state-format.md
-consistent, so a position is never a matter of balancing card counts and mat arithmetic by hand:
+every player with the game's starting money (£30; Birmingham £17), income space 10, 0 VP, a full mat and 14
+link tiles, the markets as at the start of the game, the seed's Distant Cotton Market pile (Lancashire, classic
+Brass) or merchant tiles with their barrels (Birmingham), an empty draw pile. Each edit then keeps the
+bookkeeping of docs/state-format.md and docs/birmingham.md consistent, so a position is never a matter of
+balancing card counts and mat arithmetic by hand:
 
 - **cards** are conserved against the configuration's deck: the cards you place (hands, draw pile, deck
   tile, removed, discards) are taken from it, the deck tile and `removed` get the configuration's number of
-  cards unless you give them, and every other card lies in the discard piles;
+  cards unless you give them (Birmingham: no deck tile, one face-down card per player in `removed` in the
+  Canal Era and none in the Rail Era), and every other card lies in the discard piles; Birmingham's wild
+  cards (`wild_location`, `wild_industry`) lie beside the deck and are only given to hands, one of each kind
+  at most per player;
 - **hands you do not set** are filled when the position is loaded with the cards the rest of the round needs
   from that player (one per action, L-8), taken from the discard piles: the player to move gets this turn's
   actions' worth, players still to move this round theirs, and in Lancashire the players who have moved two
   for the next round (none in the era's last round, nor in classic Brass, which refills at the end of the
   round);
 - a **tile** on the board has left its owner's mat (the mat loses the lowest tiles up to it), a **link**
-  uses one of its owner's 14 link tiles, and in classic Brass the owner of a tile has `built_industry`.
+  uses one of its owner's 14 link tiles, and in classic Brass the owner of a tile has `built_industry`;
+- Birmingham's **merchant tiles** stay the player count's: `merchant()` moves a tile to a space by exchange,
+  `merchants()` sets them all at once and checks the set.
 
 `state()` loads the result through `State.from_json`, so the engine's own validation decides whether the
 position is one the rules allow: anything wrong surfaces as `brass.InvalidStateError` naming it (a tile on a
@@ -36,8 +47,11 @@ Errors in the arguments are raised at once, as `BrassError` subclasses:
 - `ConfigError`: anything that does not fit the configuration's components: an unknown space, line,
   industry, card kind or era (the message suggests close names), a round the era does not have, a tile level
   the industry does not have, more cards of a kind than the deck holds, more tiles of a level than a mat
-  holds, no link tile left, DCM tiles the configuration does not use, `built_industry` outside classic Brass,
-  and, when the position is loaded, no card left in the discard piles to fill a hand with.
+  holds, no link tile left, DCM tiles the configuration does not use, a part the game does not have (the
+  Distant Cotton Market or deck tile in Birmingham, merchants elsewhere), `built_industry` outside classic
+  Brass, a merchant space not in use or a merchant tile not of the player count, a barrel beside a blank
+  merchant tile, a wild card outside a hand or two of a kind in one, and, when the position is loaded, no
+  card left in the discard piles to fill a hand with.
 
 Every edit returns the position, so edits chain; an edit that raises leaves the position unchanged.
 """
@@ -49,6 +63,7 @@ import difflib
 import importlib
 import json
 import operator
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from functools import cache
 from importlib import resources
@@ -83,6 +98,7 @@ STATE_KEYS = (
     "coal_market",
     "iron_market",
     "dcm",
+    "merchants",
     "deck",
     "deck_tile",
     "removed",
@@ -130,11 +146,12 @@ class Position:
 
     `Position(game, players, *, era="canal", round=2, seed=1, engine=None, **options)`:
 
-    - `game`: a game name (`"lancashire"`, `"brass"`) with `players` and the options of `brass.Game`
-      (`intro`, `virtual_link`, `classic_deck`), or a `Game` of either engine (then no players nor options);
+    - `game`: a game name of `brass.games()` (`"lancashire"`, `"brass"`, `"birmingham"`) with `players` and the
+      options of `brass.Game` (`intro`, `virtual_link`, `classic_deck`), or a `Game` of either engine (then no
+      players nor options);
     - `era`, `round`: where in the game the position is (round 1 of the Canal Era has one action per turn);
     - `seed`: fixes what is still hidden: the RNG state (future shuffles) and the order of the Distant Cotton
-      Market pile;
+      Market pile, and the merchant tiles of the set-up (Birmingham, until set with `merchant` / `merchants`);
     - `engine`: the module whose `Game` deals the starting position and whose `State` loads it by default:
       `brass` (the default; `brass.reference.Game` given as `game` picks `brass.reference`).
     """
@@ -174,38 +191,57 @@ class Position:
         self._options: dict[str, Any] = dict(fresh["game"]["options"])
         data = _data(fresh["game"]["data"].split("/")[0])
         self._setup: dict[str, Any] = data["setup"]
-        self._classic_data: dict[str, Any] = data["classic"]
+        self._classic_data: dict[str, Any] = data.get("classic", {})
         self._rounds: int = game_obj.rounds_per_era
         self._stacks: dict[str, list[int]] = {}
         self._cubes: dict[tuple[str, int], int] = {}
+        self._cubes_rail: dict[tuple[str, int], int] = {}  # a new tile's cubes in the Rail Era (B-7: breweries 2)
         for industry in data["industries"]:
             rows = sorted(data["tiles"][industry], key=lambda r: r["level"])
             self._stacks[industry] = [r["level"] for r in rows for _ in range(r["count"])]
             for r in rows:
                 self._cubes[industry, r["level"]] = r["cubes"]
+                self._cubes_rail[industry, r["level"]] = r.get("cubes_rail", r["cubes"])
         self._cube_industries = {i for (i, _), n in self._cubes.items() if n > 0}
         roles = data.get("industry_roles", {})
         self._flipped_when_built = {i for i, r in roles.items() if r.get("flips_when_built")} or {"shipyard"}
         self._spaces: list[str] = list(game_obj.spaces)
         self._lines: list[str] = list(game_obj.lines)
         self._card_kinds: list[str] = list(game_obj.card_kinds)
+        # What the game's state and data hold: wild cards (beside the deck, held in hands only), face-down cards
+        # dealt at set-up (`removed` in the Canal Era), a deck tile, merchant tiles.
+        self._wild: list[str] = [k for k in data.get("wild_cards", {}) if k in self._card_kinds]
+        self._face_down: int = int(self._setup.get("face_down_cards", 0))
+        self._has_deck_tile: bool = "deck_tile" in fresh
+        self._state_keys: list[str] = [k for k in STATE_KEYS if k in fresh] + [k for k in fresh if k not in STATE_KEYS]
+        merchant_tiles = data.get("merchant_tiles", {})
+        self._merchant_kinds: list[str] = list(merchant_tiles.get("kinds", {}))
+        self._merchant_set: list[str] = sorted(merchant_tiles.get("by_player_count", {}).get(str(self._players), []))
+        self._merchant_spaces: list[str] = [
+            f"{loc['id']}/{n}"
+            for loc in data["locations"]
+            if "merchant" in loc
+            for n in range(1, len(loc["merchant"]["slots"]) + 1)
+        ]
+        self._merchants_in_use: list[str] = [s for s in self._merchant_spaces if s in fresh.get("merchants", {})]
 
         era = _str(era, "era")
         if era not in ERAS:
             raise ConfigError(f"unknown era {era!r}: eras are 'canal' and 'rail'")
         if era == "rail" and self._options.get("intro"):
-            raise ConfigError("the introductory game (intro=True) has no Rail Era (L-54)")
+            raise ConfigError(f"the introductory game (intro=True) has no Rail Era ({self._intro_rule()})")
         round = _int(round, "round")
         if not 1 <= round <= self._rounds:
             raise ConfigError(f"round {round} does not exist in {self._describe()}: rounds go from 1 to {self._rounds}")
 
         pool: list[str] = list(fresh["deck"])
-        for part in [p["hand"] for p in fresh["players"]] + [fresh["deck_tile"], fresh["removed"]]:
+        for part in [p["hand"] for p in fresh["players"]] + [fresh.get("deck_tile", {}), fresh["removed"]]:
             for kind, n in part.items():
                 pool += [kind] * n
-        self._pool: list[str] = sorted(pool)
+        self._pool: list[str] = sorted(k for k in pool if k not in self._wild)
         self._deck_counts = _counts(self._pool)
-        self._dcm_tiles: list[int] = sorted(fresh["dcm"]["pile"] + fresh["dcm"]["discards"])
+        dcm = fresh.get("dcm", {"pile": [], "discards": []})
+        self._dcm_tiles: list[int] = sorted(dcm["pile"] + dcm["discards"])
 
         self._obj: dict[str, Any] = fresh
         fresh.update(
@@ -263,9 +299,11 @@ class Position:
         (the lowest tiles of the stack), so it is a tile that has left the mat; in classic Brass the owner
         has built an industry (`built_industry`).
 
-        Coal mines and iron works hold `cubes` (default: full, or 0 when `flipped=True`) and are flipped exactly
-        when empty; shipyards are always flipped; `flipped` says whether a cotton mill or port has been sold
-        to (and scored its income)."""
+        Coal mines, iron works and Birmingham's breweries hold `cubes` (coal, iron, beer barrels) and are flipped
+        exactly when empty. The default is a new tile's: the printed cubes, for a brewery 1 barrel in the Canal
+        Era and 2 in the Rail Era (B-7), or 0 when `flipped=True`. Shipyards are always flipped; `flipped` says
+        whether a tile that is sold (cotton mill, port; manufacturer, pottery) has been sold (and scored its
+        income)."""
         space = self._known(space, self._spaces, "space")
         owner = self._player(owner)
         industry = self._known(industry, list(self._stacks), "industry")
@@ -277,7 +315,8 @@ class Position:
         if not isinstance(flipped, bool):
             raise ArgumentTypeError(f"flipped must be a bool, not {type(flipped).__name__}")
         if cubes is None:
-            cubes = 0 if flipped else self._cubes[industry, level]
+            new = self._cubes_rail if self._obj["era"] == "rail" else self._cubes
+            cubes = 0 if flipped else new[industry, level]
         cubes = _int(cubes, "cubes")
         if industry in self._cube_industries:
             flipped = cubes == 0
@@ -373,7 +412,7 @@ class Position:
         if built_industry is not None:
             if not isinstance(built_industry, bool):
                 raise ArgumentTypeError(f"built_industry must be a bool, not {type(built_industry).__name__}")
-            if not self._classic:
+            if "built_industry" not in self._obj["players"][p]:
                 raise ConfigError("built_industry exists only in classic Brass states (Game('brass', ...))")
             fields["built_industry"] = built_industry
         self._obj["players"][p].update(fields)
@@ -409,7 +448,8 @@ class Position:
     # --- cards ------------------------------------------------------------------------------------------
     def hand(self, player: int, *cards: str) -> Position:
         """Set one player's hand exactly (`hand(0, "bolton", "cotton_mill")`; `hand(1)` empties it); the
-        other card settings are kept."""
+        other card settings are kept. In Birmingham a hand may also hold one `wild_location` and one
+        `wild_industry` card, which come from the piles beside the deck, not from the deck."""
         p = self._player(player)
         hands = dict(self._cards["hands"])
         hands[p] = [self._card(c) for c in cards]
@@ -430,9 +470,17 @@ class Position:
     ) -> Position:
         """Deal every card afresh: the `hands` given (players not named get what their round needs when the
         position is loaded), the draw pile `deck` (next card first), the cards under the deck tile (default:
-        the configuration's number for the era), the cards removed unseen (classic Brass and `classic_deck`;
-        default: the configuration's number), the `discards` given; every other card goes to the discard
-        piles."""
+        the configuration's number for the era; a game without a deck tile takes none), the cards removed
+        unseen (classic Brass and `classic_deck`; Birmingham's face-down cards, one per player in the Canal
+        Era; default: the configuration's number), the `discards` given; every other card goes to the discard
+        piles. Wild cards are only ever in hands."""
+        if deck_tile is not None and not self._has_deck_tile:
+            if deck_tile:
+                raise ConfigError(
+                    f"{self._describe()} has no deck tile: its cards are the draw pile, the hands, "
+                    "the discards and the removed cards"
+                )
+            deck_tile = None
         return self._recard(
             hands={self._player(p): [self._card(c) for c in cs] for p, cs in (hands or {}).items()},
             deck=[self._card(c) for c in deck],
@@ -445,7 +493,9 @@ class Position:
 
     # --- markets ----------------------------------------------------------------------------------------
     def markets(self, coal: int | None = None, iron: int | None = None) -> Position:
-        """Set the cubes in the coal and iron markets (0-8; they sit on the most expensive spaces)."""
+        """Set the cubes in the coal and iron markets, from 0 to the market's spaces (Lancashire and classic
+        Brass 8 and 8, Birmingham coal 14 and iron 10; the engine refuses more when the position is loaded).
+        They sit on the most expensive spaces."""
         fields = {}
         if coal is not None:
             fields["coal_market"] = _int(coal, "coal")
@@ -457,7 +507,10 @@ class Position:
     def dcm(self, marker: int | None = None, pile: Sequence[int] | None = None) -> Position:
         """Set the Distant Cotton Market marker (0 top ... 8 X) and the face-down pile (top first; each tile
         written as the spaces it moves the marker); the configuration's other tiles become the discards.
-        (Classic Brass keeps all 12 tiles in the pile, C-11.)"""
+        (Classic Brass keeps all 12 tiles in the pile, C-11.) A game without a Distant Cotton Market
+        (Birmingham) raises `ConfigError`."""
+        if "dcm" not in self._obj:
+            raise ConfigError(f"{self._describe()} has no Distant Cotton Market")
         dcm = dict(self._obj["dcm"])
         if marker is not None:
             dcm["marker"] = _int(marker, "marker")
@@ -475,14 +528,86 @@ class Position:
         self._obj["dcm"] = dcm
         return self
 
+    # --- merchants (Birmingham) -------------------------------------------------------------------------
+    def merchant(self, space: str, tile: str | None = None, *, beer: bool | None = None) -> Position:
+        """Put the merchant tile `tile` (`"blank"`, `"any"`, `"cotton_mill"`, `"manufacturer"`, `"pottery"`) on a
+        merchant space in use (`"oxford/1"`), and/or set the beer barrel beside it:
+        `merchant("oxford/1", "any", beer=True)`, `merchant("warrington/2", beer=False)` (its barrel taken).
+
+        The merchant tiles stay the player count's (B-3): the tile comes from the space that holds it now, which
+        gets this space's tile in exchange, each tile with its barrel. `beer` (default: the barrel the tile had)
+        then sets this space's barrel; a blank tile has none."""
+        space = self._merchant_space(space)
+        if beer is not None and not isinstance(beer, bool):
+            raise ArgumentTypeError(f"beer must be a bool, not {type(beer).__name__}")
+        merchants = copy.deepcopy(self._obj["merchants"])
+        if tile is not None:
+            tile = self._merchant_tile(tile)
+            if merchants[space]["tile"] != tile:
+                other = next(s for s in self._merchants_in_use if merchants[s]["tile"] == tile)
+                merchants[space], merchants[other] = merchants[other], merchants[space]
+        if beer is not None:
+            if beer and merchants[space]["tile"] == "blank":
+                raise ConfigError(f"no barrel beside a blank merchant tile ({space}): only tiles that buy have one")
+            merchants[space]["beer"] = beer
+        self._obj["merchants"] = merchants
+        return self
+
+    def merchants(self, tiles: Mapping[str, str | Mapping[str, Any]]) -> Position:
+        """Set every merchant space in use at once: space -> tile (its barrel there unless blank, as at set-up
+        and after the Canal Era's refill, B-20), or space -> `{"tile": ..., "beer": ...}` as in the state
+        (`pos.merchants(state.merchants)` copies another position's). The tiles must be exactly the player
+        count's (2 players: blank ×2, any, cotton_mill, manufacturer)."""
+        if not isinstance(tiles, Mapping):
+            raise ArgumentTypeError(f"merchants takes a mapping of merchant space to tile, not {type(tiles).__name__}")
+        if not self._merchants_in_use:
+            raise ConfigError(f"{self._describe()} has no merchant tiles")
+        merchants: dict[str, dict[str, Any]] = {}
+        for space, value in tiles.items():
+            space = self._merchant_space(space)
+            if isinstance(value, Mapping):
+                unknown = sorted(set(value) - {"tile", "beer"})
+                if unknown or "tile" not in value:
+                    raise ConfigError(f"merchant {space}: give a tile, or {{'tile': ..., 'beer': ...}}, not {value!r}")
+                kind = self._merchant_tile(value["tile"])
+                beer = value.get("beer", kind != "blank")
+                if not isinstance(beer, bool):
+                    raise ArgumentTypeError(f"beer must be a bool, not {type(beer).__name__}")
+            else:
+                kind = self._merchant_tile(value)
+                beer = kind != "blank"
+            if beer and kind == "blank":
+                raise ConfigError(f"no barrel beside a blank merchant tile ({space}): only tiles that buy have one")
+            merchants[space] = {"tile": kind, "beer": beer}
+        missing = [s for s in self._merchants_in_use if s not in merchants]
+        if missing:
+            raise ConfigError(
+                f"merchants() sets every merchant space in use at {self._players} players "
+                f"({', '.join(self._merchants_in_use)}): missing {', '.join(missing)}"
+            )
+        given, wanted = Counter(m["tile"] for m in merchants.values()), Counter(self._merchant_set)
+        if given != wanted:
+            wrong = [
+                f"{what} {', '.join(sorted((c).elements()))}"
+                for what, c in (("too many", given - wanted), ("missing", wanted - given))
+                if c
+            ]
+            raise ConfigError(
+                f"the merchant tiles of {self._describe()} are {', '.join(self._merchant_set)}: {'; '.join(wrong)}"
+            )
+        self._obj["merchants"] = {s: merchants[s] for s in self._merchants_in_use}
+        return self
+
     # --- anything else ----------------------------------------------------------------------------------
     def set(self, **fields: Any) -> Position:
         """Set top-level fields of the state object (docs/state-format.md) exactly as given, with no
         bookkeeping: `set(rng="12345")`, `set(decision="over", turn=4, actions_left=0)`. The card fields
         (`deck`, `deck_tile`, `removed`, hands) are better set with the card methods, which redeal them."""
         for key in fields:
-            if key not in STATE_KEYS:
-                raise ConfigError(f"unknown state field {key!r}{_suggest(key, STATE_KEYS)}")
+            if key in STATE_KEYS and key not in self._state_keys:
+                raise ConfigError(f"the states of {self._describe()} have no field {key!r}")
+            if key not in self._state_keys:
+                raise ConfigError(f"unknown state field {key!r}{_suggest(key, self._state_keys)}")
         if "actions_left" in fields:
             self._explicit_actions = True
         self._obj.update(copy.deepcopy(fields))
@@ -513,6 +638,11 @@ class Position:
         options = "".join(f", {k}" for k in sorted(self._options))
         return f"{self._name} ({self._players} players{options})"
 
+    def _intro_rule(self) -> str:
+        """The rule id of the introductory game (the catalog's `intro` option)."""
+        catalog = importlib.import_module("brass").games()
+        return str(catalog.get(self._name, {}).get("options", {}).get("intro", {}).get("rule", "L-54"))
+
     def _round_actions(self) -> int:
         if self._obj["era"] == "canal" and self._obj["round"] == 1:
             return int(self._setup["first_round_actions"])
@@ -533,6 +663,26 @@ class Position:
     def _card(self, card: object) -> str:
         return self._known(card, self._card_kinds, "card kind")
 
+    def _merchant_space(self, space: object) -> str:
+        if not self._merchants_in_use:
+            raise ConfigError(f"{self._describe()} has no merchant tiles")
+        name = self._known(space, self._merchant_spaces, "merchant space")
+        if name not in self._merchants_in_use:
+            raise ConfigError(
+                f"merchant space {name!r} is not in use at {self._players} players: the spaces in use are "
+                f"{', '.join(self._merchants_in_use)}"
+            )
+        return name
+
+    def _merchant_tile(self, tile: object) -> str:
+        kind = self._known(tile, self._merchant_kinds, "merchant tile")
+        if kind not in self._merchant_set:
+            raise ConfigError(
+                f"there is no {kind!r} merchant tile at {self._players} players: the tiles are "
+                f"{', '.join(self._merchant_set)}"
+            )
+        return kind
+
     def _line(self, line: object) -> str:
         name = _str(line, "line")
         if name in self._lines:
@@ -543,16 +693,20 @@ class Position:
         return self._known(name, self._lines, "line")
 
     def _deck_tile_size(self) -> int:
-        """L-3: `players` cards under the deck tile in the Canal Era; L-56: 9 / 6; classic Brass: none."""
-        if self._obj["era"] != "canal" or self._classic:
+        """L-3: `players` cards under the deck tile in the Canal Era; L-56: 9 / 6; classic Brass and a game
+        without a deck tile (Birmingham): none."""
+        if self._obj["era"] != "canal" or self._classic or not self._has_deck_tile:
             return 0
         if self._options.get("classic_deck"):
             return int(self._classic_data["deck_tile"][str(self._players)])
         return self._players
 
     def _removed_size(self) -> int:
-        """C-3, L-56: the cards removed unseen in this era."""
+        """C-3, L-56: the cards removed unseen in this era; B-1: the face-down cards of the set-up, one per
+        player, in the Canal Era (shuffled into the new deck at its end, B-20)."""
         era = self._obj["era"]
+        if self._face_down:
+            return self._face_down * self._players if era == "canal" else 0
         if self._classic or (era == "rail" and self._options.get("classic_deck")):
             return int(self._classic_data["removed_unseen"][era][str(self._players)])
         return 0
@@ -569,6 +723,11 @@ class Position:
         pool = list(self._pool)
 
         def take(kind: str, where: str) -> str:
+            if kind in self._wild:
+                raise ConfigError(
+                    f"a {kind} card cannot be in {where}: wild cards lie beside the deck and are only ever held "
+                    "in hands, at most one of each kind per player"
+                )
             if kind not in pool:
                 have = self._deck_counts.get(kind, 0)
                 if not have:
@@ -581,7 +740,13 @@ class Position:
             return kind
 
         n = self._players
-        hands = {p: [take(k, f"player {p}'s hand") for k in settings["hands"].get(p, [])] for p in range(n)}
+        hands: dict[int, list[str]] = {}
+        for p in range(n):
+            hands[p] = []
+            for k in settings["hands"].get(p, []):
+                if k in self._wild and k in hands[p]:
+                    raise ConfigError(f"player {p} may hold only one {k} card (one wild card of each kind)")
+                hands[p].append(k if k in self._wild else take(k, f"player {p}'s hand"))
         deck = [take(k, "the draw pile") for k in settings["deck"]]
         under = None if settings["deck_tile"] is None else [take(k, "the deck tile") for k in settings["deck_tile"]]
         gone = None if settings["removed"] is None else [take(k, "the removed cards") for k in settings["removed"]]
@@ -598,7 +763,8 @@ class Position:
             self._obj["players"][p]["hand"] = _counts(hands[p])
             self._obj["players"][p]["discards"] = _counts(discards[p])
         self._obj["deck"] = deck
-        self._obj["deck_tile"] = _counts(under)
+        if self._has_deck_tile:
+            self._obj["deck_tile"] = _counts(under)
         self._obj["removed"] = _counts(gone)
 
     def _fills(self, player: int, to_move: bool) -> bool:
