@@ -4,7 +4,10 @@ the engine's validation for positions the rules do not allow."""
 
 from __future__ import annotations
 
+import importlib
 import json
+import os
+import random
 from collections import Counter
 
 import pytest
@@ -341,3 +344,348 @@ def test_copies_are_independent(engine):
     assert obj(pos)["players"][0]["hand"] == {"bolton": 1} and obj(pos)["board"] == {}
     assert obj(other)["players"][0]["hand"] == {"wigan": 1} and "wigan/1" in obj(other)["board"]
     assert repr(pos) == "Position('lancashire', players=2, era='canal', round=2)"
+
+
+# --- Brass: Birmingham (docs/birmingham.md) ---------------------------------------------------------------------
+# Run on every engine that plays Birmingham: an engine that refuses it by name ("does not play this game yet") is
+# left out of the parameters, anything else it raises fails the collection.
+
+ENGINE_NAMES = [
+    name.strip() for name in os.environ.get("BRASS_TEST_ENGINES", "brass,brass.reference").split(",") if name.strip()
+]
+WILD = ("wild_location", "wild_industry")
+
+
+def plays(engine_name: str, game: str) -> bool:
+    """Whether the engine plays the game (as tests/conformance/support.py::plays)."""
+    engine = importlib.import_module(engine_name)
+    try:
+        engine.Game(game, players=brass.games()[game]["players"][0])
+    except brass.ConfigError as e:
+        if "does not play" in str(e):
+            return False
+        raise
+    return True
+
+
+BIRMINGHAM_ENGINES = [name for name in ENGINE_NAMES if plays(name, "birmingham")]
+
+
+@pytest.fixture(params=BIRMINGHAM_ENGINES)
+def bham(request):
+    """An engine module that plays Birmingham."""
+    return importlib.import_module(request.param)
+
+
+def bham_cards(o: dict) -> Counter:
+    """Every card of a Birmingham state object but the wild cards: hands, discards, draw pile, removed."""
+    cards = Counter(o["deck"])
+    for p in o["players"]:
+        cards.update(p["hand"])
+        cards.update(p["discards"])
+    cards.update(o["removed"])
+    for kind in WILD:
+        del cards[kind]
+    return cards
+
+
+def merchant_tiles(o: dict) -> list[str]:
+    return sorted(m["tile"] for m in o["merchants"].values())
+
+
+def play_on(state, moves: int, seed: int) -> None:
+    """Apply a few random legal actions (the position is one to play from)."""
+    rng = random.Random(seed)
+    for _ in range(moves):
+        if state.is_terminal:
+            break
+        legal = state.legal_actions()
+        assert legal
+        state.apply(rng.choice(legal))
+
+
+def test_the_engines_that_play_birmingham_are_tested():
+    assert "brass" in BIRMINGHAM_ENGINES or "brass" not in ENGINE_NAMES  # the native engine plays it
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_birmingham_at_every_player_count_era_and_round(bham, players):
+    game = bham.Game("birmingham", players=players)
+    new = json.loads(game.new_state(seed=5).to_json())
+    deck = bham_cards(new)
+    assert sum(deck.values()) == {2: 40, 3: 54, 4: 64}[players]  # B-2
+    for era in ("canal", "rail"):
+        for rnd in sorted({1, 2, game.rounds_per_era}):
+            pos = brass.Position("birmingham", players=players, era=era, round=rnd, seed=5, engine=bham)
+            o = obj(pos)
+            assert "dcm" not in o and "deck_tile" not in o
+            assert bham_cards(o) == deck
+            assert sum(o["removed"].values()) == (players if era == "canal" else 0)  # B-1, B-20
+            assert o["merchants"] == new["merchants"]  # the seed's set-up, barrels beside every tile that buys
+            assert merchant_tiles(o) == merchant_tiles(new)
+            assert [p["money"] for p in o["players"]] == [17] * players
+            state = pos.state()
+            assert state.to_json() == pos.to_json()
+            assert (state.era, state.round, state.current_player) == (era, rnd, 0)
+            assert state.actions_left == (1 if (era, rnd) == ("canal", 1) else 2)
+            assert (state.coal_market, state.iron_market, state.deck_tile_size) == (13, 8, 0)
+            assert state.legal_actions()
+            play_on(state, 12, seed=players * 100 + rnd)
+
+
+def test_birmingham_introductory_game(bham):
+    pos = brass.Position("birmingham", players=3, intro=True, round=4, engine=bham)
+    state = pos.state()
+    assert state.game == bham.Game("birmingham", players=3, intro=True) and state.round == 4
+    play_on(state, 10, seed=3)
+    with pytest.raises(brass.ConfigError, match=r"no Rail Era \(B-22\)"):
+        brass.Position("birmingham", players=3, era="rail", intro=True, engine=bham)
+
+
+def test_birmingham_docstring_example(bham):
+    pos = brass.Position("birmingham", players=3, era="rail", engine=bham)
+    pos.merchant("oxford/1", "any", beer=True).hand(0, "birmingham", "wild_industry")
+    pos.tile("burton/2", owner=0, industry="brewery", level=2)
+    state = pos.state()
+    assert state.merchants["oxford/1"] == {"tile": "any", "beer": True}
+    assert state.board["burton/2"] == {"owner": 0, "industry": "brewery", "level": 2, "flipped": False, "cubes": 2}
+    assert sorted(state.player(0).hand) == ["birmingham", "wild_industry"]
+    assert state.player(0).mat["brewery"] == 4  # the two level-1 breweries and this one are off the mat
+    play_on(state, 8, seed=1)
+
+
+def test_birmingham_sale_to_a_merchant_with_its_barrel(bham):
+    """A cotton mill in Birmingham linked to Oxford: the Oxford merchant's barrel is its only beer (B-8, B-15),
+    and the sale takes it with Oxford's bonus (+2 income spaces, B-26)."""
+    pos = brass.Position("birmingham", players=3, engine=bham)
+    pos.merchant("oxford/1", "any", beer=True).merchant("oxford/2", "blank")
+    pos.tile("birmingham/1", 0, "cotton_mill", 1).link("birmingham-oxford", 0).hand(0, "coventry", "dudley")
+    state = pos.state()
+    sales = [n for n in map(state.game.action_name, state.legal_actions()) if n.startswith("sell")]
+    assert sales == ["sell birmingham/1 oxford/1"]
+    state.apply("sell birmingham/1 oxford/1")
+    assert state.merchants["oxford/1"] == {"tile": "any", "beer": False}
+    assert state.board["birmingham/1"]["flipped"]
+    assert state.player(0).income_space == 10 + 5 + 2  # the cotton mill's income, then Oxford's bonus
+    # without the barrel there is no beer: no sale
+    dry = pos.copy().merchant("oxford/1", beer=False).state()
+    assert not [n for n in map(dry.game.action_name, dry.legal_actions()) if n.startswith("sell")]
+
+
+def test_birmingham_merchant_moves_tiles_by_exchange(bham):
+    pos = brass.Position("birmingham", players=4, engine=bham)
+    before = obj(pos)["merchants"]
+    holder = next(s for s, m in before.items() if m["tile"] == "any")
+    target = next(s for s, m in before.items() if m["tile"] == "blank")
+    pos.merchant(target, "any")
+    after = obj(pos)["merchants"]
+    assert after[target] == before[holder] == {"tile": "any", "beer": True}  # the tile comes with its barrel
+    assert after[holder] == before[target] == {"tile": "blank", "beer": False}  # and the blank takes its place
+    assert merchant_tiles(obj(pos)) == sorted(
+        brass.Position("birmingham", players=4).state().merchants[s]["tile"] for s in after
+    )
+    pos.merchant(target, "any", beer=False)  # the tile is there already: only the barrel changes
+    assert obj(pos)["merchants"][target] == {"tile": "any", "beer": False}
+    assert obj(pos)["merchants"][holder] == {"tile": "blank", "beer": False}
+    pos.merchant(target, beer=True)
+    assert pos.state().merchants[target] == {"tile": "any", "beer": True}
+
+
+def test_birmingham_merchants_all_at_once(bham):
+    pos = brass.Position("birmingham", players=2, engine=bham)
+    assert sorted(obj(pos)["merchants"]) == sorted(
+        ["shrewsbury/1", "gloucester/1", "gloucester/2", "oxford/1", "oxford/2"]
+    )  # no Warrington nor Nottingham at 2 players (B-3)
+    pos.merchants(
+        {
+            "shrewsbury/1": "any",
+            "gloucester/1": "cotton_mill",
+            "gloucester/2": {"tile": "manufacturer", "beer": False},
+            "oxford/1": "blank",
+            "oxford/2": {"tile": "blank"},
+        }
+    )
+    assert pos.state().merchants == {
+        "shrewsbury/1": {"tile": "any", "beer": True},
+        "gloucester/1": {"tile": "cotton_mill", "beer": True},
+        "gloucester/2": {"tile": "manufacturer", "beer": False},
+        "oxford/1": {"tile": "blank", "beer": False},
+        "oxford/2": {"tile": "blank", "beer": False},
+    }
+    other = brass.Position("birmingham", players=2, seed=9, engine=bham).merchants(pos.state().merchants)
+    assert obj(other)["merchants"] == obj(pos)["merchants"]  # a state's merchants copied as they are
+    before = pos.to_json()
+    with pytest.raises(brass.ConfigError, match="missing oxford/2"):
+        pos.merchants({s: "blank" for s in ["shrewsbury/1", "gloucester/1", "gloucester/2", "oxford/1"]})
+    with pytest.raises(
+        brass.ConfigError,
+        match=r"are any, blank, blank, cotton_mill, manufacturer: too many any, any, any, any; missing blank, blank",
+    ):
+        pos.merchants(dict.fromkeys(obj(pos)["merchants"], "any"))
+    with pytest.raises(brass.ConfigError, match="no barrel beside a blank merchant tile"):
+        pos.merchants({**obj(pos)["merchants"], "oxford/1": {"tile": "blank", "beer": True}})
+    with pytest.raises(brass.ConfigError, match="'warrington/1' is not in use at 2 players"):
+        pos.merchants({**obj(pos)["merchants"], "warrington/1": "blank"})
+    with pytest.raises(brass.ArgumentTypeError, match="mapping"):
+        pos.merchants(["any"])  # type: ignore[arg-type]
+    assert pos.to_json() == before
+
+
+def test_birmingham_merchant_errors(bham):
+    pos = brass.Position("birmingham", players=3, engine=bham)
+    before = pos.to_json()
+    with pytest.raises(brass.ConfigError, match=r"unknown merchant space 'oxfrd/1'.*'oxford/1'"):
+        pos.merchant("oxfrd/1", "any")
+    with pytest.raises(brass.ConfigError, match="'nottingham/1' is not in use at 3 players"):
+        pos.merchant("nottingham/1", "any")
+    with pytest.raises(brass.ConfigError, match=r"unknown merchant tile 'potery'.*'pottery'"):
+        pos.merchant("oxford/1", "potery")
+    with pytest.raises(brass.ConfigError, match="no barrel beside a blank merchant tile"):
+        pos.merchant("oxford/1", "blank", beer=True)
+    with pytest.raises(brass.ArgumentTypeError, match="beer must be a bool"):
+        pos.merchant("oxford/1", beer=1)  # type: ignore[arg-type]
+    with pytest.raises(brass.ArgumentTypeError, match="merchant space must be a str"):
+        pos.merchant(1, "any")  # type: ignore[arg-type]
+    assert pos.to_json() == before
+    two = brass.Position("birmingham", players=2, engine=bham)
+    with pytest.raises(brass.ConfigError, match="no 'pottery' merchant tile at 2 players"):
+        two.merchant("oxford/1", "pottery")  # B-3: no pottery merchant at 2 players
+    with pytest.raises(brass.ConfigError, match=r"lancashire \(3 players\) has no merchant tiles"):
+        brass.Position("lancashire", players=3, engine=bham).merchant("oxford/1", "any")
+
+
+def test_birmingham_wild_cards_in_hands_only(bham):
+    pos = brass.Position("birmingham", players=3, engine=bham)
+    deck = bham_cards(obj(pos))
+    pos.hand(0, "birmingham", "wild_location", "wild_industry").hand(2, "wild_location", "dudley", "coventry")
+    o = obj(pos)
+    assert o["players"][0]["hand"] == {"birmingham": 1, "wild_location": 1, "wild_industry": 1}
+    assert bham_cards(o) == deck  # the wild cards come from beside the deck
+    state = pos.state()
+    names = set(map(state.game.action_name, state.legal_actions()))
+    assert "build cotton_mill belper/1" in names  # a wild card builds outside the network (B-10, B-12)
+    assert "scout" not in names  # not while holding a wild card (B-17)
+    plain = brass.Position("birmingham", players=3, engine=bham).hand(0, "birmingham", "dudley", "coventry").state()
+    assert "scout" in set(map(plain.game.action_name, plain.legal_actions()))
+    before = pos.to_json()
+    with pytest.raises(brass.ConfigError, match="only one wild_location card"):
+        pos.hand(1, "wild_location", "wild_location")
+    with pytest.raises(brass.ConfigError, match="wild_industry card cannot be in the draw pile"):
+        pos.deck("wild_industry")
+    with pytest.raises(brass.ConfigError, match="wild_location card cannot be in player 1's discards"):
+        pos.cards(discards={1: ["wild_location"]})
+    with pytest.raises(brass.ConfigError, match="wild_location card cannot be in the removed cards"):
+        pos.cards(removed=["wild_location"] * 3)
+    assert pos.to_json() == before
+    with pytest.raises(brass.ConfigError, match="unknown card kind 'wild_location'"):
+        brass.Position("lancashire", players=3, engine=bham).hand(0, "wild_location")
+
+
+def test_birmingham_removed_cards_and_no_deck_tile(bham):
+    pos = brass.Position("birmingham", players=4, engine=bham)
+    pos.cards({0: ["birmingham", "dudley"]}, deck=["coventry"], removed=["leek", "leek", "stone", "derby"])
+    o = obj(pos)
+    assert o["removed"] == {"leek": 2, "stone": 1, "derby": 1} and o["deck"] == ["coventry"]
+    assert pos.state().deck_size == 1
+    with pytest.raises(bham.InvalidStateError, match="removed"):  # B-1: one face-down card per player
+        pos.copy().cards(removed=["leek"]).state()
+    rail = brass.Position("birmingham", players=4, era="rail", engine=bham)
+    assert obj(rail)["removed"] == {}
+    with pytest.raises(bham.InvalidStateError, match="removed"):  # none in the Rail Era (B-20)
+        rail.cards(removed=["leek"]).state()
+    pos.cards(deck_tile=[])  # nothing under a deck tile there is not
+    assert "deck_tile" not in obj(pos)
+    with pytest.raises(brass.ConfigError, match=r"birmingham \(4 players\) has no deck tile"):
+        pos.cards(deck_tile=["leek"])
+
+
+def test_birmingham_tile_cubes_and_barrels(bham):
+    canal = brass.Position("birmingham", players=3, engine=bham)
+    canal.tile("burton/2", 0, "brewery", 1).tile("stafford/1", 1, "brewery", 2, flipped=True)
+    canal.tile("cannock/2", 1, "coal_mine", 2).tile("dudley/2", 2, "iron_works", 1)
+    canal.tile("coalbrookdale/3", 2, "coal_mine", 1, cubes=0).tile("redditch/2", 0, "iron_works", 1, cubes=1)
+    canal.tile("farm_north/1", 2, "brewery", 2, cubes=0)
+    board = canal.state().board
+    assert {s: (t["cubes"], t["flipped"]) for s, t in board.items()} == {
+        "burton/2": (1, False),  # a brewery built in the Canal Era: 1 barrel (B-7)
+        "stafford/1": (0, True),
+        "cannock/2": (3, False),  # the printed cubes
+        "dudley/2": (4, False),
+        "coalbrookdale/3": (0, True),  # flipped exactly when empty (B-6)
+        "redditch/2": (1, False),
+        "farm_north/1": (0, True),
+    }
+    rail = brass.Position("birmingham", players=3, era="rail", engine=bham)
+    rail.tile("burton/2", 0, "brewery", 2).tile("stafford/1", 1, "brewery", 3, cubes=1)
+    board = rail.state().board
+    assert board["burton/2"]["cubes"] == 2 and not board["burton/2"]["flipped"]  # built in the Rail Era: 2
+    assert board["stafford/1"]["cubes"] == 1  # built in the Canal Era, one barrel left
+    with pytest.raises(bham.InvalidStateError, match="cubes"):
+        rail.copy().tile("uttoxeter/1", 2, "brewery", 2, cubes=3).state()  # at most 2 barrels
+    with pytest.raises(bham.InvalidStateError, match="burton/1"):  # a level-1 cotton mill left the board (B-20)
+        rail.copy().tile("burton/1", 2, "manufacturer", 1).state()
+
+
+def test_birmingham_every_other_edit(bham):
+    pos = brass.Position("birmingham", players=4, era="rail", round=3, engine=bham)
+    pos.link("coventry-birmingham", 1).link("dudley-birmingham", 1)  # either order of the ends
+    pos.tile("birmingham/1", 1, "cotton_mill", 2).tile("stoke/2", 3, "pottery", 2, flipped=True)
+    pos.lowest(2, "manufacturer", 5).mat(0, iron_works=1).money(0, 40)
+    pos.player(3, vp=21, income_space=30, money_spent=7)
+    pos.markets(coal=14, iron=0).turn_order(3, 1, 0, 2).to_move(0, actions_left=1)
+    pos.hand(0, "birmingham", "wild_industry").set(rng="4242")
+    copied = pos.copy().money(0, 3)
+    o = obj(pos)
+    assert o["links"] == {"birmingham-coventry": 1, "birmingham-dudley": 1}
+    assert [p["links_left"] for p in o["players"]] == [14, 12, 14, 14]
+    assert o["players"][1]["mat"]["cotton_mill"] == 11 - 4 and o["players"][3]["mat"]["pottery"] == 5 - 2
+    assert o["players"][2]["mat"]["manufacturer"] == 11 - 5 and o["players"][0]["mat"]["iron_works"] == 1
+    assert (o["coal_market"], o["iron_market"], o["rng"]) == (14, 0, "4242")
+    assert obj(copied)["players"][0]["money"] == 3 and o["players"][0]["money"] == 40
+    state = pos.state()
+    assert state.to_json() == pos.to_json()
+    assert (state.current_player, state.actions_left, state.turn_order) == (0, 1, [3, 1, 0, 2])
+    p3 = state.player(3)
+    assert (p3.vp, p3.income_space, p3.money_spent, p3.links_left) == (21, 30, 7, 14)
+    # players 3 and 1 have moved (2 cards for the next round), player 2 is still to move (2 cards)
+    assert [sum(p["hand"].values()) for p in o["players"]] == [2, 2, 2, 2]
+    assert repr(pos) == "Position('birmingham', players=4, era='rail', round=3)"
+    play_on(state, 10, seed=7)
+    with pytest.raises(bham.InvalidStateError, match="coal_market"):  # 14 spaces (B-4)
+        pos.copy().markets(coal=15).state()
+    with pytest.raises(bham.InvalidStateError, match="iron_market"):  # 10 spaces
+        pos.copy().markets(iron=11).state()
+    with pytest.raises(bham.InvalidStateError, match="birmingham-nuneaton"):  # a rail-only line in the Canal Era
+        brass.Position("birmingham", players=2, engine=bham).link("birmingham-nuneaton", 0).state()
+
+
+def test_birmingham_parts_it_does_not_have(bham):
+    pos = brass.Position("birmingham", players=3, engine=bham)
+    before = pos.to_json()
+    with pytest.raises(brass.ConfigError, match=r"birmingham \(3 players\) has no Distant Cotton Market"):
+        pos.dcm(marker=2)
+    with pytest.raises(brass.ConfigError, match=r"the states of birmingham \(3 players\) have no field 'deck_tile'"):
+        pos.set(deck_tile={})
+    with pytest.raises(brass.ConfigError, match="built_industry exists only in classic Brass"):
+        pos.player(0, built_industry=True)
+    with pytest.raises(brass.ConfigError, match=r"unknown industry 'port' in birmingham"):
+        pos.tile("birmingham/1", 0, "port", 1)
+    assert pos.to_json() == before
+    merchants = {**obj(pos)["merchants"], "oxford/1": {"tile": "blank", "beer": False}}
+    pos.set(merchants=merchants)  # raw, no checks: the engine's validation decides
+    with pytest.raises(bham.InvalidStateError, match="merchants"):
+        pos.state()
+
+
+def test_birmingham_both_engines_load_the_same_position():
+    if len(BIRMINGHAM_ENGINES) < 2:
+        assert BIRMINGHAM_ENGINES == ["brass"] or "brass.reference" not in ENGINE_NAMES
+        return
+    import brass.reference
+
+    pos = brass.Position("birmingham", players=4, era="rail", round=2)
+    pos.tile("birmingham/2", 2, "manufacturer", 3).link("birmingham-walsall", 2).hand(3, "walsall", "wild_location")
+    pos.merchant("nottingham/2", "any").to_move(3).player(2, vp=30, income_space=25)
+    native, ref = pos.state(engine=brass), pos.state(engine=brass.reference)
+    assert native.to_json() == ref.to_json() == pos.to_json()
+    assert native.legal_actions() == ref.legal_actions()
