@@ -11,7 +11,7 @@ import random
 import pytest
 
 from brass._errors import InvalidStateError
-from brass.reference import _catalog, _lancashire, _rules
+from brass.reference import _birmingham, _catalog, _lancashire, _rules
 from brass.reference._actions import ActionSpace
 from brass.reference._data import DATA_DIR, GameData
 from brass.reference._json import dumps, from_obj, to_obj
@@ -105,6 +105,27 @@ def test_every_family_of_the_catalog_has_a_game_module():
     assert isinstance(_rules.rules("brass", 3, {}).game, _lancashire.Lancashire)
     assert _rules.rules("brass", 3, {}).game.classic
     assert not _rules.rules("lancashire", 3, {}).game.classic
+    assert isinstance(_rules.rules("birmingham", 2, {}).game, _birmingham.Birmingham)
+
+
+def test_the_id_blocks_a_game_does_not_have_are_empty():
+    """docs/actions.md, docs/birmingham.md: Lancashire has no SCOUT and no BEER ids (523 ids, unchanged);
+    Birmingham has no BUILD_DOUBLE ids, and SCOUT sits between LOAN and PASS, BEER between IRON and STOP."""
+    lancashire = ActionSpace(_rules.rules("lancashire", 4, {}))
+    assert len(lancashire) == 523
+    assert not [n for n in lancashire.names if n.split()[0] in ("scout", "beer")]
+    birmingham = ActionSpace(_rules.rules("birmingham", 4, {}))
+    kinds = [n.split()[0] for n in birmingham.names]
+    assert len(birmingham) == 569 and not [n for n in birmingham.names if n.endswith("double")]
+    blocks = [k for i, k in enumerate(kinds) if i == 0 or kinds[i - 1] != k]
+    assert blocks == [
+        *("build", "link", "develop", "sell", "loan", "scout", "pass"),
+        *("coal", "iron", "beer", "stop", "card", "remove"),
+    ]
+    assert birmingham.names[kinds.index("beer") :][:1] == ["beer derby/1"]
+    assert [n for n in birmingham.names if n.startswith("beer ")][-9:] == [
+        f"beer {m.name}" for m in _rules.rules("birmingham", 4, {}).game.merchants
+    ]
 
 
 class WithoutLancashireSections(_lancashire.Lancashire):
