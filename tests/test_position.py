@@ -8,6 +8,8 @@ import importlib
 import json
 import os
 import random
+import sys
+import types
 from collections import Counter
 
 import pytest
@@ -404,8 +406,58 @@ def play_on(state, moves: int, seed: int) -> None:
         state.apply(rng.choice(legal))
 
 
-def test_the_engines_that_play_birmingham_are_tested():
+def catalog_configurations() -> list[tuple[str, str, int, dict]]:
+    """(engine, game, players, options) for every engine and game it plays of `brass.games()`: each player
+    count with no option, and with each bool option the catalog allows at that count."""
+    out = []
+    for name, entry in brass.games().items():
+        engines = [e for e in ENGINE_NAMES if plays(e, name)]
+        for players in entry["players"]:
+            variants: list[dict] = [{}]
+            variants += [
+                {key: True}
+                for key, option in entry["options"].items()
+                if option["type"] == "bool" and players in option["players"]
+            ]
+            out += [(e, name, players, options) for e in engines for options in variants]
+    return out
+
+
+@pytest.mark.parametrize(
+    "engine_name, name, players, options",
+    catalog_configurations(),
+    ids=lambda v: v if isinstance(v, str) else str(v) if isinstance(v, int) else "-".join(sorted(v)) or "plain",
+)
+def test_every_game_of_the_catalog(engine_name, name, players, options):
+    engine = importlib.import_module(engine_name)
+    game = engine.Game(name, players=players, **options)
+    for era in ["canal"] if options.get("intro") else ["canal", "rail"]:
+        pos = brass.Position(game, era=era, round=2)
+        assert pos.engine is engine
+        state = pos.state()
+        assert state.to_json() == pos.to_json() and state.game == game and state.era == era
+        play_on(state, 6, seed=players)
+
+
+def test_the_engines_that_play_birmingham_are_tested(monkeypatch):
     assert "brass" in BIRMINGHAM_ENGINES or "brass" not in ENGINE_NAMES  # the native engine plays it
+    # an engine refusing the game by name is left out; any other error of the configuration is not hidden
+    fake = types.ModuleType("fake_engine")
+
+    def refuses(message):
+        def game(name, players):
+            raise brass.ConfigError(message)
+
+        return game
+
+    monkeypatch.setitem(sys.modules, "fake_engine", fake)
+    fake.Game = refuses("the reference engine does not play this game yet: 'birmingham'")  # type: ignore[attr-defined]
+    assert not plays("fake_engine", "birmingham")
+    fake.Game = refuses("players must be 2 to 4")  # type: ignore[attr-defined]
+    with pytest.raises(brass.ConfigError, match="players must be"):
+        plays("fake_engine", "birmingham")
+    fake.Game = lambda name, players: object()  # type: ignore[attr-defined]
+    assert plays("fake_engine", "birmingham")
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
