@@ -534,10 +534,9 @@ class Position:
         merchant space in use (`"oxford/1"`), and/or set the beer barrel beside it:
         `merchant("oxford/1", "any", beer=True)`, `merchant("warrington/2", beer=False)` (its barrel taken).
 
-        The merchant tiles stay the player count's (B-3): the tile comes from the space that holds it now (the first
-        in data order when two do), which
-        gets this space's tile in exchange, each tile with its barrel. `beer` (default: the barrel the tile had)
-        then sets this space's barrel; a blank tile has none."""
+        The merchant tiles stay the player count's (B-3): the tile comes from the space that holds it now (the
+        first in data order when two do), which gets this space's tile in exchange, each tile with its barrel.
+        `beer` (default: the barrel the tile had) then sets this space's barrel; a blank tile has none."""
         space = self._merchant_space(space)
         if beer is not None and not isinstance(beer, bool):
             raise ArgumentTypeError(f"beer must be a bool, not {type(beer).__name__}")
