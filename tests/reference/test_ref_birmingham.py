@@ -557,6 +557,24 @@ def test_B13_the_second_rails_barrel_is_asked_when_two_breweries_may_give_it(eng
     assert obj(state)["board"]["burton/2"]["cubes"] == 1 and (state.decision, state.actions_left) == ("action", 1)
 
 
+def test_B13_a_second_rails_barrel_is_noted_when_it_is_placed_and_taken_after_its_coal(engine):
+    # The second rail Dudley–Wolverhampton has two equally close mines (one at each end): decision `coal`, with the
+    # barrel still to take (docs/reference-notes.md item 43).
+    board = (
+        rail_position()
+        .tile("dudley/1", 1, "coal_mine", 2, cubes=3)
+        .tile("wolverhampton/2", 1, "coal_mine", 2, cubes=3)
+        .tile("stafford/1", 0, "brewery", 2, cubes=1)
+    )
+    state = play(board.load(engine), "link birmingham-dudley", "link dudley-wolverhampton")
+    assert state.decision == "coal" and names(state) == ["coal wolverhampton/2", "coal dudley/1"]
+    o = obj(state)["action"]
+    assert (o["kind"], o["count"], o["coal"], o["beer"]) == ("link", 2, 1, 1)
+    play(state, "coal wolverhampton/2")
+    o = obj(state)
+    assert o["board"]["stafford/1"]["flipped"] and o["board"]["wolverhampton/2"]["cubes"] == 2
+
+
 # --- Develop (B-14) and the Gloucester bonus (B-26) ----------------------------------------------------------------
 
 
