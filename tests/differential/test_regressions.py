@@ -86,3 +86,32 @@ def test_loader_bounds_on_player_counters(engine, field, value, accepted):
     else:
         with pytest.raises(engine.InvalidStateError):
             engine.State.from_json(text)
+
+
+@pytest.mark.parametrize(
+    ("game", "text"),
+    [
+        ("birmingham", "build cotton_mill belper/1 double"),
+        ("birmingham", "build manufacturer birmingham/2 double"),
+        ("birmingham", "build brewery farm_south/1 double"),
+        ("birmingham", "sell birmingham/1 distant"),
+        ("birmingham", "loan 10"),
+        ("birmingham", "build port lancaster/1"),
+        ("lancashire", "scout"),
+        ("lancashire", "beer wigan/1"),
+        ("lancashire", "sell bolton/1 oxford/1"),
+        ("lancashire", "card wild_location"),
+    ],
+)
+def test_a_notation_of_another_game_is_a_notation_error(engine, game, text):
+    """Birmingham divergence 3 (bham_divergences.md, found by tests/reference/test_ref_birmingham.py): the native
+    parser read `build … double` in Birmingham, which has no BUILD_DOUBLE block, as the id of another action (the
+    build's id plus the BUILD block's length: a link or a sale). Fixed in the native engine (7621fce). The random
+    probes draw notation from the game's own names, so they never write another game's notation."""
+    state = engine.Game(game, players=4).new_state(seed=2)
+    before = state.to_json()
+    with pytest.raises(engine.NotationError):
+        state.game.parse_action(text)
+    with pytest.raises(engine.NotationError):
+        state.apply(text)
+    assert state.to_json() == before
