@@ -1184,6 +1184,7 @@ CASES = {
     "B-15 merchant not buying the tile": ("sale beer", {"merchant": "oxford/1"}),
     "B-26 merchant_beer with the barrel still there": ("sale beer", {"merchant_beer": True}),
     "B-15 target not a sold industry": ("sale beer", {"target": "stafford/1"}),
+    "B-15 more barrels than the tile needs": ("sale beer", {"beer": 3}),
     "B-26 beer left at the bonus": ("bonus", {"beer": 1}),
     "B-13 beer decision of a first rail": ("rail beer", {"count": 1}),
     "B-13 merchant_beer in a rail": ("rail beer", {"merchant_beer": True}),
@@ -1195,6 +1196,7 @@ OPEN = {
     "B-13 three barrels for a rail": 7,
     "B-13 beer of a first rail's coal": 7,
     "B-13 no beer at a second rail's coal": 7,
+    "B-15 more barrels than the tile needs": 7,
 }
 
 

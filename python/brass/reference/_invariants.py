@@ -209,4 +209,6 @@ def check_sale_under_way(data: Rules, pos: Position, player: int) -> None:
         fail("action.target must hold the current player's tile being sold")
     if tile["flipped"] != (decision == "bonus"):
         fail("the tile being sold flips after its beer, before the bonus (B-15)")
+    if action["beer"] > data.tile(tile["industry"], tile["level"]).get("beer", 0):
+        fail("action.beer is more than the beer printed on the tile being sold (B-15)")
     data.game.check_sale(pos, player, space, action["merchant"])
