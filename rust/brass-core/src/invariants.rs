@@ -459,6 +459,27 @@ fn check_pending_question(game: &Game, state: &State, p: u8, u: Underway) -> Res
     if u.kind == ActionKind::Link && state.links[u.target as usize] != p {
         return bad("action.target: the line must hold the link the current player just placed");
     }
+    if u.kind == ActionKind::Link {
+        // B-13: only the second rail takes a barrel, owed from its placement until it is taken.
+        let second_rail_beer = u.count == 2 && game.switches.double_rail_beer;
+        if u.beer > u8::from(second_rail_beer) {
+            return bad("action.beer: a rail takes no barrel, but the second rail one (B-13)");
+        }
+        if second_rail_beer && d == Decision::Coal && u.beer != 1 {
+            return bad("action.beer: the second rail's barrel is owed from its placement until taken (B-13)");
+        }
+    }
+    if u.kind == ActionKind::Sell && u.target != NONE && u.beer > 0 {
+        let t = state.board[u.target as usize];
+        let printed = if t.is_empty() {
+            0
+        } else {
+            game.tile_spec(t.industry, t.level).map_or(0, |x| x.beer)
+        };
+        if u.beer > printed {
+            return bad("action.beer: more barrels than the tile being sold needs (B-15)");
+        }
+    }
     // The decision's shape first: the legal actions are computed only for a question that fits the action
     // under way (they read its target).
     let fits = match d {
