@@ -104,7 +104,7 @@ def test_loader_bounds_on_player_counters(engine, field, value, accepted):
     ],
 )
 def test_a_notation_of_another_game_is_a_notation_error(engine, game, text):
-    """Birmingham divergence 3 (bham_divergences.md, found by tests/reference/test_ref_birmingham.py): the native
+    """Birmingham divergence B3 (docs/verification.md, found by tests/reference/test_ref_birmingham.py): the native
     parser read `build … double` in Birmingham, which has no BUILD_DOUBLE block, as the id of another action (the
     build's id plus the BUILD block's length: a link or a sale). Fixed in the native engine (7621fce). The random
     probes draw notation from the game's own names, so they never write another game's notation."""

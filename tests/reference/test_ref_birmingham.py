@@ -181,15 +181,6 @@ def _dec(counts: dict, kind: str) -> None:
         del counts[kind]
 
 
-def native_divergence(request, engine, number: int) -> None:
-    """The native engine disagrees with the contract here: divergence `number` of the working list
-    bham_divergences.md (docs/verification.md, Birmingham table), waiting for its fix. A strict xfail on the native
-    engine only, so the test turns red once it is fixed and the mark is removed."""
-    if engine.__name__ == "brass":
-        reason = f"native engine: Birmingham divergence {number} (bham_divergences.md), not fixed yet"
-        request.applymarker(pytest.mark.xfail(strict=True, reason=reason))
-
-
 def names(state) -> list[str]:
     return [state.game.action_name(a) for a in state.legal_actions()]
 
@@ -1192,15 +1183,12 @@ CASES = {
     "B-13 beer of a first rail's coal": ("rail coal", {"count": 1, "beer": 1}),
     "B-13 no beer at a second rail's coal": ("rail coal", {"beer": 0}),
 }
-OPEN: dict[str, int] = {}  # case -> the native divergence still open (7 fixed natively)
 
 
 @pytest.mark.parametrize("case", sorted(CASES))
-def test_B15_B13_a_sale_or_rail_under_way_must_fit_its_decision(engine, case, request):
+def test_B15_B13_a_sale_or_rail_under_way_must_fit_its_decision(engine, case):
     """docs/birmingham.md "The state" and "Validation": the action under way fits the decision (the native engine
-    checks these since 7621fce, Birmingham divergences 5 and 6, except those still open)."""
-    if case in OPEN:
-        native_divergence(request, engine, OPEN[case])
+    checks these since 7621fce and 7e0cc0d, Birmingham divergences 5, 6 and 7)."""
     how, edit = CASES[case]
     if how == "sale beer":
         state = play(beer_decision_of_a_sale().load(reference), "sell birmingham/2 oxford/2")
