@@ -26,17 +26,12 @@ from typing import TYPE_CHECKING, Any
 from ._checks import check_bool, check_dict, check_str, fail
 from ._network import are_connected
 from ._position import CardCounts, MerchantPos, Position, SaleTarget
-from ._resources import advance_income, beer_barrels, flip, income_level
+from ._resources import advance_income, beer_barrels, flip
 from ._rng import SplitMix64
+from ._scoring import score_intro_game
 
 if TYPE_CHECKING:
     from ._rules import Rules
-
-# B-22: the introductory game's extra scoring: 1 VP per full £4, at most 15; flipped tiles of level 2 or more score a
-# second time (R-18).
-INTRO_MONEY_PER_VP = 4
-INTRO_MONEY_VP_MAX = 15
-INTRO_DOUBLE_FROM_LEVEL = 2
 
 
 @dataclass(frozen=True)
@@ -314,15 +309,8 @@ class Birmingham:
         """B-21: no VP for money. B-22: after the introductory game's Canal Era, each player gains, in this order, 1
         VP per full £4 (at most 15); VP equal to the income level (never below 0 VP, R-8); the VP of each of their
         flipped tiles of level 2 or more a second time (R-18)."""
-        if not self.intro:
-            return
-        data = self.data
-        for player, me in enumerate(pos["players"]):
-            me["vp"] += min(INTRO_MONEY_VP_MAX, me["money"] // INTRO_MONEY_PER_VP)
-            me["vp"] = max(0, me["vp"] + income_level(data, pos, player))
-            for tile in pos["board"].values():
-                if tile["owner"] == player and tile["flipped"] and tile["level"] >= INTRO_DOUBLE_FROM_LEVEL:
-                    me["vp"] += data.tile_vp(tile["industry"], tile["level"])
+        if self.intro:
+            score_intro_game(self.data, pos)
 
     # --- the state section `merchants` ------------------------------------------------------------------------
 

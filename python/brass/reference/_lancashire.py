@@ -22,19 +22,15 @@ from ._cards import count_cards
 from ._checks import check_counts, check_dict, check_int, check_list, fail
 from ._network import are_connected, connected_to_trade_icon
 from ._position import CardCounts, Position, SaleTarget
-from ._resources import advance_income, flip, income_level
+from ._resources import advance_income, flip
 from ._rng import SplitMix64
+from ._scoring import score_intro_game
 
 if TYPE_CHECKING:
     from ._rules import Rules
 
 # L-46: no loans in the last 4 rounds of the Rail Era (a fact of the rules text the data file does not carry).
 LOAN_BAN_ROUNDS = 4
-# L-54: the introductory game's extra scoring: 1 VP per full £4, at most 15; flipped tiles of level 2 or more score
-# a second time.
-INTRO_MONEY_PER_VP = 4
-INTRO_MONEY_VP_MAX = 15
-INTRO_DOUBLE_FROM_LEVEL = 2
 # L-52: 1 VP per full £10 at the end of the Rail Era.
 MONEY_PER_VP = 10
 
@@ -293,24 +289,12 @@ class Lancashire:
 
     def final_scoring(self, pos: Position) -> None:
         """L-52: after the Rail Era, 1 VP per full £10. L-54: after the introductory game's Canal Era, its extra
-        scoring (`intro_scoring`)."""
+        scoring (`_scoring.score_intro_game`)."""
         if pos["era"] == "rail":
             for p in pos["players"]:
                 p["vp"] += p["money"] // MONEY_PER_VP
         if self.intro:
-            self.intro_scoring(pos)
-
-    def intro_scoring(self, pos: Position) -> None:
-        """L-54, after Canal scoring: each player gains, in this order, 1 VP per full £4 (at most 15); VP equal to
-        the income level (a negative level subtracts; never below 0, R-8); the VP of each of their flipped tiles of
-        level 2 or more a second time."""
-        data = self.data
-        for player, me in enumerate(pos["players"]):
-            me["vp"] += min(INTRO_MONEY_VP_MAX, me["money"] // INTRO_MONEY_PER_VP)
-            me["vp"] = max(0, me["vp"] + income_level(data, pos, player))
-            for tile in pos["board"].values():
-                if tile["owner"] == player and tile["flipped"] and tile["level"] >= INTRO_DOUBLE_FROM_LEVEL:
-                    me["vp"] += data.tile_vp(tile["industry"], tile["level"])
+            score_intro_game(self.data, pos)
 
     # --- the state sections `dcm` and `deck_tile` -------------------------------------------------------------
 

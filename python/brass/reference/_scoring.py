@@ -11,6 +11,12 @@ from ._resources import income_level
 if TYPE_CHECKING:
     from ._rules import Rules
 
+# L-54, B-22: the introductory game's extra scoring: 1 VP per full £4, at most 15; flipped tiles of level 2 or more
+# score a second time.
+INTRO_MONEY_PER_VP = 4
+INTRO_MONEY_VP_MAX = 15
+INTRO_DOUBLE_FROM_LEVEL = 2
+
 
 def link_icons(data: Rules, pos: Position, location: str) -> int:
     """L-49, B-19: link icons of a location: the printed ones (B-19: 2 at each merchant location, data) plus those of
@@ -40,6 +46,18 @@ def score_tiles(data: Rules, pos: Position) -> None:
     for tile in pos["board"].values():
         if tile["flipped"]:
             pos["players"][tile["owner"]]["vp"] += data.tile_vp(tile["industry"], tile["level"])
+
+
+def score_intro_game(data: Rules, pos: Position) -> None:
+    """L-54, B-22: after the introductory game's Canal Era scoring, each player gains, in this order, 1 VP per full £4
+    (at most 15); VP equal to the income level (a negative level subtracts; never below 0 VP, R-8); the VP of each of
+    their flipped tiles of level 2 or more a second time (R-18 in Birmingham)."""
+    for player, me in enumerate(pos["players"]):
+        me["vp"] += min(INTRO_MONEY_VP_MAX, me["money"] // INTRO_MONEY_PER_VP)
+        me["vp"] = max(0, me["vp"] + income_level(data, pos, player))
+        for tile in pos["board"].values():
+            if tile["owner"] == player and tile["flipped"] and tile["level"] >= INTRO_DOUBLE_FROM_LEVEL:
+                me["vp"] += data.tile_vp(tile["industry"], tile["level"])
 
 
 def ranking_key(data: Rules, pos: Position, player: int) -> tuple[int, ...]:
