@@ -1,10 +1,10 @@
 """The `brass` command line.
 
-    brass selfplay [--players 4] [--agents mcts:200 greedy greedy random] [--games 40] [--seed 1]
-                   [--jobs N] [--out games.jsonl] [--ray [ADDRESS]]
+    brass selfplay [--game G] [--players 4] [--option NAME] [--agents mcts:200 greedy greedy random]
+                   [--games 40] [--seed 1] [--jobs N] [--out games.jsonl] [--ray [ADDRESS]]
     brass replay games.jsonl [--moves] [--svg DIR] [--game-index N]
     brass render games.jsonl [--game-index N] -o game.html
-    brass play [--players 4] [--seat 0] [--agents greedy ...] [--seed 1]
+    brass play [--game G] [--players 4] [--option NAME] [--seat 0] [--agents greedy ...] [--seed 1]
     brass bench [--game G] [--players 2 3 4] [--json] [--quick]
 
 `replay --moves` prints one game's moves in notation, numbered, with the player who made each; `replay --svg DIR`
@@ -186,7 +186,20 @@ def _add_option_argument(parser: argparse.ArgumentParser) -> None:
         "--option",
         action="append",
         metavar="NAME",
-        help="a game option set to true, repeatable: intro, virtual_link, classic_deck (Lancashire; docs/classic.md)",
+        help=f"a game option set to true, repeatable: {_option_names()}",
+    )
+
+
+def _option_names() -> str:
+    """`intro (birmingham, lancashire), virtual_link (lancashire), ...`: each true/false option and its games."""
+    games: dict[str, list[str]] = {}
+    for game, about in sorted(brass.games().items()):
+        for option, spec in about["options"].items():
+            if spec.get("type") == "bool":
+                games.setdefault(option, []).append(game)
+    return (
+        ", ".join(f"{option} ({', '.join(names)})" for option, names in games.items())
+        + " (docs/classic.md, docs/birmingham.md)"
     )
 
 
@@ -369,15 +382,32 @@ def _render(args: argparse.Namespace) -> int:
     return 0
 
 
+def _count(n: int, what: str) -> str:
+    """`1 cube`, `2 barrels`."""
+    return f"{n} {what}{'' if n == 1 else 's'}"
+
+
 def describe(state: brass.State, seat: int) -> str:
-    """The position as text, from `seat`'s point of view."""
+    """The position as text, from `seat`'s point of view: what the game has (markets of the game's size, the
+    Distant Cotton Market in the Lancashire family, the merchants in Birmingham), the players, the tiles (coal and
+    iron cubes, beer barrels), the links and the seat's hand."""
+    from brass.svg import _data_for  # the game's data file: market sizes, the Distant Cotton Market's X
+
     doc = json.loads(state.to_json())
+    data = _data_for(doc)
     g = state.game
-    lines = [
-        f"{state.era.capitalize()} Era, round {state.round}; turn order {state.turn_order}; "
-        f"coal market {doc['coal_market']}/8, iron market {doc['iron_market']}/8, "
-        f"distant market marker {doc['dcm']['marker']} (X at 8), draw pile {state.deck_size}"
+    parts = [
+        f"{state.era.capitalize()} Era, round {state.round} of {g.rounds_per_era}; turn order {state.turn_order}",
+        f"coal market {_count(state.coal_market, 'cube')} ({len(data['coal_market']['prices'])} spaces)",
+        f"iron market {_count(state.iron_market, 'cube')} ({len(data['iron_market']['prices'])} spaces)",
     ]
+    if state.dcm_marker is not None:
+        parts.append(
+            f"distant market marker {state.dcm_marker} (X at {data['distant_cotton_market']['x_space']}), "
+            f"{state.dcm_tiles_left} tiles left"
+        )
+    parts.append(f"draw pile {state.deck_size}")
+    lines = [", ".join(parts)]
     for p in range(g.players):
         v = state.player(p)
         who = "you" if p == seat else f"player {p}"
@@ -385,35 +415,76 @@ def describe(state: brass.State, seat: int) -> str:
             f"  {who:<9} £{v.money:<4} income {v.income_level:+d}  VP {v.vp:<4} links left {v.links_left:<3}"
             f" hand {len(v.hand)}"
         )
-    tiles = [
-        f"{space}: P{t['owner']} {t['industry']} {t['level']}{' flipped' if t['flipped'] else ''}"
-        f"{' (' + str(t['cubes']) + ' cubes)' if t['cubes'] else ''}"
-        for space, t in doc["board"].items()
-    ]
+    if state.merchants:
+        lines.append(
+            "  merchants: "
+            + ", ".join(f"{space} {m['tile']}{' (beer)' if m['beer'] else ''}" for space, m in state.merchants.items())
+        )
+    tiles = []
+    for space, t in state.board.items():
+        load = _count(t["cubes"], "barrel" if t["industry"] == "brewery" else "cube") if t["cubes"] else ""
+        tiles.append(
+            f"{space}: P{t['owner']} {t['industry']} {t['level']}{' flipped' if t['flipped'] else ''}"
+            f"{f' ({load})' if load else ''}"
+        )
     if tiles:
         lines.append("  tiles: " + "; ".join(tiles))
-    if doc["links"]:
-        lines.append("  links: " + ", ".join(f"{line} (P{o})" for line, o in doc["links"].items()))
+    if state.links:
+        lines.append("  links: " + ", ".join(f"{line} (P{o})" for line, o in state.links.items()))
     lines.append(f"  your hand: {', '.join(state.player(seat).hand)}")
     return "\n".join(lines)
 
 
-HELP = """Enter the number or the notation of a move (e.g. `build cotton_mill manchester/1`, `card bolton`; when
-you discard, the card's name alone will do: `bolton`). Other commands: `moves` (list the moves again), `board`
-(show the position), `undo` (take back your last decision), `help`, `quit`."""
+def help_text(game: brass.Game) -> str:
+    """What to type at a decision, with examples from `game` (its first build and its first card)."""
+    build = game.action_name(0)
+    card = game.card_kinds[0]
+    return (
+        f"Enter the number or the notation of a move (e.g. `{build}`, `card {card}`). When every move but `stop`\n"
+        f"is of one kind (the card to discard, a coal, iron or beer source, ...), its name alone will do: `{card}`.\n"
+        "Other commands: `moves` (list the moves again), `board` (show the position), `undo` (take back your last\n"
+        "decision), `help`, `quit`."
+    )
+
 
 HINT = "`moves` lists the legal moves again, `help` the commands"
 
+DECISIONS = {
+    "coal": "where the coal comes from",
+    "iron": "where the iron comes from",
+    "beer": "where the beer comes from",
+    "link": "a second rail in the same action, or stop",
+    "develop": "a second tile to develop, or stop",
+    "sell": "another sale, or stop",
+    "bonus": "Gloucester's bonus: develop one tile for free (no iron), or stop to decline it",
+    "card": "the card to discard",
+    "remove": "a tile of yours to remove, to pay what you owe",
+}
+
+
+def decision_text(state: brass.State) -> str:
+    """`card: the card to discard, 2 of 3 for Scout`: the decision and what it asks."""
+    parts = [DECISIONS[state.decision]] if state.decision in DECISIONS else []
+    action = json.loads(state.to_json()).get("action") or {}
+    if state.decision == "card" and action.get("kind") == "scout":
+        parts.append(f"{action['count'] + 1} of 3 for Scout")
+    if state.decision == "beer" and action.get("beer"):
+        parts.append(f"{_count(action['beer'], 'barrel')} still to take")
+    return f"({state.decision}):" + (f" {', '.join(parts)}" if parts else "")
+
 
 def _read_move(game: brass.Game, state: brass.State, legal: list[int], text: str) -> int:
-    """The action id a line typed at a decision means: a number from the list, notation, or (when a card is
-    to be discarded) a card's name alone. Raises BrassError (or UserError) with what is wrong."""
+    """The action id a line typed at a decision means: a number from the list, notation, or (when every legal
+    move but `stop` has the same first word, as the cards at a card decision) the rest of a move alone. Raises
+    BrassError (or UserError) with what is wrong."""
     if text.isdigit():
         if int(text) < len(legal):
             return legal[int(text)]
         raise UserError(f"no move number {text}: choose 0 to {len(legal) - 1}")
-    if state.decision == "card" and " " not in text:
-        text = f"card {text}"
+    if " " not in text:
+        verbs = {game.action_name(a).split(" ", 1)[0] for a in legal} - {"stop"}
+        if len(verbs) == 1 and text not in verbs and text != "stop":
+            text = f"{verbs.pop()} {text}"
     return game.parse_action(text)
 
 
@@ -423,13 +494,16 @@ def _play(args: argparse.Namespace) -> int:
         raise UserError(f"--seat must be between 0 and {args.players - 1}")
     specs = args.agents or ["greedy"] * (args.players - 1)
     if len(specs) != args.players - 1:
-        raise UserError(f"give {args.players - 1} agents for the other seats")
+        others_text = (
+            "1 agent for the other seat" if args.players == 2 else f"{args.players - 1} agents for the other seats"
+        )
+        raise UserError(f"{len(specs)} agents given: give {others_text}")
     others = iter(parse_agent(s) for s in specs)
     seats: list[agents.Agent | None] = [None if p == args.seat else next(others) for p in range(args.players)]
     state = game.new_state(seed=args.seed)
     undo: list[brass.State] = []
     decision_seed = args.seed
-    print(HELP)
+    print(help_text(game))
     shown = None  # the turn whose position was last shown
     listed = None  # the decision whose moves were last listed (how many decisions the game had then)
     while not state.is_terminal:
@@ -447,7 +521,7 @@ def _play(args: argparse.Namespace) -> int:
             shown = (state.era, state.round, state.actions_left)
         legal = state.legal_actions()
         if listed != len(state.history):
-            print(f"Your decision ({state.decision}):")
+            print(f"Your decision {decision_text(state)}")
             for i, a in enumerate(legal):
                 print(f"  {i:>3}  {game.action_name(a)}")
             listed = len(state.history)
@@ -461,7 +535,7 @@ def _play(args: argparse.Namespace) -> int:
         if text in ("quit", "exit"):
             return 0
         if text == "help":
-            print(HELP)
+            print(help_text(game))
             continue
         if text == "moves":
             listed = None

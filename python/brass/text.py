@@ -62,7 +62,9 @@ def _tiles(state: Any) -> list[str]:
     rows = ["tiles"]
     for space, tile in board.items():
         status = "flipped" if tile["flipped"] else "unflipped"
-        cubes = f", {tile['cubes']} cubes" if tile["cubes"] else ""
+        n = tile["cubes"]  # coal or iron cubes; beer barrels on a brewery
+        what = "barrel" if tile["industry"] == "brewery" else "cube"
+        cubes = f", {n} {what}{'' if n == 1 else 's'}" if n else ""
         rows.append(f"  {space:<{width}}  {tile['industry']} {tile['level']}, player {tile['owner']}, {status}{cubes}")
     return rows
 
@@ -79,6 +81,6 @@ def _links(state: Any) -> list[str]:
 
 def board(state: Any) -> str:
     """The position as a few lines of text: a header (game, era, round, who decides what), the players in
-    turn order (`*` marks the one to decide), the markets and decks (Birmingham: the merchants), every tile and every
-    link."""
+    turn order (`*` marks the one to decide), the markets and decks (Birmingham: the merchants), every tile (with
+    its coal or iron cubes, or its beer barrels) and every link."""
     return "\n".join([_header(state), *_players(state), *_supply(state), *_tiles(state), *_links(state)])
