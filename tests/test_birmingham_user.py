@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pathlib
 import re
 
 import pytest
@@ -123,3 +124,20 @@ def test_text_board_counts_a_breweries_barrels_not_cubes() -> None:
     one = brass.Position("birmingham", players=2, era="rail", round=2)
     one.tile("dudley/1", owner=1, industry="coal_mine", level=2, cubes=1)
     assert "coal_mine 2, player 1, unflipped, 1 cube\n" in text.board(one.state()) + "\n"
+
+
+def test_text_board_header_names_the_games_options(engine) -> None:
+    intro = str(engine.Game("birmingham", players=2, intro=True).new_state(seed=1))
+    assert intro.startswith("birmingham (intro), 2 players · canal era, round 1 of 10 · ")
+    assert str(engine.Game("birmingham", players=2).new_state(seed=1)).startswith("birmingham, 2 players · ")
+
+
+def test_the_readme_birmingham_example_prints_what_its_comments_say(capsys: pytest.CaptureFixture[str]) -> None:
+    readme = (pathlib.Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+    (code,) = [b for b in re.findall(r"```python\n(.*?)```", readme, re.DOTALL) if '"birmingham"' in b]
+    exec(compile(code, "README.md", "exec"), {"brass": brass})
+    printed = capsys.readouterr().out.splitlines()
+    said = [m.group(1) for line in code.splitlines() if line.startswith("print(") for m in [re.search(r"# (.*)", line)]]
+    assert len(printed) == len(said) == 3
+    for out, comment in zip(printed, said, strict=True):
+        assert comment.startswith(out), (out, comment)  # the comment shows the output, then may explain it

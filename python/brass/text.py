@@ -17,7 +17,9 @@ __all__ = ["board"]
 
 def _header(state: Any) -> str:
     game = state.game
-    where = f"{game.name}, {game.players} players · {state.era} era, round {state.round} of {game.rounds_per_era}"
+    chosen = [name if value is True else f"{name}={value}" for name, value in sorted(game.options.items()) if value]
+    name = f"{game.name} ({', '.join(chosen)})" if chosen else game.name  # `birmingham (intro)`
+    where = f"{name}, {game.players} players · {state.era} era, round {state.round} of {game.rounds_per_era}"
     if state.is_terminal:
         winners = state.winners
         names = " and ".join(f"player {p}" for p in winners)
