@@ -141,3 +141,11 @@ def test_the_readme_birmingham_example_prints_what_its_comments_say(capsys: pyte
     assert len(printed) == len(said) == 3
     for out, comment in zip(printed, said, strict=True):
         assert comment.startswith(out), (out, comment)  # the comment shows the output, then may explain it
+
+
+def test_bench_of_an_introductory_game_runs_and_names_its_options(capsys: pytest.CaptureFixture[str]) -> None:
+    # It crashed (IndexError) placing the State.clone() timing 120 moves into a game that ends sooner.
+    assert main(["bench", "--quick", "--game", "birmingham", "--option", "intro", "--players", "2"]) == 0
+    out = capsys.readouterr().out
+    assert out.splitlines()[0].endswith("; random games of birmingham (intro)")
+    assert re.search(r"\n  same final scores +yes\n", out + "\n")

@@ -99,7 +99,9 @@ def vecenv(game: brass.Game, n: int, seconds: float) -> dict[str, float]:
 def clone_ns(game: brass.Game) -> dict[str, float]:
     state = game.new_state(seed=3)
     chooser = random.Random(1)
-    for _ in range(120):  # a mid-game position with some history
+    for _ in range(120):  # a mid-game position with some history (an introductory game may end sooner)
+        if state.is_terminal:
+            break
         state.apply(chooser.choice(state.legal_actions()))
     number = 20000
     seconds = min(timeit.repeat(state.clone, number=number, repeat=5))
@@ -173,11 +175,17 @@ def run(
     return report
 
 
+def _options_text(options: dict[str, Any]) -> str:
+    """` (intro, virtual_link)`: the options a report was measured with, or nothing."""
+    chosen = [name if value is True else f"{name}={value}" for name, value in sorted(options.items()) if value]
+    return f" ({', '.join(chosen)})" if chosen else ""
+
+
 def format_table(report: dict[str, Any]) -> str:
     m = report["machine"]
     lines = [
         f"brass {m['brass']} on {m['cpu']} ({m['cores']} cores), Python {m['python']}; "
-        f"random games of {report.get('game', 'lancashire')}",
+        f"random games of {report.get('game', 'lancashire')}{_options_text(report.get('options') or {})}",
         "",
     ]
     rows = [
