@@ -149,3 +149,15 @@ def test_bench_of_an_introductory_game_runs_and_names_its_options(capsys: pytest
     out = capsys.readouterr().out
     assert out.splitlines()[0].endswith("; random games of birmingham (intro)")
     assert re.search(r"\n  same final scores +yes\n", out + "\n")
+
+
+def test_the_native_only_names_the_readme_lists_are_exactly_missing_from_the_reference() -> None:
+    from brass import reference
+
+    state, ref_state = (e.Game("birmingham", players=2).new_state(seed=1) for e in (brass, reference))
+    for name in ("observation", "resample_hidden"):
+        assert hasattr(state, name) and not hasattr(ref_state, name)
+    for name in ("rollouts", "VecEnv"):
+        assert hasattr(brass, name) and not hasattr(reference, name)
+    for name in ("merchants", "board", "links", "record", "to_json", "child", "legal_action_mask"):
+        assert hasattr(ref_state, name)  # the rest of the README's names are there
