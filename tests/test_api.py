@@ -123,12 +123,29 @@ def test_apply_by_notation_and_history(game: brass.Game) -> None:
     assert state.history == [first]
 
 
-@pytest.mark.parametrize("bad", [-1, 10**30, 523, 1.0, None, b"pass", [1], True, np.float64(3)])
-def test_bad_action_values_raise_and_change_nothing(bad: object) -> None:
+@pytest.mark.parametrize(
+    ("bad", "error"),
+    [
+        (-1, brass.IllegalActionError),
+        (10**30, brass.IllegalActionError),
+        (523, brass.IllegalActionError),
+        (1.0, brass.ArgumentTypeError),
+        (None, brass.ArgumentTypeError),
+        (b"pass", brass.ArgumentTypeError),
+        ([1], brass.ArgumentTypeError),
+        (True, brass.ArgumentTypeError),
+        (np.float64(3), brass.ArgumentTypeError),
+    ],
+)
+def test_bad_action_values_raise_and_change_nothing(bad: object, error: type[Exception]) -> None:
+    """docs/api.md: an id out of range is an IllegalActionError, a value that is neither an int nor a str an
+    ArgumentTypeError (also a TypeError)."""
     state = brass.Game("lancashire", players=3).new_state(seed=2)
     before = state.to_json()
-    with pytest.raises(brass.IllegalActionError):
+    with pytest.raises(error):
         state.apply(bad)
+    with pytest.raises(error):
+        state.game.action_name(bad)
     assert state.to_json() == before and state.history == []
 
 
@@ -390,3 +407,27 @@ def test_position_views_match_the_state_json(engine: str) -> None:
     snapshot = state.board
     snapshot.clear()  # a snapshot: changing it changes nothing
     assert state.board == obj["board"]
+
+
+@pytest.mark.parametrize(
+    ("name", "options"),
+    [("lancashire", {}), ("lancashire", {"intro": True, "classic_deck": True}), ("birmingham", {"intro": True})],
+)
+def test_a_games_repr_is_the_call_that_makes_it(name: str, options: dict) -> None:
+    game = brass.Game(name, players=3, **options)
+    text = repr(game)
+    assert text.startswith(f"brass.Game('{name}', players=3") and "=true" not in text
+    assert eval(text, {"brass": brass}) == game  # noqa: S307 - the repr of a trusted object
+
+
+def test_a_notation_error_gives_examples_from_the_game_played() -> None:
+    """A misspelt space or line is answered with a space or line of the game itself, not Lancashire's."""
+    for name in brass.games():
+        game = brass.Game(name, players=3)
+        with pytest.raises(brass.NotationError) as space:
+            game.parse_action("build cotton_mill nowhere/1")
+        with pytest.raises(brass.NotationError) as line:
+            game.parse_action("link a-b")
+        example_space = str(space.value).rsplit("`", 2)[-2]
+        example_line = str(line.value).rsplit("`", 2)[-2]
+        assert example_space in game.spaces and example_line in game.lines, name

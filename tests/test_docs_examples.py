@@ -128,3 +128,24 @@ def test_the_readme_lists_every_document_and_no_link_leaves_the_repository():
     assert listed == present
     for doc in [root / "README.md", *sorted((root / "docs").glob("*.md"))]:
         assert "../shared" not in doc.read_text(encoding="utf-8"), doc.name
+
+
+def test_the_sizes_in_docs_env_are_the_engines():
+    """docs/env.md's table of action and observation sizes and `max_decisions` per game is what the engine says."""
+    import brass
+
+    text = (ROOT / "docs" / "env.md").read_text(encoding="utf-8")
+    rows = re.findall(r"^\| `(\w+)`[^|]*\| (\d+) \| (\d+) \| ([^|]+) \|$", text, flags=re.MULTILINE)
+    assert {name for name, *_ in rows} == set(brass.games())
+    for name, actions, observation, decisions in rows:
+        counts = brass.games()[name]["players"]
+        for players, written in zip((2, 3, 4), decisions.split("/"), strict=True):
+            if players not in counts:
+                assert written.strip() == "—", (name, players)
+                continue
+            game = brass.Game(name, players=players)
+            assert (game.num_actions, game.observation_size, game.max_decisions) == (
+                int(actions),
+                int(observation),
+                int(written),
+            ), (name, players)

@@ -264,7 +264,7 @@ def test_positions_the_rules_do_not_allow_are_refused_by_the_engine(engine):
     refused(p("lancashire", players=4, engine=engine).tile("manchester/1", 0, "shipyard", 1), "shipyard")
     refused(p("lancashire", players=4, era="rail", engine=engine).tile("bolton/1", 0, "cotton_mill", 1), "L-51")
     refused(p("lancashire", players=4, engine=engine).link("lancaster-scotland", 0), "lancaster-scotland")
-    refused(p("lancashire", players=4, engine=engine).markets(coal=9), "coal_market")
+    refused(p("lancashire", players=4, engine=engine).set(coal_market=9), "coal_market")  # `markets` refuses it
     refused(p("lancashire", players=4, engine=engine).money(0, -5), "money")
 
 
@@ -672,8 +672,16 @@ def test_birmingham_tile_cubes_and_barrels(bham):
     board = rail.state().board
     assert board["burton/2"]["cubes"] == 2 and not board["burton/2"]["flipped"]  # built in the Rail Era: 2
     assert board["stafford/1"]["cubes"] == 1  # built in the Canal Era, one barrel left
-    with pytest.raises(bham.InvalidStateError, match="cubes"):
-        rail.copy().tile("uttoxeter/1", 2, "brewery", 2, cubes=3).state()  # at most 2 barrels
+    before = rail.to_json()
+    with pytest.raises(brass.ConfigError, match="holds from 0 to 2 cubes, not 3"):  # at most 2 barrels (B-7)
+        rail.tile("uttoxeter/1", 2, "brewery", 2, cubes=3)
+    with pytest.raises(brass.ConfigError, match="cotton_mill tile holds no cubes"):
+        rail.tile("uttoxeter/2", 2, "cotton_mill", 2, cubes=1)
+    assert rail.to_json() == before
+    three = obj(rail)
+    three["board"]["burton/2"]["cubes"] = 3
+    with pytest.raises(bham.InvalidStateError, match="cubes"):  # and the engine refuses it in a state
+        bham.State.from_json(json.dumps(three))
     with pytest.raises(bham.InvalidStateError, match="burton/1"):  # a level-1 cotton mill left the board (B-20)
         rail.copy().tile("burton/1", 2, "manufacturer", 1).state()
 
@@ -703,10 +711,15 @@ def test_birmingham_every_other_edit(bham):
     assert [sum(p["hand"].values()) for p in o["players"]] == [2, 2, 2, 2]
     assert repr(pos) == "Position('birmingham', players=4, era='rail', round=3)"
     play_on(state, 10, seed=7)
-    with pytest.raises(bham.InvalidStateError, match="coal_market"):  # 14 spaces (B-4)
-        pos.copy().markets(coal=15).state()
-    with pytest.raises(bham.InvalidStateError, match="iron_market"):  # 10 spaces
-        pos.copy().markets(iron=11).state()
+    with pytest.raises(brass.ConfigError, match="coal market of birmingham .* from 0 to 14 cubes, not 15"):  # B-4
+        pos.markets(coal=15)
+    with pytest.raises(brass.ConfigError, match="iron market of birmingham .* from 0 to 10 cubes, not 11"):
+        pos.markets(iron=11)
+    assert obj(pos) == o
+    with pytest.raises(bham.InvalidStateError, match="coal_market"):  # the engine's own check
+        pos.copy().set(coal_market=15).state()
+    with pytest.raises(bham.InvalidStateError, match="iron_market"):
+        pos.copy().set(iron_market=11).state()
     with pytest.raises(bham.InvalidStateError, match="birmingham-nuneaton"):  # a rail-only line in the Canal Era
         brass.Position("birmingham", players=2, engine=bham).link("birmingham-nuneaton", 0).state()
 

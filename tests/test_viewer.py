@@ -299,7 +299,7 @@ def test_brass_replay_moves_and_svg(tmp_path, record, capsys):
         for n, (action, (_, player)) in enumerate(zip(record["actions"], states[1:], strict=True), start=1)
     ]
     assert lines[-MOVES:] == expected
-    assert "1 games replayed" in lines[0]
+    assert "1 game replayed" in lines[0]
 
     pictures = tmp_path / "pictures"
     assert brass.cli.main(["replay", str(path), "--svg", str(pictures)]) == 0

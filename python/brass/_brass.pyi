@@ -64,9 +64,9 @@ class Game:
     def observation_layout(self) -> list[tuple[str, int, int, str]]:
         """(name, offset, length, meaning) of each block of the observation (docs/observation.md)."""
     def action_name(self, action: int) -> str:
-        """The notation of an action id (IllegalActionError if out of range)."""
+        """The notation of an action id (IllegalActionError if out of range, ArgumentTypeError if not an int)."""
     def parse_action(self, text: str) -> int:
-        """The id of a notation (NotationError if the text names no action)."""
+        """The id of a notation (NotationError if the text names no action, ArgumentTypeError if not a str)."""
     def new_state(self, seed: int | None = None) -> State:
         """A new game; `seed` is an int in [0, 2**64) and fixes all hidden information."""
     def __eq__(self, other: object, /) -> bool: ...

@@ -280,8 +280,8 @@ def _replay(args: argparse.Namespace) -> int:
         games += 1
         decisions += len(state.history)
     print(
-        f"{games} games replayed from {args.file}: every action legal, every final score matches "
-        f"({decisions} decisions)"
+        f"{games} game{'s' if games != 1 else ''} replayed from {args.file}: every action legal, "
+        f"every final score matches ({decisions} decisions)"
     )
     return 0
 

@@ -203,6 +203,7 @@ class Position:
                 self._cubes[industry, r["level"]] = r["cubes"]
                 self._cubes_rail[industry, r["level"]] = r.get("cubes_rail", r["cubes"])
         self._cube_industries = {i for (i, _), n in self._cubes.items() if n > 0}
+        self._market_spaces: dict[str, int] = {r: len(data[f"{r}_market"]["prices"]) for r in ("coal", "iron")}
         roles = data.get("industry_roles", {})
         self._flipped_when_built = {i for i, r in roles.items() if r.get("flips_when_built")} or {"shipyard"}
         self._spaces: list[str] = list(game_obj.spaces)
@@ -318,6 +319,10 @@ class Position:
             new = self._cubes_rail if self._obj["era"] == "rail" else self._cubes
             cubes = 0 if flipped else new[industry, level]
         cubes = _int(cubes, "cubes")
+        most = max(self._cubes[industry, level], self._cubes_rail[industry, level])
+        if not 0 <= cubes <= most:
+            holds = f"from 0 to {most} cubes" if most else "no cubes"
+            raise ConfigError(f"a level {level} {industry} tile holds {holds}, not {cubes}")
         if industry in self._cube_industries:
             flipped = cubes == 0
         if industry in self._flipped_when_built:
@@ -494,13 +499,17 @@ class Position:
     # --- markets ----------------------------------------------------------------------------------------
     def markets(self, coal: int | None = None, iron: int | None = None) -> Position:
         """Set the cubes in the coal and iron markets, from 0 to the market's spaces (Lancashire and classic
-        Brass 8 and 8, Birmingham coal 14 and iron 10; the engine refuses more when the position is loaded).
-        They sit on the most expensive spaces."""
+        Brass 8 and 8, Birmingham coal 14 and iron 10; more is a `ConfigError`). They sit on the most expensive
+        spaces."""
         fields = {}
-        if coal is not None:
-            fields["coal_market"] = _int(coal, "coal")
-        if iron is not None:
-            fields["iron_market"] = _int(iron, "iron")
+        for resource, value in (("coal", coal), ("iron", iron)):
+            if value is not None:
+                cubes, spaces = _int(value, resource), self._market_spaces[resource]
+                if not 0 <= cubes <= spaces:
+                    raise ConfigError(
+                        f"the {resource} market of {self._describe()} holds from 0 to {spaces} cubes, not {cubes}"
+                    )
+                fields[f"{resource}_market"] = cubes
         self._obj.update(fields)
         return self
 

@@ -99,12 +99,18 @@ def test_bad_notation_raises(game, text):
         game.parse_action(text)
 
 
-def test_parse_non_string_raises_notation_error(game):
-    with pytest.raises(ref.NotationError):
+def test_parse_non_string_raises_argument_type_error(game):
+    with pytest.raises(ref.ArgumentTypeError):
         game.parse_action(5)
 
 
-@pytest.mark.parametrize("bad", [-1, 523, 10**20, True, 1.0, "3", None])
+@pytest.mark.parametrize("bad", [-1, 523, 10**20])
 def test_action_name_out_of_range(game, bad):
-    with pytest.raises(ref.IllegalActionError):
+    with pytest.raises(ref.IllegalActionError, match="out of range"):
+        game.action_name(bad)
+
+
+@pytest.mark.parametrize("bad", [True, 1.0, "3", None])
+def test_action_name_of_a_value_that_is_not_an_int(game, bad):
+    with pytest.raises(ref.ArgumentTypeError, match="an action is an int id or a notation str"):
         game.action_name(bad)

@@ -164,8 +164,10 @@ def test_illegal_ids_and_bad_notation_change_nothing(players):
         for a in illegal:
             assert_rejected(state, a, ref.IllegalActionError)
             assert_rejected(state, state.game.action_name(a), ref.IllegalActionError)
-        for bad in (-1, 523, 2**70, True, False, 1.5, None, b"pass", [0]):
+        for bad in (-1, 523, 2**70):
             assert_rejected(state, bad, ref.IllegalActionError)
+        for bad in (True, False, 1.5, None, b"pass", [0]):
+            assert_rejected(state, bad, ref.ArgumentTypeError)
         for text in ("", "dance", "build cotton_mill nowhere/1", "loan 15"):
             assert_rejected(state, text, ref.NotationError)
 

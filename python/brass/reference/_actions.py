@@ -18,7 +18,7 @@ import operator
 import re
 from typing import TYPE_CHECKING, Any
 
-from brass._errors import NotationError
+from brass._errors import ArgumentTypeError, NotationError
 
 from ._position import Action
 
@@ -111,9 +111,10 @@ class ActionSpace:
         return self.ids[tuple(action)]
 
     def parse(self, text: object) -> int:
-        """Lower-case, collapse white space, then look the notation up; anything else is a NotationError."""
+        """Lower-case, collapse white space, then look the notation up; anything else is a NotationError (a value that
+        is not a str an ArgumentTypeError)."""
         if not isinstance(text, str):
-            raise NotationError(f"an action notation must be a string, not {type(text).__name__}")
+            raise ArgumentTypeError(f"notation must be a str, not {type(text).__name__}")
         if len(text.encode("utf-8", "surrogatepass")) > MAX_NOTATION_BYTES:
             raise NotationError(
                 f"notation too long ({len(text.encode('utf-8', 'surrogatepass'))} bytes; at most {MAX_NOTATION_BYTES})"

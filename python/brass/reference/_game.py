@@ -102,13 +102,14 @@ class Game:
 
     def action_name(self, action_id: int) -> str:
         """The notation of an id (docs/actions.md)."""
-        action_id = as_index(action_id, IllegalActionError, "an action is an int id or a notation str")
+        action_id = as_index(action_id, ArgumentTypeError, "an action is an int id or a notation str")
         if not 0 <= action_id < len(self._acts):
             raise IllegalActionError(f"action id {action_id} is out of range: ids go from 0 to {len(self._acts) - 1}")
         return self._acts.names[action_id]
 
     def parse_action(self, text: str) -> int:
-        """The id of a notation; NotationError for anything that is not one."""
+        """The id of a notation; NotationError for a text that is not one, ArgumentTypeError for a value that is not a
+        str."""
         return self._acts.parse(text)
 
     def new_state(self, seed: int = 0) -> State:

@@ -45,7 +45,8 @@ def check_cards(data: Rules, pos: Position) -> None:
     gone = sum(pos["removed"].values())
     expected = data.removed_canal if pos["era"] == "canal" else data.removed_rail
     if gone != expected:
-        fail(f"removed must hold {expected} cards in the {pos['era'].capitalize()} Era (C-3, L-56), not {gone}")
+        era = pos["era"].capitalize()
+        fail(f"removed must hold {expected} cards in the {era} Era (C-3, L-56; B-1 in Birmingham), not {gone}")
 
 
 def check_tiles(data: Rules, pos: Position) -> None:

@@ -197,7 +197,7 @@ class State:
         acts = self._game._acts
         if isinstance(action, str):
             return acts.parse(action)
-        action = as_index(action, IllegalActionError, "an action is an int id or a notation str")
+        action = as_index(action, ArgumentTypeError, "an action is an int id or a notation str")
         if not 0 <= action < len(acts):
             raise IllegalActionError(f"action id {action} is out of range: ids go from 0 to {len(acts) - 1}")
         return action

@@ -225,7 +225,8 @@ impl Game {
         let space = |w: &str| -> Result<u8> {
             self.space_by_name(w).ok_or_else(|| {
                 err(&format!(
-                    "`{w}` is not a space (spaces look like `manchester/1`)"
+                    "`{w}` is not a space (spaces look like `{}`)",
+                    self.spaces[0].name
                 ))
             })
         };
@@ -256,7 +257,12 @@ impl Game {
             ["link", line] => Action::Link {
                 line: self
                     .line_by_name(line)
-                    .ok_or_else(|| err(&format!("`{line}` is not a line (lines look like `preston-wigan`)")))?,
+                    .ok_or_else(|| {
+                        err(&format!(
+                            "`{line}` is not a line (lines look like `{}`)",
+                            self.lines[0].name
+                        ))
+                    })?,
             },
             ["develop", i] => Action::Develop { industry: industry(i)? },
             ["sell", m, t] => {

@@ -229,7 +229,7 @@ fn check_links(game: &Game, state: &State) -> Result<()> {
 }
 
 /// Cards: hands, discards, draw pile, the cards the game sets aside (deck tile) and `removed` hold exactly
-/// the deck (L-2, L-3, L-51); the removed cards number those of the era (C-3, L-56).
+/// the deck (L-2, L-3, L-51); the removed cards number those of the era (C-3, L-56; B-1).
 fn check_cards(game: &Game, state: &State) -> Result<()> {
     let n = game.players as usize;
     let want_removed = match state.era {
@@ -239,7 +239,7 @@ fn check_cards(game: &Game, state: &State) -> Result<()> {
     let removed: u32 = state.removed.iter().map(|&c| c as u32).sum();
     if removed != want_removed {
         return Err(invalid(format!(
-            "removed: {want_removed} cards are out of the game in this era (C-3, L-56), not {removed}"
+            "removed: {want_removed} cards are out of the game in this era (C-3, L-56; B-1 in Birmingham), not {removed}"
         )));
     }
     let aside = crate::games::set_aside_cards(state);

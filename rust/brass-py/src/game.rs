@@ -133,12 +133,13 @@ impl Game {
         let id = action_id(py, &self.inner, action)?;
         guard(py, || self.inner.action_name(id))
     }
-    /// The id of a notation; raises NotationError if the text names no action.
+    /// The id of a notation; raises NotationError if the text names no action (ArgumentTypeError if it is
+    /// not a str).
     fn parse_action(&self, py: Python<'_>, text: &Bound<'_, PyAny>) -> PyResult<u16> {
         let Ok(text) = text.cast::<PyString>() else {
-            return Err(to_py(
+            return Err(crate::errors::type_error(
                 py,
-                Error::Notation(format!("notation must be a str, not {}", type_name(text))),
+                format!("notation must be a str, not {}", type_name(text)),
             ));
         };
         let text = unicode(py, text, Error::Notation)?;
@@ -161,15 +162,20 @@ impl Game {
             start: None,
         })
     }
+    /// `brass.Game('birmingham', players=2, intro=True)`: the call that makes this game.
     fn __repr__(&self) -> String {
         let opts: Vec<String> = self
             .inner
             .options
             .iter()
-            .map(|(k, v)| format!(", {k}={v}"))
+            .map(|(k, v)| match v.as_bool() {
+                Some(true) => format!(", {k}=True"),
+                Some(false) => format!(", {k}=False"),
+                None => format!(", {k}={v}"),
+            })
             .collect();
         format!(
-            "brass.Game({:?}, players={}{})",
+            "brass.Game('{}', players={}{})",
             self.inner.name,
             self.inner.players,
             opts.join("")
@@ -254,8 +260,8 @@ pub(crate) fn as_index(obj: &Bound<'_, PyAny>) -> Option<i64> {
     }))
 }
 
-/// An action id from a Python object: an integer in `0 ≤ id < num_actions`; IllegalActionError
-/// otherwise, naming the value as given.
+/// An action id from a Python object: an integer in `0 ≤ id < num_actions`; ArgumentTypeError for
+/// another type, IllegalActionError for an integer out of range, naming the value as given.
 pub(crate) fn action_id(
     py: Python<'_>,
     game: &CoreGame,
@@ -266,7 +272,7 @@ pub(crate) fn action_id(
             "an action is an int id or a notation str, not {}",
             type_name(action)
         );
-        to_py(py, Error::IllegalAction(msg))
+        crate::errors::type_error(py, msg)
     })?;
     if id < 0 || id >= game.num_actions() as i64 {
         return Err(to_py(
