@@ -3,11 +3,13 @@
 //!
 //! Every agent is deterministic for a given random generator: the caller seeds it per decision.
 use crate::apply::{self, apply_unchecked, link_icons};
-use crate::game::{Era, Game, NONE};
+use crate::game::{Era, Game, SaleTarget, MAX_SPACES, NONE};
+use crate::games::birmingham::Config as BirminghamConfig;
+use crate::games::Variant;
 use crate::hidden::resample_hidden;
 use crate::rng::Rng;
-use crate::rules;
-use crate::state::State;
+use crate::rules::{self, Ctx};
+use crate::state::{ActionKind, State};
 use std::time::{Duration, Instant};
 
 /// Something that picks an action id at the current decision.
@@ -51,17 +53,107 @@ fn rounds_left(game: &Game, state: &State) -> i32 {
 /// VP-like value of one income level for one round still to play.
 const INCOME_WEIGHT: f64 = 0.15;
 
-/// Beer barrels on the player's own unflipped breweries: each sells one of the player's tiles later
-/// (Birmingham, B-8), so it is worth something, less than the sale itself.
-const BARREL_VALUE: f64 = 1.0;
+/// Beer barrels on the player's own unflipped breweries (Birmingham, B-8): each is worth a little on its
+/// own; most of a barrel's worth is the sales it makes possible, counted by [`sale_prospect`].
+const BARREL_VALUE: f64 = 0.5;
+
+/// Birmingham: the share of an unflipped tile that sells (its VP, the income it brings) counted while it
+/// could be sold now: connected to a merchant whose tile buys it, with the beer it needs (B-15, B-25) …
+const SELLABLE: f64 = 0.8;
+/// … connected to such a merchant but short of beer …
+const CONNECTED: f64 = 0.5;
+/// … or connected to none.
+const UNCONNECTED: f64 = 0.3;
+
+/// Birmingham: money at or below this is scarce (an action's worth: most tiles cost £5–£20) …
+const SCARCE_MONEY: f64 = 20.0;
+/// … and the first [`SCARCE_MONEY`] pounds are worth this much on top of money / 12: a player with no
+/// money passes, so a one-ply search must see that being broke is worse than a loan (B-16).
+const SCARCE_BONUS: f64 = 8.0;
+/// Birmingham scores no VP for money (B-21): in the last rounds money is worth less and less, over this
+/// many rounds.
+const MONEY_FADE_ROUNDS: f64 = 3.0;
+
+/// Birmingham: the chance an own unflipped tile that sells is sold before it is too late (see
+/// [`SELLABLE`]), judged by the rules' own sale check (`rules::check_sell`) against every merchant space.
+fn sale_prospect(
+    game: &Game,
+    config: &BirminghamConfig,
+    state: &State,
+    ctx: &Ctx,
+    space: u8,
+) -> f64 {
+    let t = state.board[space as usize];
+    let loc = game.spaces[space as usize].location;
+    let mut connected = false;
+    for (m, merchant) in config.spaces.iter().enumerate() {
+        let kind = state.birmingham().tile[m];
+        if kind == NONE
+            || config.accepts[kind as usize] & (1 << t.industry) == 0
+            || !ctx.connected(loc, merchant.location)
+        {
+            continue;
+        }
+        connected = true;
+        if rules::check_sell(game, state, ctx, space, SaleTarget::Merchant(m as u8)).is_ok() {
+            return SELLABLE;
+        }
+    }
+    if connected {
+        CONNECTED
+    } else {
+        UNCONNECTED
+    }
+}
+
+/// Birmingham: the value of the player's money (see [`SCARCE_BONUS`], [`MONEY_FADE_ROUNDS`]).
+fn birmingham_money(game: &Game, state: &State, money: i32) -> f64 {
+    let m = money.max(0) as f64;
+    let value = m / 12.0 + SCARCE_BONUS * m.min(SCARCE_MONEY) / SCARCE_MONEY;
+    value * (rounds_left(game, state) as f64 / MONEY_FADE_ROUNDS).min(1.0)
+}
 
 /// The evaluation of a position for one player, in VP-like units (docs/agents.md):
 /// VP scored + VP of flipped tiles (level 2+ counted again in the Canal Era, they score twice) + half the
-/// VP of unflipped tiles + current link VP + income level × rounds left × 0.15 + money / 8. Birmingham
-/// adds what its scarce money and beer call for: money / 12 (money scores no VP there, B-21), 1 per barrel
-/// on own breweries, and part of the income an unflipped tile would bring (half for a tile that sells, a
-/// quarter for a producer) over the rounds left.
+/// VP of unflipped tiles + current link VP + income level × rounds left × 0.15 + money / 8.
+///
+/// Birmingham (where money scores no VP, B-21, and a tile pays only once sold, B-15) changes some terms:
+/// - an unflipped tile that sells counts its VP and its income (income spaces / 2 × rounds left × 0.15)
+///   times its *sale prospect*: 0.8 if the rules' sale check passes now for some merchant (connected, a
+///   merchant tile that buys it, beer from own breweries, connected ones or the merchant's barrel), 0.5 if
+///   only the beer is missing, 0.3 if no merchant that buys it is connected;
+/// - each own link also counts the link icons of the player's own unflipped tiles that sell at its ends,
+///   times their sale prospect (they show once the tile is sold, B-19);
+/// - an unflipped coal mine, iron works or brewery counts half its VP and a quarter of its income (it flips
+///   only when others empty it), plus 0.5 per barrel on a brewery;
+/// - money is worth money / 12 + 8 × min(money, £20) / £20 (being broke costs actions: a loan beats
+///   passing), times min(1, rounds left / 3) (money left at the end is worth nothing);
+/// - a sale under way (waiting for its beer, B-25) is valued as made: the tile flipped.
 pub fn evaluate(game: &Game, state: &State, player: u8) -> f64 {
+    if let Variant::Birmingham(_) = &game.variant {
+        if let Some(u) = state.action {
+            if u.kind == ActionKind::Sell
+                && u.target != NONE
+                && !state.board[u.target as usize].flipped
+            {
+                // The sale is legal, so its beer is there: count it as made.
+                let mut sold = *state;
+                apply::flip(game, &mut sold, u.target);
+                return evaluate_position(game, &sold, player);
+            }
+        }
+    }
+    evaluate_position(game, state, player)
+}
+
+/// [`evaluate`] with no action under way taken into account.
+fn evaluate_position(game: &Game, state: &State, player: u8) -> f64 {
+    let birmingham = match &game.variant {
+        Variant::Birmingham(config) => Some((config, Ctx::new(game, state, player))),
+        Variant::Lancashire(_) => None,
+    };
+    // Per space, the sale prospect of an own unflipped tile that sells (Birmingham).
+    let mut prospect = [0.0f64; MAX_SPACES];
     let pl = &state.players[player as usize];
     let mut value = pl.vp as f64;
     for s in 0..game.spaces.len() {
@@ -74,19 +166,20 @@ pub fn evaluate(game: &Game, state: &State, player: u8) -> f64 {
             let twice = state.era == Era::Canal && t.level >= 2;
             value += if twice { 2.0 * vp } else { vp };
         } else {
-            value += 0.5 * vp;
+            let sold = game.roles[t.industry as usize].sold;
+            let chance = match &birmingham {
+                Some((config, ctx)) if sold => sale_prospect(game, config, state, ctx, s as u8),
+                _ => 0.5,
+            };
+            prospect[s] = chance;
+            value += chance * vp;
             if !game.switches.money_vp {
-                // Birmingham: half the income the tile brings once flipped, for the rounds left (levels are
-                // about half the track spaces). Without it a one-ply search passes rather than spend its
-                // scarce money (£17 at the start) on tiles that pay only later.
+                // Birmingham: part of the income the tile brings once flipped, for the rounds left (levels
+                // are about half the track spaces). Without it a one-ply search passes rather than spend its
+                // scarce money (£17 at the start) on tiles that pay only later. A producer flips only when
+                // its last cube leaves, which the owner does not control: it counts a quarter.
                 let income = game.tile_spec(t.industry, t.level).map_or(0, |x| x.income) as f64;
-                // A tile that sells flips when sold; a producer only when its last cube leaves, which
-                // the owner does not control: it counts a quarter.
-                let chance = if game.roles[t.industry as usize].sold {
-                    0.5
-                } else {
-                    0.25
-                };
+                let chance = if sold { chance } else { 0.25 };
                 value += chance * INCOME_WEIGHT * (income / 2.0) * rounds_left(game, state) as f64;
             }
             if game.produces(t.industry) == Some(crate::game::Resource::Beer) {
@@ -98,14 +191,30 @@ pub fn evaluate(game: &Game, state: &State, player: u8) -> f64 {
         if state.links[i] == player {
             let icons: i32 = line.ends.iter().map(|&e| link_icons(game, state, e)).sum();
             value += icons as f64;
+            if birmingham.is_some() {
+                // The icons own tiles will show once sold (B-19), as likely as their sale.
+                for &e in line.ends.iter() {
+                    for s in game.locations[e as usize].spaces() {
+                        let t = state.board[s as usize];
+                        if prospect[s as usize] > 0.0 && game.roles[t.industry as usize].sold {
+                            let icons = game
+                                .tile_spec(t.industry, t.level)
+                                .map_or(0, |x| x.link_icons);
+                            value += prospect[s as usize] * icons as f64;
+                        }
+                    }
+                }
+            }
         }
     }
     if !state.is_terminal() {
         value += INCOME_WEIGHT
             * state.income_level(game, player) as f64
             * rounds_left(game, state) as f64;
-        let per_vp = if game.switches.money_vp { 8.0 } else { 12.0 };
-        value += pl.money as f64 / per_vp;
+        value += match birmingham {
+            Some(_) => birmingham_money(game, state, pl.money),
+            None => pl.money as f64 / if game.switches.money_vp { 8.0 } else { 12.0 },
+        };
     }
     value
 }
