@@ -157,19 +157,7 @@ impl Game {
             lines_mask_at: map.lines_mask_at,
             lines: map.lines,
             stacks,
-            industry_cards: (0..data.industries.len())
-                .map(|i| {
-                    cards
-                        .kinds
-                        .iter()
-                        .enumerate()
-                        .fold(0u32, |m, (k, kind)| match kind {
-                            CardKind::Industry(mask) if mask & (1 << i) != 0 => m | 1 << k,
-                            CardKind::WildIndustry => m | 1 << k,
-                            _ => m,
-                        })
-                })
-                .collect(),
+            industry_cards: cards.industry_cards(data.industries.len()),
             wild_location: cards
                 .kinds
                 .iter()
@@ -190,18 +178,7 @@ impl Game {
             card_names: data.card_kinds.clone(),
             deck_size: cards.deck.iter().map(|&c| c as u32).sum::<u32>() as u8,
             deck: cards.deck,
-            markets: [
-                Market {
-                    prices: data.coal_market.prices.clone(),
-                    empty_price: data.coal_market.empty_price,
-                    start: data.coal_market.start,
-                },
-                Market {
-                    prices: data.iron_market.prices.clone(),
-                    empty_price: data.iron_market.empty_price,
-                    start: data.iron_market.start,
-                },
-            ],
+            markets: [market(&data.coal_market), market(&data.iron_market)],
             income_levels: data.income_track.levels.clone(),
             start_income_space: data.income_track.start_space,
             start_money,
@@ -472,9 +449,36 @@ fn build_stacks(data: &DataFile, classic: bool) -> Result<Vec<Vec<TileSpec>>> {
 }
 
 /// The card kinds and this configuration's deck.
+/// A market's prices, empty price and starting cubes, from the data.
+fn market(data: &data::MarketData) -> Market {
+    Market {
+        prices: data.prices.clone(),
+        empty_price: data.empty_price,
+        start: data.start,
+    }
+}
+
 struct Cards {
     kinds: Vec<CardKind>,
     deck: Vec<u8>,
+}
+
+impl Cards {
+    /// Per industry, the card kinds that build it: its industry cards and the wild industry card.
+    fn industry_cards(&self, industries: usize) -> Vec<u32> {
+        (0..industries)
+            .map(|i| {
+                self.kinds
+                    .iter()
+                    .enumerate()
+                    .fold(0u32, |m, (k, kind)| match kind {
+                        CardKind::Industry(mask) if mask & (1 << i) != 0 => m | 1 << k,
+                        CardKind::WildIndustry => m | 1 << k,
+                        _ => m,
+                    })
+            })
+            .collect()
+    }
 }
 
 fn build_cards(
