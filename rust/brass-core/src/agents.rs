@@ -40,13 +40,14 @@ impl Agent for RandomAgent {
     }
 }
 
-/// Rounds still to be played in the game, the current one included.
+/// Rounds still to be played in the game, the current one included (an introductory game has no Rail
+/// Era, L-54, B-22).
 fn rounds_left(game: &Game, state: &State) -> i32 {
     let r = game.rounds_per_era as i32;
     let this_era = r - state.round as i32 + 1;
-    match state.era {
-        Era::Canal => this_era + r,
-        Era::Rail => this_era,
+    match (state.era, game.switches.last_era) {
+        (Era::Canal, Era::Rail) => this_era + r,
+        _ => this_era,
     }
 }
 
@@ -110,6 +111,10 @@ fn sale_prospect(
 fn birmingham_money(game: &Game, state: &State, money: i32) -> f64 {
     let m = money.max(0) as f64;
     let value = m / 12.0 + SCARCE_BONUS * m.min(SCARCE_MONEY) / SCARCE_MONEY;
+    if game.switches.intro {
+        // The introductory game scores money at its end (1 VP per £4, B-22): it keeps its worth.
+        return value;
+    }
     value * (rounds_left(game, state) as f64 / MONEY_FADE_ROUNDS).min(1.0)
 }
 
@@ -208,9 +213,12 @@ fn evaluate_position(game: &Game, state: &State, player: u8) -> f64 {
         }
     }
     if !state.is_terminal() {
-        value += INCOME_WEIGHT
-            * state.income_level(game, player) as f64
-            * rounds_left(game, state) as f64;
+        let level = state.income_level(game, player) as f64;
+        value += INCOME_WEIGHT * level * rounds_left(game, state) as f64;
+        if game.switches.intro {
+            // The introductory game's end scores the income level as VP (L-54, B-22).
+            value += level;
+        }
         value += match birmingham {
             Some(_) => birmingham_money(game, state, pl.money),
             None => pl.money as f64 / if game.switches.money_vp { 8.0 } else { 12.0 },

@@ -2,6 +2,7 @@
 mod common;
 
 use brass_core::agents::{evaluate, Agent, GreedyAgent};
+use brass_core::game::Era;
 use brass_core::state::Decision;
 use brass_core::Rng;
 use common::Pos;
@@ -127,4 +128,50 @@ fn lancashire_evaluation_is_the_plain_formula() {
         + 0.15 * p.s.income_level(g, 0) as f64 * rounds_left
         + 24.0 / 8.0;
     assert!((evaluate(g, &p.s, 0) - expected).abs() < 1e-9);
+}
+
+#[test]
+fn l54_b22_the_introductory_games_evaluation_counts_only_the_canal_era_and_its_end_scoring() {
+    // The introductory game has no Rail Era: the income term counts the Canal Era's rounds left only, and the
+    // income level itself is added (the game's end scores it as VP, L-54, B-22). Same position, with and
+    // without the option: the difference is exactly those two terms.
+    let build = |intro: bool| {
+        let mut p = Pos::of("lancashire", 3, &[("intro", intro)]);
+        p.tile("bolton/1", 0, "cotton_mill", 1, 0).money(0, 24);
+        let space = p.s.players[0].income_space;
+        p.s.players[0].income_space = space + 8; // a positive income level
+        p
+    };
+    let (full, intro) = (build(false), build(true));
+    let level = full.s.income_level(&full.g, 0) as f64;
+    assert!(level > 0.0);
+    let r = full.g.rounds_per_era as f64;
+    let canal_left = r - 1.0; // round 2 of the Canal Era
+    let expected = -0.15 * level * r + level;
+    let difference = evaluate(&intro.g, &intro.s, 0) - evaluate(&full.g, &full.s, 0);
+    assert!(
+        (difference - expected).abs() < 1e-9,
+        "{difference} != {expected} ({canal_left} Canal rounds left)"
+    );
+
+    // Birmingham's introductory game also scores money (1 VP per £4): in the game's last round money keeps
+    // its worth, where the full game's last round (in the Rail Era) fades it to a third.
+    let last_round = |intro: bool| {
+        let mut p = Pos::of("birmingham", 2, &[("intro", intro)]);
+        p.s.round = p.g.rounds_per_era;
+        if !intro {
+            p.s.era = Era::Rail;
+        }
+        p.money(0, 20);
+        p
+    };
+    let (full, intro) = (last_round(false), last_round(true));
+    let (eval_full, eval_intro) = (
+        evaluate(&full.g, &full.s, 0),
+        evaluate(&intro.g, &intro.s, 0),
+    );
+    assert!(
+        eval_intro > eval_full + 5.0,
+        "money in the last round: {eval_intro} vs {eval_full}"
+    );
 }
