@@ -796,6 +796,27 @@ def test_B16_a_loan_is_30_pounds_and_3_income_levels_back_in_every_round(engine)
     assert me["income_space"] == 7 and levels(7) == -3  # the highest space of level -3
 
 
+def test_L11_a_shortfall_removes_tiles_of_the_players_choice_even_one_worth_nothing(engine):
+    """L-11 in Birmingham (docs/birmingham.md, "Where the rules leave a choice"): a player who cannot pay a negative
+    income removes tiles of their choice, each worth half its cost, until the debt is covered, then loses 1 VP per
+    £1 still owed. Pottery II costs £0: it raises nothing, but it is a tile and may (or, when it is the last one,
+    must) be removed. Player 0 owes £5 with £2 at the end of the Canal Era."""
+    board = last_turn(Board(2)).set(0, income_space=5, money=2, vp=10)  # income level -5
+    board.tile("stafford/2", 0, "pottery", 2, flipped=True).tile("belper/1", 0, "cotton_mill", 1)
+    state = play(board.load(engine), "pass")
+    assert (state.decision, state.current_player) == ("remove", 0)
+    assert names(state) == ["remove belper/1", "remove stafford/2"]
+    mill_first = obj(state.child("remove belper/1"))  # £6 covers the £3 still owed: the pottery stays and scores
+    assert (mill_first["players"][0]["money"], mill_first["players"][0]["vp"]) == (2 + 6 - 5, 10 + 1)
+    assert list(mill_first["board"]) == ["stafford/2"]
+    pottery_first = obj(state.child("remove stafford/2"))  # £0: the mill must go too
+    assert (pottery_first["players"][0]["money"], pottery_first["players"][0]["vp"]) == (2 + 6 - 5, 10)
+    assert pottery_first["board"] == {}
+    only = last_turn(Board(2)).set(0, income_space=5, money=2, vp=10).tile("stafford/2", 0, "pottery", 2, flipped=True)
+    after = obj(play(only.load(engine), "pass"))  # the last tile, worth £0, goes; £3 still owed: 3 VP
+    assert (after["players"][0]["money"], after["players"][0]["vp"], after["board"]) == (0, 10 - 3, {})
+
+
 @pytest.mark.parametrize(("space", "legal"), [(3, True), (2, False)])
 def test_B16_a_loan_may_not_take_the_income_level_below_minus_10(engine, space, legal):
     board = Board(2).hand(0, dudley=1).set(0, income_space=space)
