@@ -287,6 +287,22 @@ def test_brass_render_reports_bad_files_in_one_line(tmp_path, capsys, content, m
     assert "cannot read" in capsys.readouterr().err
 
 
+def test_render_and_replay_name_the_line_of_a_one_line_file_alike(tmp_path, capsys):
+    """A one-line file is read whole by `render` and line by line by `replay`: both name `FILE:1`."""
+    bad = {"format": "brass-record/1", "game": {"name": "lancashire", "players": 3}, "seed": 1, "actions": [9999]}
+    path = tmp_path / "bad.jsonl"
+    path.write_text(json.dumps(bad) + "\n")
+    assert brass.cli.main(["render", str(path), "-o", str(tmp_path / "x.html")]) == 2
+    rendered = capsys.readouterr().err
+    assert brass.cli.main(["replay", str(path)]) == 2
+    replayed = capsys.readouterr().err
+    assert rendered.startswith(f"brass: {path}:1: ") and replayed.startswith(f"brass: {path}:1: ")
+    pretty = tmp_path / "bad.json"
+    pretty.write_text(json.dumps(bad, indent=2))
+    assert brass.cli.main(["render", str(pretty), "-o", str(tmp_path / "x.html")]) == 2
+    assert capsys.readouterr().err.startswith(f"brass: {pretty}: ")  # a record over many lines: the file
+
+
 def test_brass_replay_moves_and_svg(tmp_path, record, capsys):
     path = tmp_path / "game.jsonl"
     path.write_text(json.dumps(record) + "\n")

@@ -297,7 +297,10 @@ def _read_records(path: str) -> list[tuple[str, Any]]:
     except UnicodeDecodeError:
         raise UserError(f"{path}: not UTF-8 text") from None
     try:
-        entries = [(path, json.loads(text))]
+        value = json.loads(text)
+        # A file of one line is also a JSON Lines file of one record: name its line, as `replay` does.
+        filled = [n for n, line in enumerate(text.splitlines(), 1) if line.strip()]
+        entries = [(f"{path}:{filled[0]}" if len(filled) == 1 else path, value)]
     except ValueError:
         entries = []
         for n, line in enumerate(text.splitlines(), 1):
