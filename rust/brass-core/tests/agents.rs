@@ -145,13 +145,13 @@ fn l54_b22_the_introductory_games_evaluation_counts_only_the_canal_era_and_its_e
     let (full, intro) = (build(false), build(true));
     let level = full.s.income_level(&full.g, 0) as f64;
     assert!(level > 0.0);
+    // Round 2 of the Canal Era: the full game counts the Rail Era's r rounds more than the introductory one.
     let r = full.g.rounds_per_era as f64;
-    let canal_left = r - 1.0; // round 2 of the Canal Era
     let expected = -0.15 * level * r + level;
     let difference = evaluate(&intro.g, &intro.s, 0) - evaluate(&full.g, &full.s, 0);
     assert!(
         (difference - expected).abs() < 1e-9,
-        "{difference} != {expected} ({canal_left} Canal rounds left)"
+        "{difference} != {expected}"
     );
 
     // Birmingham's introductory game also scores money (1 VP per £4): in the game's last round money keeps

@@ -448,7 +448,6 @@ fn build_stacks(data: &DataFile, classic: bool) -> Result<Vec<Vec<TileSpec>>> {
     Ok(stacks)
 }
 
-/// The card kinds and this configuration's deck.
 /// A market's prices, empty price and starting cubes, from the data.
 fn market(data: &data::MarketData) -> Market {
     Market {
@@ -458,6 +457,7 @@ fn market(data: &data::MarketData) -> Market {
     }
 }
 
+/// The card kinds and this configuration's deck.
 struct Cards {
     kinds: Vec<CardKind>,
     deck: Vec<u8>,
