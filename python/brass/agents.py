@@ -35,6 +35,7 @@ Random = _native.Random
 Greedy = _native.Greedy
 MCTS = _native.MCTS
 GameResult = _native.GameResult
+GameStream = _native.GameStream
 play_games = _native.play_games
 evaluate = _native.evaluate
 
@@ -104,6 +105,7 @@ __all__ = [
     "MCTS",
     "Agent",
     "GameResult",
+    "GameStream",
     "Greedy",
     "PlayedGame",
     "Random",

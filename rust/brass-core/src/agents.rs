@@ -10,6 +10,7 @@ use crate::hidden::resample_hidden;
 use crate::rng::Rng;
 use crate::rules::{self, Ctx};
 use crate::state::{ActionKind, State};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 /// Something that picks an action id at the current decision.
@@ -465,10 +466,17 @@ impl Agent for MctsAgent {
 /// The result of one game played by agents.
 #[derive(Clone, Debug)]
 pub struct GameResult {
+    /// The deal seed (the game record's seed).
     pub seed: u64,
     pub actions: Vec<u16>,
+    /// Final VP per player.
     pub scores: Vec<i32>,
+    /// The winners after tie-breaks (several share a win).
     pub winners: Vec<u8>,
+    /// Each player's place after tie-breaks, 0 first (`apply::placings`).
+    pub placings: Vec<u8>,
+    /// Each player's zero-sum result (`apply::returns`).
+    pub returns: Vec<f64>,
 }
 
 /// The deal seed and agents' RNG of game `index` of a self-play run seeded with `seed`.
@@ -521,17 +529,43 @@ pub fn play_games(
 /// Play one game with `seats[p]` choosing for player `p`. Each decision's agent RNG is drawn from the
 /// game's RNG, so the game is reproducible from (seed, index).
 pub fn play_game(game: &Game, seats: &[&dyn Agent], seed: u64, index: u64) -> GameResult {
-    let (deal, mut rng) = selfplay_seeds(seed, index);
+    let (deal, rng) = selfplay_seeds(seed, index);
+    play_dealt(
+        game,
+        seats,
+        deal,
+        rng,
+        &AtomicBool::new(false),
+        |_, _, _| {},
+    )
+    .expect("nothing stops it")
+}
+
+/// Play the game dealt from `deal`, each decision's agent RNG drawn from `rng`. `observe(state, player,
+/// action)` sees every decision before it is applied. Returns `None` if `stop` is set: it is checked
+/// between decisions, so a long run can be cancelled without waiting for its games to end.
+pub fn play_dealt(
+    game: &Game,
+    seats: &[&dyn Agent],
+    deal: u64,
+    mut rng: Rng,
+    stop: &AtomicBool,
+    mut observe: impl FnMut(&State, u8, u16),
+) -> Option<GameResult> {
     let mut state = apply::new_state(game, deal);
     let mut actions = Vec::with_capacity(256);
     while !state.is_terminal() {
-        let p = state.current_player(game).expect("player") as usize;
+        if stop.load(Ordering::Relaxed) {
+            return None;
+        }
+        let p = state.current_player(game).expect("player");
         let mut decision_rng = Rng(rng.next_u64());
-        let id = seats[p].choose(game, &state, &mut decision_rng);
+        let id = seats[p as usize].choose(game, &state, &mut decision_rng);
+        observe(&state, p, id);
         apply::apply(game, &mut state, id as i64).expect("agents choose legal actions");
         actions.push(id);
     }
-    GameResult {
+    Some(GameResult {
         seed: deal,
         actions,
         scores: state.players[..game.players as usize]
@@ -539,7 +573,9 @@ pub fn play_game(game: &Game, seats: &[&dyn Agent], seed: u64, index: u64) -> Ga
             .map(|p| p.vp)
             .collect(),
         winners: apply::winners(game, &state),
-    }
+        placings: apply::placings(game, &state),
+        returns: apply::returns(game, &state)[..game.players as usize].to_vec(),
+    })
 }
 
 impl GameResult {

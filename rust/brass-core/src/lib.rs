@@ -23,6 +23,7 @@ pub mod observation;
 pub mod rng;
 pub mod rollout;
 pub mod rules;
+pub mod selfplay;
 pub mod state;
 pub mod vecenv;
 

@@ -5,7 +5,7 @@ use crate::game::{as_index, seed_arg, type_name};
 use brass_core::agents::{
     self, Agent as CoreAgent, GreedyAgent, MctsAgent, MctsConfig, RandomAgent,
 };
-use brass_core::{Error, Rng};
+use brass_core::{apply, selfplay, Error, Rng};
 use pyo3::prelude::*;
 use std::sync::Arc;
 use std::time::Duration;
@@ -141,20 +141,28 @@ impl Mcts {
     }
 }
 
-/// One finished game of `play_games`.
+/// One finished game of `play_games` or a `GameStream`.
 #[pyclass(module = "brass.agents", frozen, get_all)]
 pub(crate) struct GameResult {
     /// Index of the game in its run.
-    index: u64,
+    pub(crate) index: u64,
     /// The deal seed (the game record's seed).
-    seed: u64,
+    pub(crate) seed: u64,
     /// Agent name per seat.
-    seats: Vec<String>,
-    actions: Vec<u16>,
-    scores: Vec<i32>,
-    winners: Vec<u32>,
+    pub(crate) seats: Vec<String>,
+    pub(crate) actions: Vec<u16>,
+    pub(crate) scores: Vec<i32>,
+    pub(crate) winners: Vec<u32>,
+    /// Each seat's place after the tie-breaks, 0 first (players tied on every tie-break share a place).
+    pub(crate) placings: Vec<u32>,
+    /// Each seat's zero-sum result (`State.returns`: a sole winner +1, the others −1/(players − 1)).
+    pub(crate) returns: Vec<f64>,
     /// The game record JSON (docs/state-format.md), replayable with `brass.replay`.
-    record: String,
+    pub(crate) record: String,
+    /// The line `brass selfplay --out` writes for the game (JSON, no newline; docs/selfplay.md).
+    pub(crate) line: String,
+    /// Training samples (a dict of numpy arrays, docs/selfplay.md) when the stream takes them, else None.
+    pub(crate) samples: Option<Py<PyAny>>,
 }
 
 #[pymethods]
@@ -229,20 +237,49 @@ pub(crate) fn play_games(
         ))
     })?;
     let n = g.players as usize;
+    let names: Vec<String> = owned.iter().map(|a| a.name()).collect();
+    let seat_names = |i: u64| -> Vec<String> {
+        (0..n)
+            .map(|p| names[if rotate { (p + i as usize) % n } else { p }].clone())
+            .collect()
+    };
     Ok(results
         .into_iter()
         .zip(first..)
-        .map(|(r, i)| GameResult {
-            index: i,
-            seed: r.seed,
-            seats: (0..n)
-                .map(|p| owned[if rotate { (p + i as usize) % n } else { p }].name())
-                .collect(),
-            record: r.record(&g),
-            actions: r.actions,
-            scores: r.scores,
-            winners: r.winners.into_iter().map(u32::from).collect(),
+        .map(|(r, i)| {
+            let record = r.record(&g);
+            let line = selfplay::line(i, &seat_names(i), &r, &record);
+            GameResult {
+                index: i,
+                seed: r.seed,
+                seats: seat_names(i),
+                record,
+                line,
+                actions: r.actions,
+                scores: r.scores,
+                winners: r.winners.into_iter().map(u32::from).collect(),
+                placings: r.placings.into_iter().map(u32::from).collect(),
+                returns: r.returns,
+                samples: None,
+            }
         })
+        .collect())
+}
+
+/// Each player's place in a finished game after the tie-breaks, 0 first (players tied on every tie-break
+/// share a place: 0, 0, 2, …); the game must be over.
+#[pyfunction]
+pub(crate) fn placings(py: Python<'_>, state: &Bound<'_, PyAny>) -> PyResult<Vec<u32>> {
+    let (game, s) = state_arg(py, state, "state")?;
+    if !s.is_terminal() {
+        return Err(to_py(
+            py,
+            Error::IllegalAction("the game is not over: it has no placings yet".into()),
+        ));
+    }
+    Ok(apply::placings(&game, &s)
+        .into_iter()
+        .map(u32::from)
         .collect())
 }
 

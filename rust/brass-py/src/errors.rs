@@ -63,6 +63,16 @@ pub(crate) fn guard<T>(py: Python<'_>, f: impl FnOnce() -> brass_core::Result<T>
     }
 }
 
+/// A `BrassError` for a bug in the engine (a panic caught on a worker thread, say).
+pub(crate) fn internal_error(py: Python<'_>, what: String) -> PyErr {
+    raise(
+        py,
+        &BRASS_ERROR,
+        "BrassError",
+        format!("internal error in the brass engine (please report it): {what}"),
+    )
+}
+
 fn panic_message(panic: &(dyn std::any::Any + Send)) -> String {
     panic
         .downcast_ref::<String>()

@@ -9,6 +9,7 @@ mod batch;
 mod errors;
 mod game;
 mod state;
+mod stream;
 
 use pyo3::prelude::*;
 
@@ -29,14 +30,17 @@ fn _brass(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(replay, m)?)?;
     m.add_function(wrap_pyfunction!(_game_from_json, m)?)?;
     m.add_function(wrap_pyfunction!(_state_from_pickle, m)?)?;
+    m.add_function(wrap_pyfunction!(stream::_samples_of_game, m)?)?;
     let agents_mod = PyModule::new(m.py(), "agents")?;
     agents_mod.add_class::<agents::Agent>()?;
     agents_mod.add_class::<agents::Random>()?;
     agents_mod.add_class::<agents::Greedy>()?;
     agents_mod.add_class::<agents::Mcts>()?;
     agents_mod.add_class::<agents::GameResult>()?;
+    agents_mod.add_class::<stream::GameStream>()?;
     agents_mod.add_function(wrap_pyfunction!(agents::play_games, &agents_mod)?)?;
     agents_mod.add_function(wrap_pyfunction!(agents::evaluate, &agents_mod)?)?;
+    agents_mod.add_function(wrap_pyfunction!(agents::placings, &agents_mod)?)?;
     m.add_submodule(&agents_mod)?;
     Ok(())
 }

@@ -13,7 +13,7 @@ mod scoring;
 mod setup;
 mod turns;
 
-pub use scoring::{link_icons, returns, winners};
+pub use scoring::{link_icons, placings, returns, winners};
 pub use setup::new_state;
 
 /// Apply an action id after checking that it is legal; on error the state is unchanged.

@@ -101,33 +101,53 @@ fn final_scoring(game: &Game, state: &mut State) {
     }
 }
 
-/// Final ranking (L-53, R-4): VP, then income level, then money; the players tied on all three share
-/// the win. The track space within an income level is not a tie-break (R-4, the Lancashire rulebook). Classic Brass
-/// (C-15): then the earlier place in the next turn order, so there is always one winner.
+/// The final ranking key of each player (L-53, R-4): VP, then income level, then money; the track space
+/// within an income level is not a tie-break (R-4, the Lancashire rulebook). Classic Brass (C-15): then the
+/// earlier place in the next turn order, so there is always one winner. Greater is better.
+fn ranking_keys(game: &Game, state: &State) -> Vec<(i32, i32, i32, std::cmp::Reverse<usize>)> {
+    let n = game.players as usize;
+    (0..game.players)
+        .map(|p| {
+            let pl = &state.players[p as usize];
+            let position = if game.switches.tie_break_turn_order {
+                state.turn_order[..n]
+                    .iter()
+                    .position(|&q| q == p)
+                    .unwrap_or(n)
+            } else {
+                0
+            };
+            (
+                pl.vp,
+                state.income_level(game, p),
+                pl.money,
+                std::cmp::Reverse(position),
+            )
+        })
+        .collect()
+}
+
+/// Final ranking (L-53, R-4, C-15): the players first on every tie-break share the win.
 pub fn winners(game: &Game, state: &State) -> Vec<u8> {
+    placings(game, state)
+        .iter()
+        .enumerate()
+        .filter(|&(_, &place)| place == 0)
+        .map(|(p, _)| p as u8)
+        .collect()
+}
+
+/// Each player's place at the end (0 first), by the tie-breaks of [`winners`]: the number of players
+/// ranked strictly ahead, so players tied on every tie-break share a place (1st, 1st, 3rd, …). Empty
+/// before the game is over.
+pub fn placings(game: &Game, state: &State) -> Vec<u8> {
     if !state.is_terminal() {
         return Vec::new();
     }
-    let n = game.players as usize;
-    let key = |p: u8| {
-        let pl = &state.players[p as usize];
-        let position = if game.switches.tie_break_turn_order {
-            state.turn_order[..n]
-                .iter()
-                .position(|&q| q == p)
-                .unwrap_or(n)
-        } else {
-            0
-        };
-        (
-            pl.vp,
-            state.income_level(game, p),
-            pl.money,
-            std::cmp::Reverse(position),
-        )
-    };
-    let best = (0..game.players).map(key).max().expect("players");
-    (0..game.players).filter(|&p| key(p) == best).collect()
+    let keys = ranking_keys(game, state);
+    keys.iter()
+        .map(|k| keys.iter().filter(|other| *other > k).count() as u8)
+        .collect()
 }
 
 /// Each player's result, zero-sum (docs/api.md, "Returns"): with n players of whom k share the win, each

@@ -1,0 +1,687 @@
+//! Self-play at scale (docs/selfplay.md): games played by agents on worker threads and handed to one
+//! reader in index order, with memory bounded by a window of games ahead of the reader, cancellation
+//! between decisions, and optional training samples taken while the games are played.
+//!
+//! The order and the contents of what the reader gets depend only on the schedule (seeds, seatings),
+//! never on the number of threads or on timing, so a run that is stopped and resumed from its next
+//! index writes what an uninterrupted run writes.
+use crate::agents::{play_dealt, selfplay_seeds, Agent, GameResult};
+use crate::game::Game;
+use crate::observation;
+use crate::rng::Rng;
+use crate::rules;
+use crate::state::State;
+use crate::{Error, Result};
+use std::collections::BTreeMap;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard};
+use std::time::Duration;
+
+/// One game to play: how it is dealt, how its agents draw their randomness, who sits where.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Seating {
+    /// The deal seed (the game record's seed).
+    pub deal: u64,
+    /// The seed of the generator each decision's agent seed is drawn from.
+    pub agents_seed: u64,
+    /// For each player, the index of the agent in that seat.
+    pub seats: Vec<usize>,
+}
+
+/// Which games a stream plays, index by index.
+#[derive(Clone, Debug)]
+pub enum Schedule {
+    /// Games `first .. first + games` of a self-play run seeded with `seed` ([`selfplay_seeds`]); with
+    /// `rotate`, game `i` seats agent `(p + i) mod players` as player `p`.
+    Run {
+        seed: u64,
+        first: u64,
+        games: u64,
+        rotate: bool,
+    },
+    /// These games, in this order (the arena's balanced seatings).
+    Games(Vec<Seating>),
+}
+
+impl Schedule {
+    /// The number of games.
+    pub fn len(&self) -> u64 {
+        match self {
+            Schedule::Run { games, .. } => *games,
+            Schedule::Games(list) => list.len() as u64,
+        }
+    }
+
+    /// Whether there is no game to play.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The index reported for the `k`-th game of the schedule (a run's game index, or `k`).
+    pub fn index(&self, k: u64) -> u64 {
+        match self {
+            Schedule::Run { first, .. } => first + k,
+            Schedule::Games(_) => k,
+        }
+    }
+
+    /// The `k`-th game of the schedule.
+    pub fn seating(&self, k: u64, players: usize) -> Seating {
+        match self {
+            Schedule::Run {
+                seed,
+                first,
+                rotate,
+                ..
+            } => {
+                let i = first + k;
+                let (deal, agents) = selfplay_seeds(*seed, i);
+                Seating {
+                    deal,
+                    agents_seed: agents.0,
+                    seats: (0..players)
+                        .map(|p| {
+                            if *rotate {
+                                (p + i as usize) % players
+                            } else {
+                                p
+                            }
+                        })
+                        .collect(),
+                }
+            }
+            Schedule::Games(list) => list[k as usize].clone(),
+        }
+    }
+}
+
+/// Training samples of one game: the decisions kept (all of them at rate 1), each with the acting
+/// player's observation and the legal actions as a bit mask (docs/selfplay.md, "Samples").
+#[derive(Clone, Debug, Default)]
+pub struct Samples {
+    /// Index of each kept decision in the game (0 first).
+    pub decisions: Vec<u32>,
+    /// The player who decided.
+    pub players: Vec<u8>,
+    /// The action id taken.
+    pub actions: Vec<u16>,
+    /// `rows × observation::size` float32: the observation of the player who decided.
+    pub observations: Vec<f32>,
+    /// `rows × mask_bytes(game)`: bit `a % 8` of byte `a / 8` is set when action `a` was legal.
+    pub masks: Vec<u8>,
+}
+
+/// Bytes per bit-packed legal-action mask.
+pub fn mask_bytes(game: &Game) -> usize {
+    game.num_actions().div_ceil(8)
+}
+
+/// The seed of the generator that chooses which decisions of a game become samples: a function of
+/// the deal seed alone, so the same game gives the same samples in any run.
+fn sample_rng(deal: u64) -> Rng {
+    Rng(deal ^ 0x5A3B_1E5D_0B5E_55ED)
+}
+
+/// A uniform draw in [0, 1) with 53 bits.
+fn unit(rng: &mut Rng) -> f64 {
+    (rng.next_u64() >> 11) as f64 * (1.0 / (1u64 << 53) as f64)
+}
+
+/// Takes the samples of one game, decision by decision.
+struct Sampler<'g> {
+    game: &'g Game,
+    rate: f64,
+    pick: Rng,
+    size: usize,
+    bytes: usize,
+    decision: u32,
+    ids: Vec<u16>,
+    samples: Samples,
+}
+
+impl<'g> Sampler<'g> {
+    fn new(game: &'g Game, deal: u64, rate: f64) -> Sampler<'g> {
+        Sampler {
+            game,
+            rate,
+            pick: sample_rng(deal),
+            size: observation::size(game),
+            bytes: mask_bytes(game),
+            decision: 0,
+            ids: Vec::with_capacity(256),
+            samples: Samples::default(),
+        }
+    }
+
+    /// The decision about to be taken: `player` takes `action` in `state`.
+    fn observe(&mut self, state: &State, player: u8, action: u16) {
+        let decision = self.decision;
+        self.decision += 1;
+        // At rate 1 no draw is made: every decision is kept.
+        if self.rate < 1.0 && unit(&mut self.pick) >= self.rate {
+            return;
+        }
+        let s = &mut self.samples;
+        s.decisions.push(decision);
+        s.players.push(player);
+        s.actions.push(action);
+        let at = s.observations.len();
+        s.observations.resize(at + self.size, 0.0);
+        observation::write(self.game, state, player, &mut s.observations[at..]);
+        let at = s.masks.len();
+        s.masks.resize(at + self.bytes, 0);
+        self.ids.clear();
+        rules::legal_actions(self.game, state, &mut self.ids);
+        for &id in &self.ids {
+            s.masks[at + id as usize / 8] |= 1 << (id % 8);
+        }
+    }
+}
+
+/// The samples of a recorded game (dealt from `deal`, then `actions`), as a stream taking samples at
+/// `rate` gives them when it plays that game: so samples can be made again from records alone.
+pub fn samples_of_game(game: &Game, deal: u64, actions: &[u16], rate: f64) -> Result<Samples> {
+    let mut sampler = Sampler::new(game, deal, rate);
+    let mut state = crate::apply::new_state(game, deal);
+    for (d, &id) in actions.iter().enumerate() {
+        let player = state.current_player(game).ok_or_else(|| {
+            Error::IllegalAction(format!("decision {d}: the game is already over"))
+        })?;
+        let before = state;
+        crate::apply::apply(game, &mut state, id as i64)
+            .map_err(|e| Error::IllegalAction(format!("decision {d}: {e}")))?;
+        sampler.observe(&before, player, id);
+    }
+    Ok(sampler.samples)
+}
+
+/// A finished game, as the reader gets it.
+#[derive(Clone, Debug)]
+pub struct Finished {
+    /// The game's index in its run (or its position in an explicit schedule).
+    pub index: u64,
+    /// For each player, the index of the agent that sat there.
+    pub seats: Vec<usize>,
+    pub result: GameResult,
+    /// The game record JSON (docs/state-format.md).
+    pub record: String,
+    /// The JSON Lines entry of `brass selfplay --out` for this game: `{"index", "seats", "scores",
+    /// "winners", "decisions", "record"}` on one line, without the newline.
+    pub line: String,
+    /// Training samples, when the stream takes them.
+    pub samples: Option<Samples>,
+}
+
+/// The JSON Lines entry `brass selfplay --out` writes for a game: `{"index", "seats", "scores", "winners",
+/// "decisions", "record"}` (docs/selfplay.md), on one line, without the newline; `seats` names the agent
+/// of each player, `record` is the game record JSON.
+pub fn line(index: u64, seats: &[String], result: &GameResult, record: &str) -> String {
+    format!(
+        "{{\"index\":{index},\"seats\":{},\"scores\":{},\"winners\":{},\"decisions\":{},\"record\":{record}}}",
+        json(seats),
+        json(&result.scores),
+        json(&result.winners),
+        result.actions.len(),
+    )
+}
+
+/// Compact JSON of a list of numbers or names (which cannot fail to serialise).
+fn json<T: serde::Serialize + ?Sized>(value: &T) -> String {
+    serde_json::to_string(value).unwrap_or_default()
+}
+
+/// What [`Stream::next_batch`] found.
+#[derive(Debug)]
+pub enum Batch {
+    /// The next games in index order (at least one).
+    Ready(Vec<Finished>),
+    /// Nothing yet within the timeout.
+    Pending,
+    /// Every game has been handed out, or the stream was cancelled and what was finished in order is out.
+    Done,
+    /// A worker failed (a bug in an agent or the engine); the stream is cancelled.
+    Failed(String),
+}
+
+struct Progress {
+    /// The next schedule position a worker will start.
+    next_start: u64,
+    /// The next schedule position the reader will get.
+    next_out: u64,
+    /// Finished games not yet handed out, by schedule position.
+    done: BTreeMap<u64, Finished>,
+    /// Workers still running.
+    running: usize,
+    failure: Option<String>,
+}
+
+struct Shared {
+    game: Arc<Game>,
+    agents: Vec<Arc<dyn Agent>>,
+    names: Vec<String>,
+    schedule: Schedule,
+    sample_rate: Option<f64>,
+    window: u64,
+    cancel: AtomicBool,
+    progress: Mutex<Progress>,
+    /// Workers wait here for room in the window.
+    room: Condvar,
+    /// The reader waits here for the next game in order.
+    ready: Condvar,
+}
+
+impl Shared {
+    fn lock(&self) -> MutexGuard<'_, Progress> {
+        // A worker never panics while holding the lock (games are played outside it).
+        self.progress.lock().unwrap_or_else(|e| e.into_inner())
+    }
+}
+
+/// Games played on worker threads, handed out in order. Dropping it cancels the games still running
+/// (their threads end at their next decision).
+pub struct Stream {
+    shared: Arc<Shared>,
+}
+
+/// How a stream is set up.
+#[derive(Clone, Debug)]
+pub struct StreamConfig {
+    /// Worker threads (0: one per core).
+    pub threads: usize,
+    /// Games that may be finished or under way ahead of the reader (0: 8 per thread, at least 16).
+    pub window: u64,
+    /// Take training samples, keeping each decision with this probability (0 < rate ≤ 1).
+    pub sample_rate: Option<f64>,
+}
+
+impl Stream {
+    /// Start playing `schedule` with `agents` (seat indices in the schedule refer to this list).
+    pub fn start(
+        game: Arc<Game>,
+        agents: Vec<Arc<dyn Agent>>,
+        schedule: Schedule,
+        config: &StreamConfig,
+    ) -> Stream {
+        let threads = match config.threads {
+            0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
+            t => t,
+        };
+        let threads = threads.min(schedule.len().max(1) as usize);
+        let window = match config.window {
+            0 => (8 * threads as u64).max(16),
+            w => w.max(threads as u64),
+        };
+        let shared = Arc::new(Shared {
+            game,
+            names: agents.iter().map(|a| a.name()).collect(),
+            agents,
+            schedule,
+            sample_rate: config.sample_rate,
+            window,
+            cancel: AtomicBool::new(false),
+            progress: Mutex::new(Progress {
+                next_start: 0,
+                next_out: 0,
+                done: BTreeMap::new(),
+                running: threads,
+                failure: None,
+            }),
+            room: Condvar::new(),
+            ready: Condvar::new(),
+        });
+        for _ in 0..threads {
+            let shared = shared.clone();
+            std::thread::spawn(move || work(&shared));
+        }
+        Stream { shared }
+    }
+
+    /// The next games in order, waiting at most `timeout` for the first of them.
+    pub fn next_batch(&self, timeout: Duration) -> Batch {
+        let shared = &self.shared;
+        let mut progress = shared.lock();
+        let mut waited = false;
+        loop {
+            if let Some(failure) = &progress.failure {
+                return Batch::Failed(failure.clone());
+            }
+            let mut out = Vec::new();
+            while let Some(game) = {
+                let at = progress.next_out;
+                progress.done.remove(&at)
+            } {
+                out.push(game);
+                progress.next_out += 1;
+            }
+            if !out.is_empty() {
+                shared.room.notify_all();
+                return Batch::Ready(out);
+            }
+            let total = shared.schedule.len();
+            if progress.next_out >= total || (progress.running == 0) {
+                return Batch::Done;
+            }
+            if waited {
+                return Batch::Pending;
+            }
+            let (guard, result) = shared
+                .ready
+                .wait_timeout(progress, timeout)
+                .unwrap_or_else(|e| e.into_inner());
+            progress = guard;
+            waited = result.timed_out();
+        }
+    }
+
+    /// Stop: no new game starts, the games under way are abandoned at their next decision. The games
+    /// already finished in order can still be read.
+    pub fn cancel(&self) {
+        self.shared.cancel.store(true, Ordering::Relaxed);
+        let _guard = self.shared.lock();
+        self.shared.room.notify_all();
+        self.shared.ready.notify_all();
+    }
+
+    /// Games handed out so far.
+    pub fn handed_out(&self) -> u64 {
+        self.shared.lock().next_out
+    }
+
+    /// The number of games in the schedule.
+    pub fn len(&self) -> u64 {
+        self.shared.schedule.len()
+    }
+
+    /// Whether the schedule is empty.
+    pub fn is_empty(&self) -> bool {
+        self.shared.schedule.is_empty()
+    }
+}
+
+impl Drop for Stream {
+    fn drop(&mut self) {
+        self.cancel();
+    }
+}
+
+/// A worker: take the next position while it is within the window, play it, hand it in.
+fn work(shared: &Shared) {
+    let players = shared.game.players as usize;
+    loop {
+        let k = {
+            let mut progress = shared.lock();
+            loop {
+                if shared.cancel.load(Ordering::Relaxed)
+                    || progress.next_start >= shared.schedule.len()
+                {
+                    progress.running -= 1;
+                    shared.ready.notify_all();
+                    return;
+                }
+                if progress.next_start < progress.next_out + shared.window {
+                    break;
+                }
+                progress = shared
+                    .room
+                    .wait(progress)
+                    .unwrap_or_else(|e| e.into_inner());
+            }
+            progress.next_start += 1;
+            progress.next_start - 1
+        };
+        let played = catch_unwind(AssertUnwindSafe(|| play_one(shared, k, players)));
+        let mut progress = shared.lock();
+        match played {
+            Ok(Some(finished)) => {
+                progress.done.insert(k, finished);
+                if k == progress.next_out {
+                    shared.ready.notify_all();
+                }
+            }
+            Ok(None) => {} // cancelled
+            Err(panic) => {
+                let what = panic
+                    .downcast_ref::<String>()
+                    .cloned()
+                    .or_else(|| panic.downcast_ref::<&str>().map(|s| s.to_string()))
+                    .unwrap_or_default();
+                progress
+                    .failure
+                    .get_or_insert(format!("game {} failed: {what}", shared.schedule.index(k)));
+                shared.cancel.store(true, Ordering::Relaxed);
+                shared.room.notify_all();
+                shared.ready.notify_all();
+            }
+        }
+    }
+}
+
+/// Play the `k`-th game of the schedule, taking samples if asked.
+fn play_one(shared: &Shared, k: u64, players: usize) -> Option<Finished> {
+    let game = &*shared.game;
+    let seating = shared.schedule.seating(k, players);
+    let seats: Vec<&dyn Agent> = seating
+        .seats
+        .iter()
+        .map(|&a| shared.agents[a].as_ref())
+        .collect();
+    let mut sampler = shared
+        .sample_rate
+        .map(|rate| Sampler::new(game, seating.deal, rate));
+    let result = play_dealt(
+        game,
+        &seats,
+        seating.deal,
+        Rng(seating.agents_seed),
+        &shared.cancel,
+        |state, player, action| {
+            if let Some(s) = sampler.as_mut() {
+                s.observe(state, player, action);
+            }
+        },
+    )?;
+    let samples = sampler.map(|s| s.samples);
+    // Both texts are made here, on the worker, so the reader only writes them out.
+    let index = shared.schedule.index(k);
+    let record = result.record(game);
+    let names: Vec<String> = seating
+        .seats
+        .iter()
+        .map(|&a| shared.names[a].clone())
+        .collect();
+    Some(Finished {
+        index,
+        line: line(index, &names, &result, &record),
+        seats: seating.seats,
+        record,
+        result,
+        samples,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::agents::{play_game, GreedyAgent, RandomAgent};
+
+    fn game(name: &str, players: i64) -> Arc<Game> {
+        Arc::new(Game::new(name, players, &Default::default()).expect("game"))
+    }
+
+    fn drain(stream: &Stream) -> Vec<Finished> {
+        let mut out = Vec::new();
+        loop {
+            match stream.next_batch(Duration::from_secs(60)) {
+                Batch::Ready(games) => out.extend(games),
+                Batch::Pending => {}
+                Batch::Done => return out,
+                Batch::Failed(e) => panic!("{e}"),
+            }
+        }
+    }
+
+    fn randoms(n: usize) -> Vec<Arc<dyn Agent>> {
+        let random: Arc<dyn Agent> = Arc::new(RandomAgent);
+        vec![random; n]
+    }
+
+    fn agents() -> Vec<Arc<dyn Agent>> {
+        vec![Arc::new(GreedyAgent), Arc::new(RandomAgent)]
+    }
+
+    #[test]
+    fn a_stream_hands_out_the_games_of_play_game_in_order_whatever_the_threads() {
+        let g = game("birmingham", 2);
+        let schedule = Schedule::Run {
+            seed: 9,
+            first: 5,
+            games: 12,
+            rotate: true,
+        };
+        let mut runs = Vec::new();
+        for threads in [1, 3] {
+            let config = StreamConfig {
+                threads,
+                window: 4,
+                sample_rate: None,
+            };
+            let stream = Stream::start(g.clone(), agents(), schedule.clone(), &config);
+            runs.push(drain(&stream));
+        }
+        for run in &runs {
+            assert_eq!(
+                run.iter().map(|f| f.index).collect::<Vec<_>>(),
+                (5..17).collect::<Vec<_>>()
+            );
+        }
+        for (a, b) in runs[0].iter().zip(&runs[1]) {
+            assert_eq!(a.line, b.line);
+        }
+        let owned = agents();
+        for f in &runs[0] {
+            let i = f.index as usize;
+            let seats: Vec<&dyn Agent> = (0..2).map(|p| owned[(p + i) % 2].as_ref()).collect();
+            let direct = play_game(&g, &seats, 9, f.index);
+            assert_eq!(direct.actions, f.result.actions);
+            assert_eq!(direct.placings, f.result.placings);
+            let seats = if i % 2 == 0 {
+                "greedy\",\"random"
+            } else {
+                "random\",\"greedy"
+            };
+            assert!(f
+                .line
+                .starts_with(&format!("{{\"index\":{i},\"seats\":[\"{seats}\"]")));
+            assert!(f.line.ends_with(&format!(",\"record\":{}}}", f.record)));
+        }
+    }
+
+    #[test]
+    fn samples_hold_each_kept_decision_with_its_observation_and_legal_mask() {
+        let g = game("lancashire", 3);
+        for rate in [1.0, 0.25] {
+            let config = StreamConfig {
+                threads: 2,
+                window: 0,
+                sample_rate: Some(rate),
+            };
+            let schedule = Schedule::Run {
+                seed: 3,
+                first: 0,
+                games: 3,
+                rotate: true,
+            };
+            let ours = randoms(3);
+            let games = drain(&Stream::start(g.clone(), ours, schedule, &config));
+            let size = observation::size(&g);
+            let bytes = mask_bytes(&g);
+            for f in &games {
+                let s = f.samples.as_ref().expect("samples");
+                let n = s.decisions.len();
+                if rate == 1.0 {
+                    assert_eq!(n, f.result.actions.len());
+                } else {
+                    assert!(n > 0 && n < f.result.actions.len() / 2);
+                }
+                assert_eq!(s.observations.len(), n * size);
+                assert_eq!(s.masks.len(), n * bytes);
+                // Replay the game and compare every kept decision.
+                let mut state = crate::apply::new_state(&g, f.result.seed);
+                let mut row = 0;
+                let mut obs = vec![0.0; size];
+                for (d, &a) in f.result.actions.iter().enumerate() {
+                    if row < n && s.decisions[row] == d as u32 {
+                        let p = state.current_player(&g).expect("player");
+                        assert_eq!((s.players[row], s.actions[row]), (p, a));
+                        observation::write(&g, &state, p, &mut obs);
+                        assert_eq!(&s.observations[row * size..(row + 1) * size], &obs[..]);
+                        let mut ids = Vec::new();
+                        rules::legal_actions(&g, &state, &mut ids);
+                        let mask = &s.masks[row * bytes..(row + 1) * bytes];
+                        for id in 0..g.num_actions() {
+                            let set = mask[id / 8] >> (id % 8) & 1 == 1;
+                            assert_eq!(set, ids.contains(&(id as u16)));
+                        }
+                        row += 1;
+                    }
+                    crate::apply::apply(&g, &mut state, a as i64).expect("legal");
+                }
+                assert_eq!(row, n);
+                let again =
+                    samples_of_game(&g, f.result.seed, &f.result.actions, rate).expect("replay");
+                assert_eq!(again.decisions, s.decisions);
+                assert_eq!(again.observations, s.observations);
+                assert_eq!(again.masks, s.masks);
+            }
+        }
+    }
+
+    #[test]
+    fn a_cancelled_stream_ends_and_hands_out_only_games_in_order() {
+        let g = game("lancashire", 4);
+        let schedule = Schedule::Run {
+            seed: 1,
+            first: 0,
+            games: 100_000,
+            rotate: true,
+        };
+        let config = StreamConfig {
+            threads: 2,
+            window: 8,
+            sample_rate: None,
+        };
+        let stream = Stream::start(g, randoms(4), schedule, &config);
+        let mut seen = Vec::new();
+        while seen.len() < 5 {
+            match stream.next_batch(Duration::from_secs(60)) {
+                Batch::Ready(games) => seen.extend(games.into_iter().map(|f| f.index)),
+                other => panic!("{other:?}"),
+            }
+        }
+        stream.cancel();
+        seen.extend(drain(&stream).into_iter().map(|f| f.index));
+        assert_eq!(seen, (0..seen.len() as u64).collect::<Vec<_>>());
+        assert!(
+            seen.len() < 5 + 8 + 2,
+            "the window bounds what was played ahead"
+        );
+    }
+
+    #[test]
+    fn placings_share_places_on_ties_and_put_the_winners_first() {
+        let g = game("birmingham", 3);
+        let owned = agents();
+        for i in 0..20 {
+            let seats: Vec<&dyn Agent> =
+                vec![owned[0].as_ref(), owned[1].as_ref(), owned[1].as_ref()];
+            let r = play_game(&g, &seats, 4, i);
+            let firsts: Vec<u8> = (0..3u8).filter(|&p| r.placings[p as usize] == 0).collect();
+            assert_eq!(firsts, r.winners);
+            for p in 0..3 {
+                let ahead = (0..3).filter(|&q| r.placings[q] < r.placings[p]).count();
+                assert_eq!(r.placings[p] as usize, ahead);
+            }
+        }
+    }
+}

@@ -1,0 +1,292 @@
+//! `brass.agents.GameStream`: games played on native threads, read one by one in index order
+//! (docs/selfplay.md). Waiting releases the GIL and wakes every 50 ms to let Python handle signals, so
+//! Ctrl-C or SIGTERM stops a run between two games it has handed out.
+use crate::agents::{Agent, GameResult};
+use crate::args::{bool_arg, float_arg, game_arg, int_arg};
+use crate::errors::{to_py, type_error};
+use crate::game::{seed_arg, type_name};
+use brass_core::agents::Agent as CoreAgent;
+use brass_core::selfplay::{self, Batch, Finished, Schedule, Seating, Stream, StreamConfig};
+use brass_core::{observation, Error, Game as CoreGame};
+use numpy::{PyArray1, PyArrayMethods};
+use pyo3::exceptions::PyStopIteration;
+use pyo3::prelude::*;
+use pyo3::types::PyDict;
+use std::collections::VecDeque;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+/// How long a wait lasts before Python gets to run its signal handlers.
+const SIGNAL_CHECK: Duration = Duration::from_millis(50);
+
+/// Games between native agents played on native threads and read in order, with bounded memory.
+///
+/// `GameStream(game, agents, games, seed=0, first=0, rotate=True, threads=0, sample_rate=None, window=0)`
+/// plays games `first .. first + games` of the run seeded with `seed` (the games of `play_games`);
+/// `GameStream(game, agents, seatings=[(deal, agents_seed, [agent index per player]), ...])` plays the
+/// games listed. Iterating yields `GameResult`s in order; at most `window` games (default 8 per thread)
+/// are played ahead of the reader. With `sample_rate` (0 < rate ≤ 1) each result carries the training
+/// samples of its decisions kept with that probability. `cancel()` stops the games under way.
+#[pyclass(module = "brass.agents", frozen)]
+pub(crate) struct GameStream {
+    stream: Stream,
+    game: Arc<CoreGame>,
+    names: Vec<String>,
+    /// Finished games read from the stream but not yet yielded.
+    buffer: Mutex<VecDeque<Finished>>,
+}
+
+#[pymethods]
+impl GameStream {
+    #[new]
+    #[pyo3(signature = (game, agents, games = None, seed = None, first = None, rotate = None,
+                        threads = None, sample_rate = None, window = None, seatings = None))]
+    #[allow(clippy::too_many_arguments)]
+    fn new(
+        py: Python<'_>,
+        game: &Bound<'_, PyAny>,
+        agents: &Bound<'_, PyAny>,
+        games: Option<&Bound<'_, PyAny>>,
+        seed: Option<&Bound<'_, PyAny>>,
+        first: Option<&Bound<'_, PyAny>>,
+        rotate: Option<&Bound<'_, PyAny>>,
+        threads: Option<&Bound<'_, PyAny>>,
+        sample_rate: Option<&Bound<'_, PyAny>>,
+        window: Option<&Bound<'_, PyAny>>,
+        seatings: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<GameStream> {
+        let g = game_arg(py, game, "game")?;
+        let agents: Vec<PyRef<'_, Agent>> = agents.extract().map_err(|_| {
+            type_error(
+                py,
+                format!(
+                    "agents must be a list of brass.agents agents, not {}",
+                    type_name(agents)
+                ),
+            )
+        })?;
+        let owned: Vec<Arc<dyn CoreAgent>> = agents.iter().map(|a| a.inner.clone()).collect();
+        let players = g.players as usize;
+        let schedule = match (games, seatings) {
+            (Some(games), None) => {
+                let games = int_arg(py, games, "games", 0, 1 << 40, Error::Config)? as u64;
+                if owned.len() != players {
+                    return Err(config(format!(
+                        "{} agents for a {players}-player game",
+                        owned.len()
+                    )));
+                }
+                Schedule::Run {
+                    seed: seed.map_or(Ok(0), |s| seed_arg(py, s))?,
+                    first: match first {
+                        Some(f) => int_arg(py, f, "first", 0, i64::MAX >> 1, Error::Config)? as u64,
+                        None => 0,
+                    },
+                    games,
+                    rotate: rotate.map_or(Ok(true), |r| bool_arg(py, r, "rotate"))?,
+                }
+            }
+            (None, Some(list)) => {
+                if seed.is_some() || first.is_some() || rotate.is_some() {
+                    return Err(config(
+                        "seatings give each game's seeds and seats: no seed, first or rotate"
+                            .into(),
+                    ));
+                }
+                Schedule::Games(seating_list(py, list, players, owned.len())?)
+            }
+            _ => {
+                return Err(config(
+                    "give either games (a run of games) or seatings (a list of games)".into(),
+                ))
+            }
+        };
+        let threads = match threads {
+            Some(t) => int_arg(py, t, "threads", 0, 4096, Error::Config)? as usize,
+            None => 0,
+        };
+        let window = match window {
+            Some(w) => int_arg(py, w, "window", 0, 1 << 20, Error::Config)? as u64,
+            None => 0,
+        };
+        let sample_rate = match sample_rate {
+            Some(r) if !r.is_none() => {
+                let rate = float_arg(py, r, "sample_rate")?;
+                if !(rate > 0.0 && rate <= 1.0) {
+                    return Err(config(format!("sample_rate must be in (0, 1], not {rate}")));
+                }
+                Some(rate)
+            }
+            _ => None,
+        };
+        let names = owned.iter().map(|a| a.name()).collect();
+        let config = StreamConfig {
+            threads,
+            window,
+            sample_rate,
+        };
+        Ok(GameStream {
+            stream: Stream::start(g.clone(), owned, schedule, &config),
+            game: g,
+            names,
+            buffer: Mutex::new(VecDeque::new()),
+        })
+    }
+
+    fn __iter__(slf: PyRef<'_, Self>) -> PyRef<'_, Self> {
+        slf
+    }
+
+    fn __next__(&self, py: Python<'_>) -> PyResult<GameResult> {
+        loop {
+            if let Some(f) = self.lock().pop_front() {
+                return self.result(py, f);
+            }
+            match py.detach(|| self.stream.next_batch(SIGNAL_CHECK)) {
+                Batch::Ready(games) => self.lock().extend(games),
+                Batch::Pending => {
+                    if let Err(e) = py.check_signals() {
+                        // Ctrl-C / SIGTERM: stop the games under way; what was handed out stays handed out.
+                        self.stream.cancel();
+                        return Err(e);
+                    }
+                }
+                Batch::Done => return Err(PyStopIteration::new_err(())),
+                Batch::Failed(what) => {
+                    return Err(crate::errors::internal_error(py, what));
+                }
+            }
+        }
+    }
+
+    /// Stop: no new game starts and the games under way end at their next decision. Iterating afterwards
+    /// yields the games that had finished in order, then stops.
+    fn cancel(&self) {
+        self.stream.cancel();
+    }
+
+    /// Games yielded so far.
+    #[getter]
+    fn games_done(&self) -> u64 {
+        self.stream.handed_out() - self.lock().len() as u64
+    }
+
+    /// Games in the stream.
+    fn __len__(&self) -> usize {
+        self.stream.len() as usize
+    }
+
+    /// The agent names, in the order given.
+    #[getter]
+    fn agents(&self) -> Vec<String> {
+        self.names.clone()
+    }
+}
+
+impl GameStream {
+    fn lock(&self) -> std::sync::MutexGuard<'_, VecDeque<Finished>> {
+        self.buffer.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    fn result(&self, py: Python<'_>, f: Finished) -> PyResult<GameResult> {
+        let samples = match f.samples {
+            Some(s) => Some(samples_dict(py, &self.game, s)?),
+            None => None,
+        };
+        Ok(GameResult {
+            index: f.index,
+            seed: f.result.seed,
+            seats: f.seats.iter().map(|&a| self.names[a].clone()).collect(),
+            actions: f.result.actions,
+            scores: f.result.scores,
+            winners: f.result.winners.into_iter().map(u32::from).collect(),
+            placings: f.result.placings.into_iter().map(u32::from).collect(),
+            returns: f.result.returns,
+            record: f.record,
+            line: f.line,
+            samples,
+        })
+    }
+}
+
+fn config(msg: String) -> PyErr {
+    Python::attach(|py| to_py(py, Error::Config(msg)))
+}
+
+/// One seating as Python gives it: (deal seed, agents seed, [agent index per player]).
+type SeatingArg<'py> = (Bound<'py, PyAny>, Bound<'py, PyAny>, Vec<Bound<'py, PyAny>>);
+
+/// `[(deal, agents_seed, [agent index per player]), ...]`.
+fn seating_list(
+    py: Python<'_>,
+    list: &Bound<'_, PyAny>,
+    players: usize,
+    agents: usize,
+) -> PyResult<Vec<Seating>> {
+    let items: Vec<SeatingArg<'_>> = list.extract().map_err(|_| {
+        type_error(
+            py,
+            "seatings must be a list of (deal seed, agents seed, [agent index per player])".into(),
+        )
+    })?;
+    let mut out = Vec::with_capacity(items.len());
+    for (deal, agents_seed, seats) in items {
+        if seats.len() != players {
+            return Err(config(format!(
+                "a seating lists {} agents for a {players}-player game",
+                seats.len()
+            )));
+        }
+        let seats = seats
+            .iter()
+            .map(|a| int_arg(py, a, "an agent index", 0, agents as i64 - 1, Error::Config))
+            .map(|r| r.map(|a| a as usize))
+            .collect::<PyResult<Vec<usize>>>()?;
+        out.push(Seating {
+            deal: seed_arg(py, &deal)?,
+            agents_seed: seed_arg(py, &agents_seed)?,
+            seats,
+        });
+    }
+    Ok(out)
+}
+
+/// The samples of one game as numpy arrays (docs/selfplay.md, "Samples").
+fn samples_dict(py: Python<'_>, game: &CoreGame, s: selfplay::Samples) -> PyResult<Py<PyAny>> {
+    let rows = s.decisions.len();
+    let d = PyDict::new(py);
+    d.set_item("decision", PyArray1::from_vec(py, s.decisions))?;
+    d.set_item("player", PyArray1::from_vec(py, s.players))?;
+    d.set_item("action", PyArray1::from_vec(py, s.actions))?;
+    d.set_item(
+        "observation",
+        PyArray1::from_vec(py, s.observations).reshape([rows, observation::size(game)])?,
+    )?;
+    d.set_item(
+        "legal_mask",
+        PyArray1::from_vec(py, s.masks).reshape([rows, selfplay::mask_bytes(game)])?,
+    )?;
+    Ok(d.into_any().unbind())
+}
+
+/// The training samples of a recorded game (`brass.selfplay.samples_of_record`): the game dealt from
+/// `seed` is replayed with `actions`, each decision kept with probability `sample_rate` exactly as a
+/// `GameStream` taking samples keeps it.
+#[pyfunction]
+pub(crate) fn _samples_of_game(
+    py: Python<'_>,
+    game: &Bound<'_, PyAny>,
+    seed: &Bound<'_, PyAny>,
+    actions: Vec<u16>,
+    sample_rate: &Bound<'_, PyAny>,
+) -> PyResult<Py<PyAny>> {
+    let g = game_arg(py, game, "game")?;
+    let seed = seed_arg(py, seed)?;
+    let rate = float_arg(py, sample_rate, "sample_rate")?;
+    if !(rate > 0.0 && rate <= 1.0) {
+        return Err(config(format!("sample_rate must be in (0, 1], not {rate}")));
+    }
+    let samples =
+        crate::errors::detached(py, || selfplay::samples_of_game(&g, seed, &actions, rate))?;
+    samples_dict(py, &g, samples)
+}
