@@ -229,5 +229,5 @@ def _game_from_json(text: str) -> Game:
 def _state_from_pickle(text: str, history: list[int], seed: int | None, start: str | None) -> State:
     """Rebuild a pickled state (`State.__reduce__`)."""
 
-def _samples_of_game(game: Game, seed: int, actions: list[int], sample_rate: float) -> dict[str, npt.NDArray[Any]]:
+def _samples_of_game(game: Game, seed: int, actions: list[int], sample_rate: float) -> dict[str, Any]:
     """The training samples of a recorded game (`brass.selfplay.samples_of_record`)."""

@@ -1,7 +1,9 @@
 """The `brass` command line.
 
     brass selfplay [--game G] [--players 4] [--option NAME] [--agents mcts:200 greedy greedy random]
-                   [--games 40] [--seed 1] [--jobs N] [--out games.jsonl] [--ray [ADDRESS]]
+                   [--games 40] [--seed 1] [--jobs N] [--out games.jsonl[.gz|.zst]] [--samples FILE.parquet]
+                   [--sample-rate R] [--overwrite | --resume] [--ray [ADDRESS]]
+    brass arena [--game G] [--players 4] --agents random greedy mcts:300 ... (docs/arena.md)
     brass replay games.jsonl [--moves] [--svg DIR] [--game-index N]
     brass render games.jsonl [--game-index N] -o game.html
     brass play [--game G] [--players 4] [--option NAME] [--seat 0] [--agents greedy ...] [--seed 1]
@@ -22,10 +24,10 @@ import contextlib
 import json
 import math
 import os
-import statistics
+import signal
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any, NoReturn
 
 import brass
@@ -88,85 +90,11 @@ def _result_dict(r: Any) -> dict[str, Any]:
     }
 
 
-def _play_chunk(game: brass.Game, specs: list[str], seed: int, first: int, games: int, jobs: int) -> list[dict]:
-    seats = [parse_agent(s) for s in specs]
-    return [_result_dict(r) for r in agents.play_games(game, seats, games, seed=seed, first=first, threads=jobs)]
-
-
-def _ray_runner(address: str) -> Callable[..., list[dict]]:
-    try:
-        import ray
-    except ImportError:
-        raise UserError("--ray needs Ray: pip install 'brass[ray]'") from None
-    if not ray.is_initialized():
-        ray.init(
-            address=None if address == "local" else address,
-            ignore_reinit_error=True,
-            include_dashboard=False,
-            log_to_driver=False,
-        )
-
-    @ray.remote
-    def chunk(
-        name: str, players: int, options: dict, specs: list[str], seed: int, first: int, games: int
-    ) -> list[dict]:
-        return _play_chunk(brass.Game(name, players=players, **options), specs, seed, first, games, 1)
-
-    def run(game: brass.Game, specs: list[str], seed: int, starts: list[tuple[int, int]]) -> list[dict]:
-        futures = [chunk.remote(game.name, game.players, dict(game.options), specs, seed, a, b) for a, b in starts]
-        out: list[dict] = []
-        for f in futures:
-            out.extend(ray.get(f))
-        return out
-
-    return run
-
-
 def describe_game(game: brass.Game) -> str:
     """`lancashire, 4 players` or `lancashire (intro, virtual_link), 3 players`: the game and its options."""
     chosen = [name if value is True else f"{name}={value}" for name, value in sorted(game.options.items()) if value]
     name = f"{game.name} ({', '.join(chosen)})" if chosen else game.name
     return f"{name}, {game.players} players"
-
-
-def summarise(results: list[dict], specs: list[str], game: brass.Game, seconds: float) -> str:
-    names = [parse_agent(s).name for s in specs]
-    players = game.players
-    played = f"{len(results)} game{'s' if len(results) != 1 else ''}"
-    lines = [
-        f"{played} of {describe_game(game)}, seats rotate every game; {seconds:.1f}s "
-        f"({len(results) / max(seconds, 1e-9):.1f} games/s)",
-        "",
-    ]
-    header = f"{'agent':<14}{'games':>7}{'wins':>8}{'win rate':>10}{'95% interval':>17}{'mean VP':>9}{'sd VP':>7}"
-    lines.append(header)
-    for name in dict.fromkeys(names):
-        games = wins = 0.0
-        vps: list[int] = []
-        for r in results:
-            for p, seat in enumerate(r["seats"]):
-                if seat == name:
-                    games += 1
-                    vps.append(r["scores"][p])
-                    if p in r["winners"]:
-                        wins += 1 / len(r["winners"])
-        n = int(games)
-        lo, hi = wilson(wins, n)
-        sd = statistics.pstdev(vps) if len(vps) > 1 else 0.0
-        lines.append(
-            f"{name:<14}{n:>7}{wins:>8.1f}{wins / max(n, 1):>10.1%}{f'{lo:.0%} – {hi:.0%}':>17}"
-            f"{statistics.mean(vps) if vps else 0:>9.1f}{sd:>7.1f}"
-        )
-    lines.append("")
-    seat_rates = []
-    for p in range(players):
-        wins = sum(1 / len(r["winners"]) for r in results if p in r["winners"])
-        seat_rates.append(f"seat {p}: {wins / max(len(results), 1):.0%}")
-    lines.append("win rate by seat (turn order is random): " + ", ".join(seat_rates))
-    lengths = [r["decisions"] for r in results]
-    if lengths:
-        lines.append(f"game length: {statistics.mean(lengths):.0f} decisions (min {min(lengths)}, max {max(lengths)})")
-    return "\n".join(lines)
 
 
 def _options(args: argparse.Namespace) -> dict[str, bool]:
@@ -204,81 +132,120 @@ def _option_names() -> str:
 
 
 def _selfplay(args: argparse.Namespace) -> int:
+    """`brass selfplay`: the games streamed to --out / --samples as they finish (docs/selfplay.md)."""
+    from brass import selfplay
+
     specs = args.agents or DEFAULT_AGENTS[args.players]
     if len(specs) != args.players:
         raise UserError(f"{len(specs)} agents for {args.players} players: give one agent per seat")
-    for s in specs:
-        parse_agent(s)
+    seats = [parse_agent(s) for s in specs]
     game = brass.Game(args.game, players=args.players, **_options(args))
     game.new_state(seed=args.seed)  # a bad --seed is reported now, before the progress bar shows
     if args.games < 1:
         raise UserError("--games must be at least 1")
-    if args.out:
-        try:
-            with open(args.out, "w"):  # fail now rather than after the games
-                pass
-        except OSError as e:
-            raise UserError(f"cannot write {args.out}: {e.strerror}") from None
-    chunk = max(4, 2 * (args.jobs or 2))
-    starts = [(i, min(chunk, args.games - i)) for i in range(0, args.games, chunk)]
-    runner = _ray_runner(args.ray) if args.ray else None
-    results: list[dict] = []
-    started = time.perf_counter()
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
-
-    with Progress(
-        TextColumn("selfplay"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeRemainingColumn(),
-        transient=True,
-        disable=args.quiet,
-    ) as progress:
-        task = progress.add_task("games", total=args.games)
-        if runner is not None:
-            results = runner(game, specs, args.seed, starts)
-            progress.update(task, completed=args.games)
-        else:
-            for first, n in starts:
-                results.extend(_play_chunk(game, specs, args.seed, first, n, args.jobs))
-                progress.update(task, advance=n)
-    seconds = time.perf_counter() - started
-    results.sort(key=lambda r: r["index"])
-    if args.out:
-        try:
-            with open(args.out, "w") as out:
-                for r in results:
-                    out.write(json.dumps(r, separators=(",", ":")) + "\n")
-        except OSError as e:
-            raise UserError(f"cannot write {args.out}: {e.strerror}") from None
-    print(summarise(results, specs, game, seconds))
+    if not 0 < args.sample_rate <= 1:
+        raise UserError(f"--sample-rate must be in (0, 1], not {args.sample_rate}")
+    spec = selfplay.RunSpec(game, tuple(s.name for s in seats), args.seed, args.games)
+    run = selfplay.Run(
+        spec,
+        seats,
+        out=args.out,
+        samples=args.samples,
+        sample_rate=args.sample_rate,
+        overwrite=args.overwrite,
+        resume=args.resume,
+        threads=args.jobs,
+        ray=args.ray,
+        specs=specs,
+    )
+    _check_writable(args.out, args.samples)
+    restore = selfplay.install_signal_handlers(run)
+    try:
+        with _progress_bar("selfplay", args.games, disable=args.quiet) as advance:
+            run.on_game = advance
+            outcome = run.execute()
+    except selfplay.SelfPlayError as e:
+        raise UserError(str(e)) from None
+    finally:
+        restore()
+    names = [s.name for s in seats]
+    took = f"{outcome.seconds:.1f}s ({outcome.played / max(outcome.seconds, 1e-9):.1f} games/s)"
+    heading = f"{_count(outcome.games, 'game')} of {describe_game(game)}, seats rotate every game; {took}"
+    if outcome.resumed:
+        heading += f"; {outcome.resumed} from {args.out}, {outcome.played} played now"
+    print(outcome.tally.summary(names, heading))
+    if outcome.repaired:
+        print(f"{args.out}: a game cut off by the interruption was dropped and played again")
     if args.out:
         print(f"records: {args.out} (check them with `brass replay {args.out}`)")
+    if args.samples:
+        print(f"samples: {args.samples} ({outcome.sample_rows} decisions, docs/selfplay.md)")
+    if outcome.interrupted is not None:
+        print(
+            f"brass: interrupted after {outcome.games} of {args.games} games"
+            + (f"; the same command with --resume continues the run in {args.out}" if args.out else ""),
+            file=sys.stderr,
+        )
+        return 128 + (outcome.interrupted or signal.SIGINT)
     return 0
 
 
+def _check_writable(*paths: str | None) -> None:
+    """Fail now, before any game is played, when an output's folder is missing or cannot be written."""
+    for path in paths:
+        if path is None:
+            continue
+        folder = os.path.dirname(os.path.abspath(path))
+        if not os.path.isdir(folder):
+            raise UserError(f"cannot write {path}: there is no folder {folder}")
+        if not os.access(folder, os.W_OK):
+            raise UserError(f"cannot write {path}: the folder {folder} is not writable")
+
+
+@contextlib.contextmanager
+def _progress_bar(what: str, total: int, disable: bool) -> Iterator[Callable[[int], None]]:
+    """A rich progress bar with games/s and the time left; yields the function that moves it to a count."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, ProgressColumn, TextColumn, TimeRemainingColumn
+    from rich.text import Text
+
+    class Speed(ProgressColumn):
+        def render(self, task: Any) -> Text:
+            return Text(f"{task.speed:,.0f} games/s" if task.speed else "")
+
+    with Progress(
+        TextColumn(what), BarColumn(), MofNCompleteColumn(), Speed(), TimeRemainingColumn(),
+        transient=True, disable=disable,
+    ) as progress:  # fmt: skip
+        task = progress.add_task(what, total=total)
+        last = [0.0]
+
+        def advance(done: int) -> None:
+            # Redrawing costs more than a random game: at most 10 updates a second.
+            now = time.monotonic()
+            if now - last[0] >= 0.1 or done == total:
+                last[0] = now
+                progress.update(task, completed=done)
+
+        yield advance
+
+
 def _replay(args: argparse.Namespace) -> int:
-    try:
-        with open(args.file) as f:
-            lines = [line for line in f if line.strip()]
-    except OSError as e:
-        raise UserError(f"cannot read {args.file}: {e.strerror}") from None
-    if not lines:
-        raise UserError(f"{args.file}: no game record in the file")
+    from brass import selfplay
+
     games = decisions = 0
-    for n, line in enumerate(lines, 1):
-        try:
-            entry = json.loads(line)
-            record = entry["record"] if isinstance(entry, dict) and "record" in entry else entry
-            state = brass.replay(json.dumps(record))
-        except (ValueError, KeyError, TypeError) as e:
-            raise UserError(f"{args.file}:{n}: {e}") from None
-        if isinstance(entry, dict) and "scores" in entry and state.scores != entry["scores"]:
-            raise UserError(f"{args.file}:{n}: replayed scores {state.scores} differ from recorded {entry['scores']}")
-        if isinstance(entry, dict) and "winners" in entry and state.winners != entry["winners"]:
-            raise UserError(f"{args.file}:{n}: replayed winners differ from the record")
-        games += 1
-        decisions += len(state.history)
+    n = 0
+    try:
+        with selfplay.open_records(args.file) as f:
+            for n, line in enumerate(f, 1):  # noqa: B007 - n names the line of an error below
+                if line.strip():
+                    decisions += _replay_line(args.file, n, line)
+                    games += 1
+    except OSError as e:
+        raise UserError(f"cannot read {args.file}: {e.strerror or e}") from None
+    except (EOFError, UnicodeDecodeError, brass.BrassError) as e:
+        raise UserError(f"{args.file}: after line {n}, the file cannot be read: {e}") from None
+    if not games:
+        raise UserError(f"{args.file}: no game record in the file")
     print(
         f"{games} game{'s' if games != 1 else ''} replayed from {args.file}: every action legal, "
         f"every final score matches ({decisions} decisions)"
@@ -286,16 +253,35 @@ def _replay(args: argparse.Namespace) -> int:
     return 0
 
 
+def _replay_line(path: str, n: int, line: str) -> int:
+    """Replay the game of one line (a record, or a `selfplay --out` entry); its number of decisions."""
+    try:
+        entry = json.loads(line)
+        record = entry["record"] if isinstance(entry, dict) and "record" in entry else entry
+        state = brass.replay(json.dumps(record))
+    except (ValueError, KeyError, TypeError) as e:
+        raise UserError(f"{path}:{n}: {e}") from None
+    if isinstance(entry, dict) and "scores" in entry and state.scores != entry["scores"]:
+        raise UserError(f"{path}:{n}: replayed scores {state.scores} differ from recorded {entry['scores']}")
+    if isinstance(entry, dict) and "winners" in entry and state.winners != entry["winners"]:
+        raise UserError(f"{path}:{n}: replayed winners differ from the record")
+    return len(state.history)
+
+
 def _read_records(path: str) -> list[tuple[str, Any]]:
     """The game records of a file, each with where it is (`FILE` or `FILE:LINE`): one JSON record, or JSON Lines
     of records or of `selfplay --out` entries (whose `record` is taken)."""
+    from brass import selfplay
+
     try:
-        with open(path, encoding="utf-8") as f:
+        with selfplay.open_records(path) as f:
             text = f.read()
     except OSError as e:
-        raise UserError(f"cannot read {path}: {e.strerror}") from None
+        raise UserError(f"cannot read {path}: {e.strerror or e}") from None
     except UnicodeDecodeError:
         raise UserError(f"{path}: not UTF-8 text") from None
+    except (EOFError, brass.BrassError) as e:
+        raise UserError(f"{path}: cannot be read: {e}") from None
     try:
         value = json.loads(text)
         # A file of one line is also a JSON Lines file of one record: name its line, as `replay` does.
@@ -596,7 +582,29 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--games", type=int, default=40)
     sp.add_argument("--seed", type=int, default=1)
     sp.add_argument("--jobs", type=int, default=0, help="threads (default: all cores)")
-    sp.add_argument("--out", metavar="FILE", help="write one game record per line (JSON Lines)")
+    sp.add_argument(
+        "--out",
+        metavar="FILE",
+        help="write one game per line as it finishes (JSON Lines; FILE.jsonl, .jsonl.gz or .jsonl.zst)",
+    )
+    sp.add_argument(
+        "--samples",
+        metavar="FILE",
+        help="write training samples, one row per decision (FILE.parquet; needs '.[samples]', docs/selfplay.md)",
+    )
+    sp.add_argument(
+        "--sample-rate",
+        type=float,
+        default=1.0,
+        metavar="RATE",
+        help="keep each decision as a sample with this probability (default 1: all)",
+    )
+    sp.add_argument("--overwrite", action="store_true", help="replace output files that exist")
+    sp.add_argument(
+        "--resume",
+        action="store_true",
+        help="continue the interrupted run in --out (same game, agents, seed and --games)",
+    )
     sp.add_argument(
         "--ray",
         nargs="?",
@@ -652,6 +660,13 @@ def build_parser() -> argparse.ArgumentParser:
     bp.add_argument("--json", action="store_true", help="print the figures as JSON")
     bp.add_argument("--quick", action="store_true", help="shorter runs (less precise)")
     bp.set_defaults(run=_bench)
+
+    try:  # TEMPORARY until arena.py lands
+        from brass import arena  # it builds on this module's agent specs and errors
+
+        arena.add_parser(sub)
+    except ImportError:
+        pass
     return parser
 
 

@@ -180,8 +180,14 @@ impl<'g> Sampler<'g> {
 }
 
 /// The samples of a recorded game (dealt from `deal`, then `actions`), as a stream taking samples at
-/// `rate` gives them when it plays that game: so samples can be made again from records alone.
-pub fn samples_of_game(game: &Game, deal: u64, actions: &[u16], rate: f64) -> Result<Samples> {
+/// `rate` gives them when it plays that game, so samples can be made again from records alone; and the
+/// final position, whose scores and returns the samples are labelled with.
+pub fn samples_of_game(
+    game: &Game,
+    deal: u64,
+    actions: &[u16],
+    rate: f64,
+) -> Result<(Samples, State)> {
     let mut sampler = Sampler::new(game, deal, rate);
     let mut state = crate::apply::new_state(game, deal);
     for (d, &id) in actions.iter().enumerate() {
@@ -193,7 +199,7 @@ pub fn samples_of_game(game: &Game, deal: u64, actions: &[u16], rate: f64) -> Re
             .map_err(|e| Error::IllegalAction(format!("decision {d}: {e}")))?;
         sampler.observe(&before, player, id);
     }
-    Ok(sampler.samples)
+    Ok((sampler.samples, state))
 }
 
 /// A finished game, as the reader gets it.
@@ -628,8 +634,9 @@ mod tests {
                     crate::apply::apply(&g, &mut state, a as i64).expect("legal");
                 }
                 assert_eq!(row, n);
-                let again =
+                let (again, end) =
                     samples_of_game(&g, f.result.seed, &f.result.actions, rate).expect("replay");
+                assert_eq!(crate::apply::placings(&g, &end), f.result.placings);
                 assert_eq!(again.decisions, s.decisions);
                 assert_eq!(again.observations, s.observations);
                 assert_eq!(again.masks, s.masks);

@@ -7,7 +7,7 @@ use crate::errors::{to_py, type_error};
 use crate::game::{seed_arg, type_name};
 use brass_core::agents::Agent as CoreAgent;
 use brass_core::selfplay::{self, Batch, Finished, Schedule, Seating, Stream, StreamConfig};
-use brass_core::{observation, Error, Game as CoreGame};
+use brass_core::{apply, observation, Error, Game as CoreGame};
 use numpy::{PyArray1, PyArrayMethods};
 use pyo3::exceptions::PyStopIteration;
 use pyo3::prelude::*;
@@ -271,7 +271,8 @@ fn samples_dict(py: Python<'_>, game: &CoreGame, s: selfplay::Samples) -> PyResu
 
 /// The training samples of a recorded game (`brass.selfplay.samples_of_record`): the game dealt from
 /// `seed` is replayed with `actions`, each decision kept with probability `sample_rate` exactly as a
-/// `GameStream` taking samples keeps it.
+/// `GameStream` taking samples keeps it. The dict also holds the final `scores` and `returns` (all 0 if
+/// the record stops before the end).
 #[pyfunction]
 pub(crate) fn _samples_of_game(
     py: Python<'_>,
@@ -286,7 +287,13 @@ pub(crate) fn _samples_of_game(
     if !(rate > 0.0 && rate <= 1.0) {
         return Err(config(format!("sample_rate must be in (0, 1], not {rate}")));
     }
-    let samples =
+    let (samples, end) =
         crate::errors::detached(py, || selfplay::samples_of_game(&g, seed, &actions, rate))?;
-    samples_dict(py, &g, samples)
+    let n = g.players as usize;
+    let dict = samples_dict(py, &g, samples)?;
+    let d = dict.bind(py);
+    let scores: Vec<i32> = end.players[..n].iter().map(|p| p.vp).collect();
+    d.set_item("scores", scores)?;
+    d.set_item("returns", apply::returns(&g, &end)[..n].to_vec())?;
+    Ok(dict)
 }

@@ -1,0 +1,302 @@
+"""Self-play at scale (docs/selfplay.md): records streamed as games finish, real SIGINT / SIGTERM, resume to the
+same bytes, refused resumes, failing disks, and training samples checked against replays of the games.
+
+The tests that need the optional extras (pyarrow for Parquet, zstandard) are in test_selfplay_extras.py."""
+
+from __future__ import annotations
+
+import errno
+import json
+import os
+import pathlib
+import signal
+import subprocess
+import sys
+import time
+
+import numpy as np
+import pytest
+
+import brass
+from brass import agents, selfplay
+from brass.cli import main
+
+GAME = ["--game", "birmingham", "--players", "2", "--agents", "greedy", "random", "--quiet"]
+
+
+def run_cli(*argv: str) -> int:
+    return main(["selfplay", *GAME, *argv])
+
+
+def entries(path: pathlib.Path) -> list[dict]:
+    lines, damaged = selfplay.read_record_lines(str(path))
+    assert not damaged
+    return [json.loads(line) for line in lines]
+
+
+# --- streaming, resume, refusals ------------------------------------------------------------------------
+
+
+def test_records_are_the_games_of_play_games_in_index_order(tmp_path: pathlib.Path) -> None:
+    out = tmp_path / "g.jsonl"
+    assert run_cli("--games", "12", "--seed", "3", "--out", str(out), "--jobs", "2") == 0
+    game = brass.Game("birmingham", players=2)
+    direct = agents.play_games(game, [agents.Greedy(), agents.Random()], 12, seed=3)
+    assert out.read_text().splitlines() == [r.line for r in direct]
+    assert [e["index"] for e in entries(out)] == list(range(12))
+
+
+@pytest.mark.parametrize("suffix", [".jsonl", ".jsonl.gz"])
+def test_a_cut_off_last_line_is_repaired_and_the_resumed_file_is_the_uninterrupted_one(
+    tmp_path: pathlib.Path, suffix: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    full, part = tmp_path / f"full{suffix}", tmp_path / f"part{suffix}"
+    assert run_cli("--games", "10", "--seed", "5", "--out", str(full)) == 0
+    # A run killed while writing its 7th game: 6 whole games, then half a line (for gzip: a stream cut short).
+    raw = full.read_bytes()
+    if suffix == ".jsonl":
+        text = raw.decode().splitlines(keepends=True)
+        part.write_text("".join(text[:6]) + text[6][: len(text[6]) // 2])
+    else:
+        part.write_bytes(raw[: len(raw) * 2 // 3])
+    kept, damaged = selfplay.read_record_lines(str(part))
+    assert damaged and 0 < len(kept) < 10
+    capsys.readouterr()
+    assert run_cli("--games", "10", "--seed", "5", "--out", str(part), "--resume") == 0
+    out = capsys.readouterr().out
+    assert "dropped" in out and f"{len(kept)} from {part}" in out
+    assert part.read_bytes() == full.read_bytes()
+
+
+def test_an_existing_file_is_never_replaced_silently(
+    tmp_path: pathlib.Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "g.jsonl"
+    out.write_text("precious\n")
+    assert run_cli("--games", "2", "--out", str(out)) == 2
+    assert "exists" in capsys.readouterr().err and out.read_text() == "precious\n"
+    assert run_cli("--games", "2", "--out", str(out), "--overwrite") == 0
+    assert len(entries(out)) == 2
+
+
+def test_resume_of_a_finished_run_plays_nothing_and_keeps_the_file(
+    tmp_path: pathlib.Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "g.jsonl"
+    assert run_cli("--games", "3", "--out", str(out)) == 0
+    before = out.read_bytes()
+    capsys.readouterr()
+    assert run_cli("--games", "3", "--out", str(out), "--resume") == 0
+    assert "3 from" in capsys.readouterr().out and out.read_bytes() == before
+
+
+@pytest.mark.parametrize(
+    ("change", "reason"),
+    [
+        (["--seed", "9"], "another run seed than --seed 9"),
+        (["--games", "2"], "already holds 4 games"),
+        (["--game", "lancashire"], "this run plays lancashire"),
+        (["--agents", "random", "greedy"], "this run seats"),
+        (["--option", "intro"], "options {'intro': True}"),
+    ],
+)
+def test_resume_refuses_a_file_of_another_run_with_the_reason(
+    tmp_path: pathlib.Path, capsys: pytest.CaptureFixture[str], change: list[str], reason: str
+) -> None:
+    out = tmp_path / "g.jsonl"
+    assert run_cli("--games", "4", "--seed", "1", "--out", str(out)) == 0
+    before = out.read_bytes()
+    capsys.readouterr()
+    args = ["--games", "4", "--seed", "1", *change, "--out", str(out), "--resume"]
+    assert main(["selfplay", *GAME, *args]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and reason in err, err
+    assert out.read_bytes() == before
+
+
+def test_a_damaged_middle_line_is_refused(tmp_path: pathlib.Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "g.jsonl"
+    assert run_cli("--games", "3", "--out", str(out)) == 0
+    lines = out.read_text().splitlines(keepends=True)
+    out.write_text(lines[0] + "{oops\n" + lines[2])
+    assert run_cli("--games", "3", "--out", str(out), "--resume") == 2
+    assert "line 2 is not JSON" in capsys.readouterr().err
+
+
+def test_bad_outputs_are_one_line_errors_before_any_game(
+    tmp_path: pathlib.Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    for argv, says in [
+        (["--out", str(tmp_path / "missing" / "g.jsonl")], "there is no folder"),
+        (["--out", str(tmp_path / "g.json")], "*.jsonl, *.jsonl.gz or *.jsonl.zst"),
+        (["--samples", str(tmp_path / "s.csv")], "*.parquet"),
+        (["--resume"], "--resume needs --out"),
+        (["--sample-rate", "0"], "--sample-rate must be in (0, 1]"),
+    ]:
+        assert run_cli("--games", "2", *argv) == 2
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and says in err, (argv, err)
+    assert os.listdir(tmp_path) == []
+
+
+class FillsUp:
+    """A file that takes `room` bytes, then fails as a full disk does (ENOSPC), part of a write taken."""
+
+    def __init__(self, path: str, mode: str, room: int) -> None:
+        self.file = open(path, mode)  # noqa: SIM115 - closed by close()
+        self.room = room
+
+    def write(self, data: bytes) -> int:
+        if self.file.tell() + len(data) > self.room:
+            self.file.write(data[: max(0, self.room - self.file.tell())])
+            self.file.flush()
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+        return self.file.write(data)
+
+    def __getattr__(self, name: str):  # flush, tell, truncate, close
+        return getattr(self.file, name)
+
+
+def test_a_full_disk_is_a_clear_error_and_the_games_written_stay_whole(
+    tmp_path: pathlib.Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    full, out = tmp_path / "full.jsonl", tmp_path / "g.jsonl"
+    assert run_cli("--games", "8", "--out", str(full)) == 0
+    room = len(full.read_bytes()) // 2
+    monkeypatch.setattr(selfplay, "_open_raw", lambda path, mode: FillsUp(path, mode, room))
+    assert run_cli("--games", "8", "--out", str(out)) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "No space left on device" in err and "--resume" in err
+    kept = entries(out)  # whole lines only: the partial one was cut back
+    assert 0 < len(kept) < 8 and out.read_bytes() == full.read_bytes()[: len(out.read_bytes())]
+    monkeypatch.undo()
+    assert run_cli("--games", "8", "--out", str(out), "--resume") == 0
+    assert out.read_bytes() == full.read_bytes()
+
+
+# --- real signals to a child process --------------------------------------------------------------------
+
+
+def _wait_for_lines(path: pathlib.Path, lines: int, child: subprocess.Popen, deadline: float = 120.0) -> None:
+    """Poll until the child has written `lines` whole games (it writes each one as it finishes)."""
+    end = time.monotonic() + deadline
+    while time.monotonic() < end:
+        if path.exists() and path.read_bytes().count(b"\n") >= lines:
+            return
+        assert child.poll() is None, child.communicate()
+        time.sleep(0.02)
+    raise AssertionError(f"{path} did not reach {lines} games")
+
+
+@pytest.mark.parametrize(("sig", "code"), [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
+def test_a_real_signal_leaves_every_finished_game_on_disk_and_resume_completes_the_same_file(
+    tmp_path: pathlib.Path, sig: int, code: int
+) -> None:
+    out = tmp_path / "g.jsonl"
+    argv = [sys.executable, "-m", "brass", "selfplay", *GAME[:-1], "--games", "200000", "--seed", "2"]
+    child = subprocess.Popen(
+        [*argv, "--out", str(out), "--quiet"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
+    _wait_for_lines(out, 50, child)
+    child.send_signal(sig)
+    stdout, stderr = child.communicate(timeout=120)
+    assert child.returncode == code, stderr
+    assert "interrupted after" in stderr and "--resume" in stderr
+    assert "win rate" in stdout  # the summary of what was done
+    games = entries(out)  # valid to its last line, games 0 .. k-1 in order
+    assert len(games) >= 50 and [g["index"] for g in games] == list(range(len(games)))
+    assert f"interrupted after {len(games)} of 200000" in stderr
+    # The interrupted file is the start of the run's file: the same games as an uninterrupted run of them.
+    short = tmp_path / "short.jsonl"
+    assert main(["selfplay", *GAME, "--games", str(len(games)), "--seed", "2", "--out", str(short)]) == 0
+    assert short.read_bytes() == out.read_bytes()
+
+
+def test_an_interrupted_then_resumed_run_writes_the_file_of_an_uninterrupted_run(tmp_path: pathlib.Path) -> None:
+    games = "1500"
+    full, part = tmp_path / "full.jsonl.gz", tmp_path / "part.jsonl.gz"
+    assert run_cli("--games", games, "--seed", "6", "--out", str(full)) == 0
+    argv = [sys.executable, "-m", "brass", "selfplay", *GAME, "--games", games, "--seed", "6", "--out", str(part)]
+    child = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 120
+    while child.poll() is None and time.monotonic() < deadline:
+        if part.exists() and len(selfplay.read_record_lines(str(part))[0]) >= 20:
+            child.send_signal(signal.SIGINT)
+            break
+        time.sleep(0.02)
+    child.communicate(timeout=120)
+    if child.returncode == 0:
+        pytest.fail("the run ended before it could be interrupted: give it more games")
+    assert child.returncode == 130
+    kept = len(selfplay.read_record_lines(str(part))[0])
+    assert 20 <= kept < 1500
+    assert run_cli("--games", games, "--seed", "6", "--out", str(part), "--resume") == 0
+    assert part.read_bytes() == full.read_bytes()
+
+
+# --- training samples (numpy; the Parquet file is tested in test_selfplay_extras.py) -----------------------
+
+
+def test_sample_batches_hold_each_decision_of_the_games_as_replays_show_it() -> None:
+    game = brass.Game("lancashire", players=3)
+    seats = [agents.Greedy(), agents.Random(), agents.Random()]
+    batches = list(selfplay.sample_batches(game, seats, games=3, seed=8, batch_rows=100))
+    assert all(len(b["game"]) == 100 for b in batches[:-1]) and 0 < len(batches[-1]["game"]) <= 100
+    rows = {c: np.concatenate([b[c] for b in batches]) for c in selfplay.SAMPLE_COLUMNS}
+    results = agents.play_games(game, seats, 3, seed=8)
+    assert len(rows["game"]) == sum(len(r.actions) for r in results)  # rate 1: every decision
+    for r in results:
+        mine = rows["game"] == r.index
+        state = brass.replay(json.dumps({**json.loads(r.record), "actions": []}))
+        masks = selfplay.unpack_masks(rows["legal_mask"][mine], game.num_actions)
+        for k, (d, action) in enumerate(zip(rows["decision"][mine], rows["action"][mine], strict=True)):
+            assert d == k and action == r.actions[k]
+            player = state.current_player
+            assert rows["player"][mine][k] == player
+            np.testing.assert_array_equal(rows["observation"][mine][k], state.observation(player))
+            np.testing.assert_array_equal(masks[k], state.legal_action_mask())
+            state.apply(int(action))
+        assert state.is_terminal
+        np.testing.assert_allclose(rows["returns"][mine], np.tile(state.returns, (mine.sum(), 1)), atol=1e-6)
+        np.testing.assert_array_equal(rows["scores"][mine], np.tile(state.scores, (mine.sum(), 1)))
+
+
+def test_subsampled_samples_are_the_same_from_the_stream_and_from_the_records() -> None:
+    game = brass.Game("birmingham", players=4)
+    seats = [agents.Random()] * 4
+    streamed = list(agents.GameStream(game, seats, 4, seed=2, sample_rate=0.3, threads=2))
+    for r in streamed:
+        again = selfplay.samples_of_record(r.record, sample_rate=0.3)
+        n = len(r.actions)
+        assert 0.15 * n < len(again["decision"]) < 0.45 * n
+        for column in ("decision", "player", "action", "observation", "legal_mask"):
+            np.testing.assert_array_equal(again[column], r.samples[column])
+        assert again["scores"] == r.scores and again["returns"] == pytest.approx(r.returns)
+
+
+def test_samples_need_pyarrow_and_say_how_to_get_it(
+    tmp_path: pathlib.Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setitem(sys.modules, "pyarrow", None)  # import pyarrow now raises ImportError
+    assert run_cli("--games", "1", "--samples", str(tmp_path / "s.parquet")) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "pip install '.[samples]'" in err
+
+
+def test_game_stream_arguments_are_checked() -> None:
+    game = brass.Game("lancashire", players=2)
+    two = [agents.Random(), agents.Random()]
+    with pytest.raises(brass.ConfigError, match="sample_rate must be in"):
+        agents.GameStream(game, two, 1, sample_rate=1.5)
+    with pytest.raises(brass.ConfigError, match="3 agents for a 2-player game"):
+        agents.GameStream(game, [*two, agents.Random()], 1)
+    with pytest.raises(brass.ConfigError, match="either games"):
+        agents.GameStream(game, two)
+    with pytest.raises(brass.ConfigError, match="an agent index"):
+        agents.GameStream(game, two, seatings=[(1, 2, [0, 2])])
+    with pytest.raises(brass.ArgumentTypeError, match="seatings must be"):
+        agents.GameStream(game, two, seatings="no")
+    stream = agents.GameStream(game, two, seatings=[(1, 2, [1, 0]), (1, 2, [0, 1])])
+    first, second = list(stream)
+    assert (first.index, second.index) == (0, 1) and first.seed == second.seed == 1
+    assert first.seats == ["random", "random"] and len(stream) == 2 and stream.games_done == 2
