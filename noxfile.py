@@ -31,8 +31,16 @@ nox.options.reuse_existing_virtualenvs = True
 # Benchmarks build release.
 DEV_BUILD = {"MATURIN_PEP517_ARGS": "--profile=dev", "MATURIN_NO_INSTALL_RUST": "1"}
 
-# The Python tests of the `integration` session: they need the `env` and `ray` extras, or Chromium.
-INTEGRATION_TESTS = ["tests/env", "tests/test_ray.py", "tests/browser"]
+# The Python tests of the `integration` session: they need the optional extras (`env`, `ray`, `samples`, `zstd`,
+# `arena`) or Chromium.
+INTEGRATION_TESTS = [
+    "tests/env",
+    "tests/test_ray.py",
+    "tests/browser",
+    "tests/test_selfplay_extras.py",
+    "tests/test_arena_extras.py",
+]
+INTEGRATION_EXTRAS = ".[test,env,ray,samples,zstd,arena]"
 # Of the quick session's Python tests, these run in a process of their own beside the others (2 cores).
 DIFFERENTIAL_TESTS = ["tests/differential"]
 PYTEST = ["pytest", "-q", "-p", "no:cacheprovider"]
@@ -159,11 +167,13 @@ def tests(session: nox.Session) -> None:
 @nox.session
 def integration(session: nox.Session) -> None:
     """The tests that need more than the `test` extra: the framework adapters (tests/env, the `env` extra:
-    PettingZoo, Gymnasium, OpenSpiel), Ray (tests/test_ray.py, the `ray` extra) and the replay viewer in a
-    real headless Chromium (tests/browser, the Debian package `chromium`; `.ci/run` installs it first)."""
+    PettingZoo, Gymnasium, OpenSpiel), Ray (tests/test_ray.py, the `ray` extra), Parquet samples and Zstandard
+    records (tests/test_selfplay_extras.py), ratings and charts (tests/test_arena_extras.py) and the replay
+    viewer in a real headless Chromium (tests/browser, the Debian package `chromium`; `.ci/run` installs it
+    first)."""
     session.env.update(_cargo_env())
     session.env.update(DEV_BUILD)
-    session.install("-e", ".[test,env,ray]")
+    session.install("-e", INTEGRATION_EXTRAS)
     session.run(*PYTEST, *(session.posargs or INTEGRATION_TESTS))
 
 

@@ -38,6 +38,7 @@ GameResult = _native.GameResult
 GameStream = _native.GameStream
 play_games = _native.play_games
 evaluate = _native.evaluate
+placings = _native.placings
 
 MASK64 = (1 << 64) - 1
 
@@ -111,6 +112,7 @@ __all__ = [
     "Random",
     "evaluate",
     "play_game",
+    "placings",
     "play_games",
     "selfplay_seeds",
 ]

@@ -661,12 +661,9 @@ def build_parser() -> argparse.ArgumentParser:
     bp.add_argument("--quick", action="store_true", help="shorter runs (less precise)")
     bp.set_defaults(run=_bench)
 
-    try:  # TEMPORARY until arena.py lands
-        from brass import arena  # it builds on this module's agent specs and errors
+    from brass import arena  # it builds on this module's agent specs and errors
 
-        arena.add_parser(sub)
-    except ImportError:
-        pass
+    arena.add_parser(sub)
     return parser
 
 
