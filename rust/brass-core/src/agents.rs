@@ -567,7 +567,11 @@ pub fn play_dealt(
         if cfg!(debug_assertions) {
             apply::apply(game, &mut state, id as i64).expect("agents choose legal actions");
         } else {
-            apply_unchecked(game, &mut state, game.decode(id as i64).expect("an action id"));
+            apply_unchecked(
+                game,
+                &mut state,
+                game.decode(id as i64).expect("an action id"),
+            );
         }
         actions.push(id);
     }
