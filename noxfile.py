@@ -174,6 +174,8 @@ def integration(session: nox.Session) -> None:
     session.env.update(_cargo_env())
     session.env.update(DEV_BUILD)
     session.install("-e", INTEGRATION_EXTRAS)
+    # The sample-loading examples of docs/selfplay.md (tests/test_selfplay_extras.py); JAX's CPU wheels only.
+    session.install("polars>=1", "jax[cpu]>=0.4")
     session.run(*PYTEST, *(session.posargs or INTEGRATION_TESTS))
 
 

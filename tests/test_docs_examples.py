@@ -24,9 +24,11 @@ EXCLUDED = {
     ("docs/env.md", 2): "needs gymnasium (the env extra); run by tests/env/test_env_docs.py",
     ("docs/env.md", 3): "needs open_spiel (the env extra); run by tests/env/test_env_docs.py",
     ("docs/vecenv.md", 4): "needs gymnasium (the env extra); run by tests/env/test_env_vector.py",
+    ("docs/selfplay.md", 3): "needs polars and pyarrow; run by tests/test_selfplay_extras.py",
+    ("docs/selfplay.md", 4): "needs JAX and pyarrow; run by tests/test_selfplay_extras.py",
 }
 #: Modules of the optional extras: a block importing one of them must be in EXCLUDED (and only such blocks).
-EXTRAS = ("gymnasium", "pettingzoo", "pyspiel", "open_spiel", "ray", "brass.env")
+EXTRAS = ("gymnasium", "pettingzoo", "pyspiel", "open_spiel", "ray", "brass.env", "polars", "jax", "pyarrow", "torch")
 #: Documents whose `brass ...` shell lines run, and the commands among them that are not run.
 CLI_DOCUMENTS = {"docs/tutorial.md"}
 CLI_EXCLUDED = {"brass play": "interactive: it reads moves from the terminal (tests/test_cli.py drives it)"}

@@ -1,5 +1,6 @@
 """Self-play outputs that need the optional extras (`nox -s integration`): training samples in Parquet (pyarrow)
-read back and checked against replays of the recorded games, and Zstandard-compressed records."""
+read back and checked against replays of the recorded games, Zstandard-compressed records, and the examples of
+docs/selfplay.md that load samples with polars and JAX."""
 
 from __future__ import annotations
 
@@ -87,3 +88,18 @@ def test_compressed_records_replay_and_resume(tmp_path: pathlib.Path, suffix: st
     part.write_bytes(raw[: len(raw) // 2])  # a stream cut short, as by a killed process
     assert main([*run, "--out", str(part), "--resume"]) == 0
     assert part.read_bytes() == full.read_bytes()
+
+
+def test_the_examples_of_docs_selfplay_run(tmp_path: pathlib.Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every python block of docs/selfplay.md, in order, in one namespace (tests/test_docs_examples.py runs the
+    ones that need no extra)."""
+    from test_docs_examples import blocks
+
+    monkeypatch.chdir(tmp_path)
+    namespace: dict = {"__name__": "docs_selfplay"}
+    ran = 0
+    for language, number, code in blocks("docs/selfplay.md"):
+        if language == "python":
+            exec(compile(code, f"docs/selfplay.md, python block {number}", "exec"), namespace)
+            ran += 1
+    assert ran == 4 and (tmp_path / "s.parquet").exists()

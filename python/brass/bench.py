@@ -131,6 +131,58 @@ def reference_ratio(game: brass.Game, games: int) -> dict[str, float]:
     }
 
 
+def selfplay_throughput(game: brass.Game, games: int, repeats: int = 3) -> dict[str, float]:
+    """`brass selfplay` of random games streamed to a records file against `brass.rollouts` of as many games,
+    both on one worker thread and the whole process pinned to one core (where the OS allows it), alternating
+    so that noise hits both alike: the median games/s of each and the median of the paired ratios. Then the
+    samples per second of a run taking every decision as a sample (to Parquet when pyarrow is installed, else
+    as numpy batches)."""
+    import tempfile
+
+    from brass import agents, selfplay
+
+    seats = [agents.Random() for _ in range(game.players)]
+    spec = selfplay.RunSpec(game, tuple(s.name for s in seats), 1, games)
+    pinned = hasattr(os, "sched_setaffinity")
+    before = os.sched_getaffinity(0) if pinned else set()
+    if pinned:
+        os.sched_setaffinity(0, {min(before)})
+    try:
+        with tempfile.TemporaryDirectory() as folder:
+            rollout_rates, selfplay_rates, ratios = [], [], []
+            for k in range(repeats):
+                rollout = brass.rollouts(game, games, seed=1, threads=1).games_per_second
+                out = selfplay.Run(spec, seats, out=os.path.join(folder, f"{k}.jsonl"), threads=1).execute()
+                rate = _rate(out.played, out.seconds)
+                rollout_rates.append(rollout)
+                selfplay_rates.append(rate)
+                ratios.append(rate / rollout)
+            sample_games = max(games // 20, 10)
+            started = time.perf_counter()
+            try:
+                import pyarrow  # noqa: F401 - only whether it is there
+
+                path = os.path.join(folder, "samples.parquet")
+                sample_spec = selfplay.RunSpec(game, spec.names, 1, sample_games)
+                rows = selfplay.Run(sample_spec, seats, samples=path, threads=1).execute().sample_rows
+                into = "parquet"
+            except ImportError:
+                rows = sum(len(b["game"]) for b in selfplay.sample_batches(game, seats, sample_games, threads=1))
+                into = "numpy"
+            sample_seconds = time.perf_counter() - started
+    finally:
+        if pinned:
+            os.sched_setaffinity(0, before)
+    return {
+        "selfplay_games_per_s": statistics.median(selfplay_rates),
+        "rollouts_games_per_s": statistics.median(rollout_rates),
+        "selfplay_over_rollouts": statistics.median(ratios),
+        "one_core": float(pinned),
+        "samples_per_s": _rate(rows, sample_seconds),
+        "samples_into": into,
+    }
+
+
 def machine() -> dict[str, Any]:
     cpu = platform.processor() or platform.machine()
     try:
@@ -171,6 +223,7 @@ def run(
         r["vecenv_256"] = vecenv(game, 256, seconds)
         r.update(clone_ns(game))
         r.update(reference_ratio(game, 2 if quick else 5))
+        r["selfplay"] = selfplay_throughput(game, games)
         report["results"][str(n)] = r
     return report
 
@@ -197,14 +250,17 @@ def format_table(report: dict[str, Any]) -> str:
         ("VecEnv(256) env-steps/s, step only", lambda r: f"{r['vecenv_256']['steps_per_s']:,.0f}"),
         ("VecEnv(256) env-steps/s, obs+mask+step", lambda r: f"{r['vecenv_256']['loop_steps_per_s']:,.0f}"),
         ("State.clone() from Python, ns", lambda r: f"{r['clone_ns']:.0f}"),
+        ("selfplay --out, 1 core, games/s", lambda r: f"{r['selfplay']['selfplay_games_per_s']:,.0f}"),
+        ("  / rollouts on the same core", lambda r: f"{r['selfplay']['selfplay_over_rollouts']:.0%}"),
+        ("selfplay --samples (rate 1), 1 core, samples/s", lambda r: f"{r['selfplay']['samples_per_s']:,.0f}"),
         ("reference engine games/s", lambda r: f"{r['reference_games_per_s']:.2f}"),
         ("native / reference (same games)", lambda r: f"{r['native_over_reference']:,.0f}x"),
         ("  same final scores", lambda r: "yes" if r["same_results"] else "NO"),
     ]
     keys = list(report["results"])
-    lines.append(f"{'':42}" + "".join(f"{k + ' players':>14}" for k in keys))
+    lines.append(f"{'':48}" + "".join(f"{k + ' players':>14}" for k in keys))
     for label, fmt in rows:
-        lines.append(f"{label:42}" + "".join(f"{fmt(report['results'][k]):>14}" for k in keys))
+        lines.append(f"{label:48}" + "".join(f"{fmt(report['results'][k]):>14}" for k in keys))
     return "\n".join(lines)
 
 
