@@ -623,7 +623,7 @@ class Run:
                 for r in self._source:
                     if writer is not None:
                         writer.write(r.line)
-                    tally.add(r.seats, r.scores, r.winners, len(r.actions))
+                    tally.add(r.seats, r.scores, r.winners, r.decisions)
                     if buffer is not None and sample_writer is not None:
                         for batch in buffer.add(r):
                             sample_writer.write(batch)
@@ -738,6 +738,10 @@ class _Finished:
     returns: list[float]
     line: str
     samples: None = None
+
+    @property
+    def decisions(self) -> int:
+        return len(self.actions)
 
 
 def _play_chunk(

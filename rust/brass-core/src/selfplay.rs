@@ -7,6 +7,7 @@
 //! index writes what an uninterrupted run writes.
 use crate::agents::{play_dealt, selfplay_seeds, Agent, GameResult};
 use crate::game::Game;
+use crate::json::{game_json, seeded_record_json};
 use crate::observation;
 use crate::rng::Rng;
 use crate::rules;
@@ -266,9 +267,13 @@ struct Shared {
     game: Arc<Game>,
     agents: Vec<Arc<dyn Agent>>,
     names: Vec<String>,
+    /// The configuration as record JSON text, made once for all the records.
+    game_text: String,
     schedule: Schedule,
     sample_rate: Option<f64>,
     window: u64,
+    /// Finished games that wake the reader (a few, at most half the window).
+    wake_after: u64,
     cancel: AtomicBool,
     progress: Mutex<Progress>,
     /// Workers wait here for room in the window.
@@ -319,12 +324,14 @@ impl Stream {
             w => w.max(threads as u64),
         };
         let shared = Arc::new(Shared {
+            game_text: game_json(&game).to_string(),
             game,
             names: agents.iter().map(|a| a.name()).collect(),
             agents,
             schedule,
             sample_rate: config.sample_rate,
             window,
+            wake_after: (window / 2).clamp(1, 16),
             cancel: AtomicBool::new(false),
             progress: Mutex::new(Progress {
                 next_start: 0,
@@ -441,7 +448,10 @@ fn work(shared: &Shared) {
         match played {
             Ok(Some(finished)) => {
                 progress.done.insert(k, finished);
-                if k == progress.next_out {
+                // The reader is woken for a handful of games at a time: waking it for every short game costs
+                // a context switch each (a tenth of a random game on one core). It also wakes on its own
+                // every time its wait times out, so a slow game is handed out within that time.
+                if progress.done.len() as u64 >= shared.wake_after {
                     shared.ready.notify_all();
                 }
             }
@@ -490,7 +500,7 @@ fn play_one(shared: &Shared, k: u64, players: usize) -> Option<Finished> {
     let samples = sampler.map(|s| s.samples);
     // Both texts are made here, on the worker, so the reader only writes them out.
     let index = shared.schedule.index(k);
-    let record = result.record(game);
+    let record = seeded_record_json(&shared.game_text, result.seed, &result.actions);
     let names: Vec<String> = seating
         .seats
         .iter()
@@ -580,6 +590,15 @@ mod tests {
                 .line
                 .starts_with(&format!("{{\"index\":{i},\"seats\":[\"{seats}\"]")));
             assert!(f.line.ends_with(&format!(",\"record\":{}}}", f.record)));
+            // The record written directly is the text serde_json makes of the record's value.
+            let value = serde_json::json!({
+                "actions": f.result.actions,
+                "format": crate::json::RECORD_FORMAT,
+                "game": game_json(&g),
+                "seed": f.result.seed,
+            });
+            assert_eq!(f.record, value.to_string());
+            assert_eq!(f.record, direct.record(&g));
         }
     }
 

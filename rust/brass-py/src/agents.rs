@@ -167,6 +167,11 @@ pub(crate) struct GameResult {
 
 #[pymethods]
 impl GameResult {
+    /// The number of decisions of the game (`len(actions)`, without building the list).
+    #[getter]
+    fn decisions(&self) -> usize {
+        self.actions.len()
+    }
     fn __repr__(&self) -> String {
         format!(
             "GameResult(index={}, seats={:?}, scores={:?}, winners={:?})",

@@ -25,6 +25,9 @@ pub fn record_json(
     actions: &[u16],
     moves: RecordMoves,
 ) -> String {
+    if let (Some(seed), None, RecordMoves::Ids) = (seed, start, moves) {
+        return seeded_record_json(&game_json(game).to_string(), seed, actions);
+    }
     let mut m = Map::new();
     m.insert("format".into(), json!(RECORD_FORMAT));
     m.insert("game".into(), game_json(game));
@@ -47,6 +50,16 @@ pub fn record_json(
         }
     }
     Value::Object(m).to_string()
+}
+
+/// The record of a game dealt from `seed` and played with `actions` (ids), as [`record_json`] writes it,
+/// for callers that write many records of one configuration: `game` is `game_json(game)` as text. Written
+/// directly rather than through a `Value` (self-play writes one per game; the keys in the same sorted order).
+pub fn seeded_record_json(game: &str, seed: u64, actions: &[u16]) -> String {
+    let actions = serde_json::to_string(actions).unwrap_or_default();
+    format!(
+        "{{\"actions\":{actions},\"format\":\"{RECORD_FORMAT}\",\"game\":{game},\"seed\":{seed}}}"
+    )
 }
 
 /// A parsed game record: configuration, starting state, the seed if any, the action ids.
