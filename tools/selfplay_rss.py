@@ -44,7 +44,8 @@ def main() -> int:
     if samples:
         peak = max(k for _, k in samples)
         late = [k for t, k in samples if t > samples[-1][0] / 10]  # after the start-up (imports, first games)
-        print(f"peak RSS {peak / 1024:.1f} MiB; after the first tenth: {min(late) / 1024:.1f}–{max(late) / 1024:.1f} MiB")
+        low, high = min(late) / 1024, max(late) / 1024
+        print(f"peak RSS {peak / 1024:.1f} MiB; after the first tenth: {low:.1f}–{high:.1f} MiB")
     return child.returncode
 
 

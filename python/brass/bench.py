@@ -131,7 +131,7 @@ def reference_ratio(game: brass.Game, games: int) -> dict[str, float]:
     }
 
 
-def selfplay_throughput(game: brass.Game, games: int, repeats: int = 3) -> dict[str, float]:
+def selfplay_throughput(game: brass.Game, games: int, repeats: int = 3) -> dict[str, Any]:
     """`brass selfplay` of random games streamed to a records file against `brass.rollouts` of as many games,
     both on one worker thread and the whole process pinned to one core (where the OS allows it), alternating
     so that noise hits both alike: the median games/s of each and the median of the paired ratios. Then the
