@@ -20,11 +20,14 @@ __all__ = [
     "_state_from_pickle",
     "_samples_of_game",
     "agents",
+    "search",
 ]
 
 __version__: str
 #: The native agents (typed where users meet them: `brass.agents`, python/brass/agents.py).
 agents: ModuleType
+#: The network-guided search (typed where users meet it: `brass.search`, python/brass/search.py).
+search: ModuleType
 
 @final
 class Game:

@@ -36,6 +36,8 @@ Greedy = _native.Greedy
 MCTS = _native.MCTS
 GameResult = _native.GameResult
 GameStream = _native.GameStream
+Net = _native.Net
+NetMCTS = _native.NetMCTS
 play_games = _native.play_games
 evaluate = _native.evaluate
 placings = _native.placings
@@ -52,6 +54,22 @@ def selfplay_seeds(seed: int, index: int) -> tuple[int, SplitMix64]:
     r = SplitMix64(seed ^ ((index * 0xA24BAED4963EE407) & MASK64) ^ 0x5EED)
     deal = r.next()
     return deal, SplitMix64(r.next())
+
+
+#: The networks shipped with the package (docs/learning.md, "Shipped networks"): name -> file in brass/nets.
+PRETRAINED = {"birmingham-2p": "birmingham-2p.safetensors"}
+
+
+def _pretrained_path(name: str) -> str:
+    """The file of a shipped network (`Net.pretrained(name)`)."""
+    import importlib.resources
+
+    if name not in PRETRAINED:
+        raise brass.ConfigError(f"no shipped network `{name}`: there is {', '.join(sorted(PRETRAINED))}")
+    path = importlib.resources.files("brass") / "nets" / PRETRAINED[name]
+    if not path.is_file():
+        raise brass.ConfigError(f"the shipped network `{name}` is missing from this installation ({path})")
+    return str(path)
 
 
 def seat_name(seat: Seat) -> str:
@@ -104,6 +122,8 @@ def play_game(
 
 __all__ = [
     "MCTS",
+    "Net",
+    "NetMCTS",
     "Agent",
     "GameResult",
     "GameStream",

@@ -5,7 +5,7 @@ use crate::game::{as_index, seed_arg, type_name};
 use brass_core::agents::{
     self, Agent as CoreAgent, GreedyAgent, MctsAgent, MctsConfig, RandomAgent,
 };
-use brass_core::{apply, selfplay, Error, Rng};
+use brass_core::{apply, net, selfplay, Error, Rng};
 use pyo3::prelude::*;
 use std::sync::Arc;
 use std::time::Duration;
@@ -14,6 +14,26 @@ use std::time::Duration;
 #[pyclass(module = "brass.agents", subclass, frozen)]
 pub(crate) struct Agent {
     pub(crate) inner: Arc<dyn CoreAgent>,
+    /// The one game the agent can play (a trained network's), or None for any game.
+    pub(crate) game: Option<Arc<brass_core::Game>>,
+}
+
+impl Agent {
+    /// An error unless the agent can play `game`.
+    pub(crate) fn check_game(&self, py: Python<'_>, game: &brass_core::Game) -> PyResult<()> {
+        match &self.game {
+            Some(trained) if net::game_key(trained) != net::game_key(game) => Err(to_py(
+                py,
+                Error::Config(format!(
+                    "{} was trained for {}, not for {}",
+                    self.inner.name(),
+                    net::game_key(trained),
+                    net::game_key(game)
+                )),
+            )),
+            _ => Ok(()),
+        }
+    }
 }
 
 #[pymethods]
@@ -32,6 +52,7 @@ impl Agent {
         };
         // A snapshot: the search runs without the GIL and without holding the state.
         let (game, s) = state_arg(py, state, "state")?;
+        self.check_game(py, &game)?;
         if s.is_terminal() {
             return Err(to_py(
                 py,
@@ -64,6 +85,7 @@ impl Random {
     fn new() -> PyClassInitializer<Random> {
         PyClassInitializer::from(Agent {
             inner: Arc::new(RandomAgent),
+            game: None,
         })
         .add_subclass(Random)
     }
@@ -79,6 +101,7 @@ impl Greedy {
     fn new() -> PyClassInitializer<Greedy> {
         PyClassInitializer::from(Agent {
             inner: Arc::new(GreedyAgent),
+            game: None,
         })
         .add_subclass(Greedy)
     }
@@ -136,6 +159,7 @@ impl Mcts {
         };
         Ok(PyClassInitializer::from(Agent {
             inner: Arc::new(MctsAgent::new(config)),
+            game: None,
         })
         .add_subclass(Mcts))
     }
@@ -233,6 +257,9 @@ pub(crate) fn play_games(
                 g.players
             )),
         ));
+    }
+    for a in &agents {
+        a.check_game(py, &g)?;
     }
     let owned: Vec<Arc<dyn CoreAgent>> = agents.iter().map(|a| a.inner.clone()).collect();
     let results = detached(py, || {

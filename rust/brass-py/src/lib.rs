@@ -8,6 +8,7 @@ mod args;
 mod batch;
 mod errors;
 mod game;
+mod learning;
 mod state;
 mod stream;
 
@@ -38,9 +39,16 @@ fn _brass(m: &Bound<'_, PyModule>) -> PyResult<()> {
     agents_mod.add_class::<agents::Mcts>()?;
     agents_mod.add_class::<agents::GameResult>()?;
     agents_mod.add_class::<stream::GameStream>()?;
+    agents_mod.add_class::<learning::Net>()?;
+    agents_mod.add_class::<learning::NetMcts>()?;
     agents_mod.add_function(wrap_pyfunction!(agents::play_games, &agents_mod)?)?;
     agents_mod.add_function(wrap_pyfunction!(agents::evaluate, &agents_mod)?)?;
     agents_mod.add_function(wrap_pyfunction!(agents::placings, &agents_mod)?)?;
     m.add_submodule(&agents_mod)?;
+    let search_mod = PyModule::new(m.py(), "search")?;
+    search_mod.add_class::<learning::SearchGames>()?;
+    search_mod.add_class::<learning::SearchGame>()?;
+    search_mod.add_function(wrap_pyfunction!(learning::analyse, &search_mod)?)?;
+    m.add_submodule(&search_mod)?;
     Ok(())
 }

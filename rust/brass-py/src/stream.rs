@@ -65,6 +65,9 @@ impl GameStream {
                 ),
             )
         })?;
+        for a in &agents {
+            a.check_game(py, &g)?;
+        }
         let owned: Vec<Arc<dyn CoreAgent>> = agents.iter().map(|a| a.inner.clone()).collect();
         let players = g.players as usize;
         let schedule = match (games, seatings) {

@@ -1,0 +1,399 @@
+//! A small policy-value network evaluated natively (docs/learning.md, "The network"): a multilayer
+//! perceptron over the observation vector, read from a safetensors file, so a trained agent plays with no
+//! machine-learning framework installed.
+//!
+//! The file (format `brass-net/1`) holds, all float32 and row-major, `x @ weight + bias` per layer:
+//! `trunk.{i}.weight` `[inputs, width_i]` and `trunk.{i}.bias` `[width_i]` for i = 0, 1, … (ReLU after each),
+//! then `policy.weight` `[width, num_actions]`, `policy.bias` (the logits) and `value.weight` `[width,
+//! players]`, `value.bias` (tanh: one value per seat, relative to the observer: index 0 is the player whose
+//! observation it is, then the next seats in turn). Its metadata names the game it was trained for.
+use crate::error::{Error, Result};
+use crate::game::Game;
+use crate::observation;
+use safetensors::{Dtype, SafeTensors};
+use std::collections::HashMap;
+
+/// The format name in the metadata of a network file.
+pub const NET_FORMAT: &str = "brass-net/1";
+
+/// One dense layer: `inputs × outputs` weights (row-major) and `outputs` biases.
+#[derive(Clone, Debug, PartialEq)]
+struct Dense {
+    inputs: usize,
+    outputs: usize,
+    weight: Vec<f32>,
+    bias: Vec<f32>,
+}
+
+impl Dense {
+    /// `out[b] = x[b] @ weight + bias` for the `rows` rows of `x`.
+    fn forward(&self, x: &[f32], rows: usize, out: &mut Vec<f32>) {
+        out.clear();
+        out.reserve(rows * self.outputs);
+        for _ in 0..rows {
+            out.extend_from_slice(&self.bias);
+        }
+        matmul_add(x, rows, self.inputs, &self.weight, self.outputs, out);
+    }
+}
+
+/// `c += a @ b` with `a` `m × k`, `b` `k × n`, `c` `m × n`, all row-major.
+fn matmul_add(a: &[f32], m: usize, k: usize, b: &[f32], n: usize, c: &mut [f32]) {
+    assert!(a.len() >= m * k && b.len() >= k * n && c.len() >= m * n);
+    // SAFETY: the slices hold the m × k, k × n and m × n row-major matrices the strides describe (asserted
+    // above), and `c` does not alias `a` or `b` (it is borrowed mutably). The general matrix product of
+    // `matrixmultiply` is an order of magnitude faster than a plain loop for the batches a search evaluates
+    // (docs/learning.md, "Speed"), and its API takes raw pointers.
+    unsafe {
+        matrixmultiply::sgemm(
+            m,
+            k,
+            n,
+            1.0,
+            a.as_ptr(),
+            k as isize,
+            1,
+            b.as_ptr(),
+            n as isize,
+            1,
+            1.0,
+            c.as_mut_ptr(),
+            n as isize,
+            1,
+        );
+    }
+}
+
+/// A policy-value network for one game configuration.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Net {
+    trunk: Vec<Dense>,
+    policy: Dense,
+    value: Dense,
+    /// The metadata of the file (format, game, sizes, …).
+    pub metadata: HashMap<String, String>,
+}
+
+/// Scratch buffers for one evaluation at a time (reused: no allocation per leaf once warm).
+#[derive(Clone, Debug, Default)]
+pub struct Scratch {
+    a: Vec<f32>,
+    b: Vec<f32>,
+}
+
+impl Net {
+    /// Read a network file's bytes: a `brass-net/1` network, whose metadata names its game (`game`:
+    /// `{"name", "players", "options"}` as JSON); its shapes are checked against that game. Returns the
+    /// network and the game.
+    pub fn from_bytes(bytes: &[u8]) -> Result<(Net, Game)> {
+        let bad = |why: String| Error::Config(format!("not a usable network file: {why}"));
+        let (_, meta) = SafeTensors::read_metadata(bytes).map_err(|e| bad(e.to_string()))?;
+        let tensors = SafeTensors::deserialize(bytes).map_err(|e| bad(e.to_string()))?;
+        let metadata: HashMap<String, String> = meta
+            .metadata()
+            .clone()
+            .map(|m| m.into_iter().collect())
+            .unwrap_or_default();
+        match metadata.get("format").map(String::as_str) {
+            Some(NET_FORMAT) => {}
+            other => {
+                return Err(bad(format!(
+                    "its metadata format is {other:?}, not \"{NET_FORMAT}\""
+                )))
+            }
+        }
+        let about: serde_json::Value = metadata
+            .get("game")
+            .and_then(|g| serde_json::from_str(g).ok())
+            .ok_or_else(|| bad("its metadata does not name its game as JSON".into()))?;
+        let options = about
+            .get("options")
+            .and_then(|o| o.as_object())
+            .map(|o| o.clone().into_iter().collect())
+            .unwrap_or_default();
+        let game = Game::new(
+            about
+                .get("name")
+                .and_then(|n| n.as_str())
+                .unwrap_or_default(),
+            about
+                .get("players")
+                .and_then(|p| p.as_i64())
+                .unwrap_or_default(),
+            &options,
+        )
+        .map_err(|e| bad(format!("its game: {e}")))?;
+        let load = |name: &str, shape: &[usize]| -> Result<Vec<f32>> {
+            let view = tensors
+                .tensor(name)
+                .map_err(|_| bad(format!("it has no tensor `{name}`")))?;
+            if view.dtype() != Dtype::F32 {
+                return Err(bad(format!("`{name}` is {:?}, not float32", view.dtype())));
+            }
+            if view.shape() != shape {
+                return Err(bad(format!(
+                    "`{name}` has shape {:?}, not {shape:?}",
+                    view.shape()
+                )));
+            }
+            Ok(view
+                .data()
+                .chunks_exact(4)
+                .map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+                .collect())
+        };
+        let dense = |prefix: &str, inputs: usize| -> Result<Dense> {
+            let weight = tensors
+                .tensor(&format!("{prefix}.weight"))
+                .map_err(|_| bad(format!("it has no tensor `{prefix}.weight`")))?;
+            let shape = weight.shape().to_vec();
+            if shape.len() != 2 || shape[0] != inputs {
+                return Err(bad(format!(
+                    "`{prefix}.weight` has shape {shape:?}: it should take {inputs} inputs"
+                )));
+            }
+            let outputs = shape[1];
+            Ok(Dense {
+                inputs,
+                outputs,
+                weight: load(&format!("{prefix}.weight"), &[inputs, outputs])?,
+                bias: load(&format!("{prefix}.bias"), &[outputs])?,
+            })
+        };
+        let mut trunk = Vec::new();
+        let mut width = observation::size(&game);
+        while tensors
+            .tensor(&format!("trunk.{}.weight", trunk.len()))
+            .is_ok()
+        {
+            let layer = dense(&format!("trunk.{}", trunk.len()), width)?;
+            width = layer.outputs;
+            trunk.push(layer);
+        }
+        let policy = dense("policy", width)?;
+        if policy.outputs != game.num_actions() {
+            return Err(bad(format!(
+                "its policy has {} outputs, not the game's {} actions",
+                policy.outputs,
+                game.num_actions()
+            )));
+        }
+        let value = dense("value", width)?;
+        if value.outputs != game.players as usize {
+            return Err(bad(format!(
+                "its value has {} outputs, not one per player ({})",
+                value.outputs, game.players
+            )));
+        }
+        let expected_tensors = 2 * trunk.len() + 4;
+        if tensors.len() != expected_tensors {
+            return Err(bad(format!(
+                "it has {} tensors, not the {expected_tensors} of a {}-layer trunk and two heads",
+                tensors.len(),
+                trunk.len()
+            )));
+        }
+        Ok((
+            Net {
+                trunk,
+                policy,
+                value,
+                metadata,
+            },
+            game,
+        ))
+    }
+
+    /// An error unless the network was trained for `game` (its name, players and options).
+    pub fn check_game(&self, trained_for: &Game, game: &Game) -> Result<()> {
+        if game_key(trained_for) == game_key(game) && trained_for.data_id == game.data_id {
+            Ok(())
+        } else {
+            Err(Error::Config(format!(
+                "the network was trained for {}, not for {}",
+                game_key(trained_for),
+                game_key(game)
+            )))
+        }
+    }
+
+    /// The observation length the network takes.
+    pub fn inputs(&self) -> usize {
+        self.trunk.first().map_or(self.policy.inputs, |l| l.inputs)
+    }
+
+    /// The number of action logits it gives.
+    pub fn actions(&self) -> usize {
+        self.policy.outputs
+    }
+
+    /// The number of values it gives (one per player).
+    pub fn players(&self) -> usize {
+        self.value.outputs
+    }
+
+    /// The widths of its hidden layers.
+    pub fn widths(&self) -> Vec<usize> {
+        self.trunk.iter().map(|l| l.outputs).collect()
+    }
+
+    /// Evaluate `rows` observations (`rows × inputs`): the logits (`rows × actions`) and the values
+    /// (`rows × players`, in [−1, 1], relative to each observer).
+    pub fn evaluate(
+        &self,
+        observations: &[f32],
+        rows: usize,
+        scratch: &mut Scratch,
+        logits: &mut Vec<f32>,
+        values: &mut Vec<f32>,
+    ) {
+        let Scratch { a, b } = scratch;
+        a.clear();
+        a.extend_from_slice(&observations[..rows * self.inputs()]);
+        for layer in &self.trunk {
+            layer.forward(a, rows, b);
+            for x in b.iter_mut() {
+                *x = x.max(0.0);
+            }
+            std::mem::swap(a, b);
+        }
+        self.policy.forward(a, rows, logits);
+        self.value.forward(a, rows, values);
+        for v in values.iter_mut() {
+            *v = v.tanh();
+        }
+    }
+}
+
+/// A game as messages name it: `birmingham, 2 players` with its options (`(intro)`).
+pub fn game_key(game: &Game) -> String {
+    let options: Vec<String> = game
+        .options
+        .iter()
+        .filter(|(_, v)| !matches!(v, serde_json::Value::Bool(false)))
+        .map(|(k, v)| match v {
+            serde_json::Value::Bool(true) => k.clone(),
+            other => format!("{k}={other}"),
+        })
+        .collect();
+    let mut key = format!("{}, {} players", game.name, game.players);
+    if !options.is_empty() {
+        key.push_str(&format!(" ({})", options.join(", ")));
+    }
+    key
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use safetensors::tensor::TensorView;
+    use std::collections::BTreeMap;
+
+    fn game() -> Game {
+        Game::new("lancashire", 2, &BTreeMap::new()).expect("game")
+    }
+
+    /// A network file with deterministic weights: `widths` hidden layers.
+    pub(crate) fn file(game: &Game, widths: &[usize], meta_game: &Game) -> Vec<u8> {
+        let mut shapes = Vec::new();
+        let mut inputs = observation::size(game);
+        for (i, &w) in widths.iter().enumerate() {
+            shapes.push((format!("trunk.{i}.weight"), vec![inputs, w]));
+            shapes.push((format!("trunk.{i}.bias"), vec![w]));
+            inputs = w;
+        }
+        shapes.push(("policy.weight".into(), vec![inputs, game.num_actions()]));
+        shapes.push(("policy.bias".into(), vec![game.num_actions()]));
+        shapes.push(("value.weight".into(), vec![inputs, game.players as usize]));
+        shapes.push(("value.bias".into(), vec![game.players as usize]));
+        let data: Vec<(String, Vec<usize>, Vec<u8>)> = shapes
+            .into_iter()
+            .enumerate()
+            .map(|(t, (name, shape))| {
+                let n: usize = shape.iter().product();
+                let bytes = (0..n)
+                    .flat_map(|i| (((i * 7 + t * 13) % 17) as f32 / 17.0 - 0.5).to_le_bytes())
+                    .collect();
+                (name, shape, bytes)
+            })
+            .collect();
+        let views: Vec<(String, TensorView<'_>)> = data
+            .iter()
+            .map(|(name, shape, bytes)| {
+                (
+                    name.clone(),
+                    TensorView::new(Dtype::F32, shape.clone(), bytes).expect("view"),
+                )
+            })
+            .collect();
+        let meta = HashMap::from([
+            ("format".to_string(), NET_FORMAT.to_string()),
+            (
+                "game".to_string(),
+                serde_json::json!({"name": meta_game.name, "players": meta_game.players, "options": {}})
+                    .to_string(),
+            ),
+        ]);
+        safetensors::serialize(views, Some(meta)).expect("serialize")
+    }
+
+    #[test]
+    fn a_network_evaluates_like_a_plain_forward_pass() {
+        let g = game();
+        let (net, trained) = Net::from_bytes(&file(&g, &[8, 5], &g)).expect("net");
+        assert_eq!(game_key(&trained), "lancashire, 2 players");
+        net.check_game(&trained, &g).expect("the same game");
+        assert_eq!(net.widths(), vec![8, 5]);
+        let n = net.inputs();
+        let obs: Vec<f32> = (0..2 * n).map(|i| (i % 5) as f32 * 0.25).collect();
+        let (mut logits, mut values) = (Vec::new(), Vec::new());
+        net.evaluate(&obs, 2, &mut Scratch::default(), &mut logits, &mut values);
+        // The same product, written out.
+        let plain = |layer: &Dense, x: &[f32]| -> Vec<f32> {
+            (0..layer.outputs)
+                .map(|j| {
+                    layer.bias[j]
+                        + (0..layer.inputs)
+                            .map(|i| x[i] * layer.weight[i * layer.outputs + j])
+                            .sum::<f32>()
+                })
+                .collect()
+        };
+        for row in 0..2 {
+            let mut x = obs[row * n..(row + 1) * n].to_vec();
+            for layer in &net.trunk {
+                x = plain(layer, &x).into_iter().map(|v| v.max(0.0)).collect();
+            }
+            let l = plain(&net.policy, &x);
+            let v: Vec<f32> = plain(&net.value, &x).into_iter().map(f32::tanh).collect();
+            let a = net.actions();
+            for j in 0..a {
+                assert!((logits[row * a + j] - l[j]).abs() < 1e-4);
+            }
+            for j in 0..2 {
+                assert!((values[row * 2 + j] - v[j]).abs() < 1e-5);
+            }
+        }
+    }
+
+    #[test]
+    fn bad_network_files_are_config_errors_naming_the_problem() {
+        let g = game();
+        let good = file(&g, &[4], &g);
+        let message = |bytes: &[u8]| Net::from_bytes(bytes).unwrap_err().to_string();
+        assert!(message(&good[..good.len() - 9]).contains("not a usable network file"));
+        assert!(message(b"nonsense").contains("not a usable network file"));
+        let other = Game::new("birmingham", 2, &BTreeMap::new()).expect("game");
+        let (net, trained) = Net::from_bytes(&good).expect("net");
+        let wrong_game = net.check_game(&trained, &other).unwrap_err().to_string();
+        assert!(
+            wrong_game.contains("trained for lancashire, 2 players, not for birmingham, 2 players")
+        );
+        // Tensors of one game labelled as another.
+        let three = Game::new("lancashire", 3, &BTreeMap::new()).expect("game");
+        let mislabelled = file(&three, &[4], &g);
+        assert!(message(&mislabelled).contains("its value has 3 outputs, not one per player (2)"));
+        let other_size = file(&other, &[4], &g);
+        assert!(message(&other_size).contains("should take 1040 inputs"));
+    }
+}

@@ -1,0 +1,91 @@
+//! Agents that play with a trained network (docs/learning.md, "Agents"): its raw policy, or the PUCT search
+//! it guides.
+use crate::agents::Agent;
+use crate::game::Game;
+use crate::net::{Net, Scratch};
+use crate::observation;
+use crate::puct::{pick, search, Evaluator, PuctConfig};
+use crate::rng::Rng;
+use crate::rules;
+use crate::state::State;
+use std::sync::Arc;
+
+/// A network as a leaf evaluator.
+pub struct NetEvaluator<'n> {
+    pub net: &'n Net,
+    pub scratch: Scratch,
+}
+
+impl Evaluator for NetEvaluator<'_> {
+    fn evaluate(
+        &mut self,
+        observations: &[f32],
+        _masks: &[bool],
+        rows: usize,
+        logits: &mut Vec<f32>,
+        values: &mut Vec<f32>,
+    ) -> crate::Result<()> {
+        self.net
+            .evaluate(observations, rows, &mut self.scratch, logits, values);
+        Ok(())
+    }
+}
+
+/// The network's raw policy: the legal action with the highest logit (the lower id on a tie); no search.
+#[derive(Clone, Debug)]
+pub struct NetAgent {
+    pub net: Arc<Net>,
+    /// The game it was trained for.
+    pub game: Arc<Game>,
+}
+
+impl Agent for NetAgent {
+    fn choose(&self, game: &Game, state: &State, _rng: &mut Rng) -> u16 {
+        let player = state.current_player(game).expect("a player to move");
+        let mut obs = vec![0.0; observation::size(game)];
+        observation::write(game, state, player, &mut obs);
+        let (mut logits, mut values) = (Vec::new(), Vec::new());
+        self.net
+            .evaluate(&obs, 1, &mut Scratch::default(), &mut logits, &mut values);
+        let mut ids = Vec::new();
+        rules::legal_actions(game, state, &mut ids);
+        let mut best = ids[0];
+        for &a in &ids[1..] {
+            if logits[a as usize] > logits[best as usize] {
+                best = a;
+            }
+        }
+        best
+    }
+    fn name(&self) -> String {
+        "net".into()
+    }
+}
+
+/// PUCT search guided by the network (no noise; the most visited action).
+#[derive(Clone, Debug)]
+pub struct NetMctsAgent {
+    pub net: Arc<Net>,
+    pub game: Arc<Game>,
+    pub config: PuctConfig,
+}
+
+impl Agent for NetMctsAgent {
+    fn choose(&self, game: &Game, state: &State, rng: &mut Rng) -> u16 {
+        let mut ids = Vec::new();
+        rules::legal_actions(game, state, &mut ids);
+        if ids.len() == 1 {
+            return ids[0];
+        }
+        let mut evaluator = NetEvaluator {
+            net: &self.net,
+            scratch: Scratch::default(),
+        };
+        let s = search(game, state, &self.config, rng.next_u64(), &mut evaluator)
+            .expect("a native network evaluates every leaf");
+        pick(&s.visits(), 0.0, rng)
+    }
+    fn name(&self) -> String {
+        format!("netmcts({})", self.config.simulations)
+    }
+}

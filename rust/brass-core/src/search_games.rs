@@ -1,0 +1,408 @@
+//! Self-play with the network-guided search, many games at once (docs/learning.md, "Self-play"): every
+//! game's search runs until it needs a leaf evaluated, the leaves of all the games go to the evaluator in
+//! one batch, and so on. Each decision becomes a training sample: the observation of the player to move,
+//! the legal actions, the search's visit distribution (the policy target) and, once the game is over, every
+//! seat's result (the value target).
+//!
+//! Game `i` is dealt and its searches seeded from (`seed`, `i`) alone ([`selfplay_seeds`]), so a game does
+//! not depend on the other games in the batch, nor on the number of threads.
+use crate::agents::selfplay_seeds;
+use crate::apply::{self, apply_unchecked};
+use crate::game::Game;
+use crate::observation;
+use crate::puct::{pick, Batch, Evaluator, Need, PuctConfig, Search};
+use crate::rng::Rng;
+use crate::rules;
+use crate::selfplay::mask_bytes;
+use crate::state::State;
+use rayon::prelude::*;
+
+/// How the games are played.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SearchGamesConfig {
+    pub search: PuctConfig,
+    /// Games played at once (their leaves are evaluated together).
+    pub parallel: usize,
+    /// Decisions of each game (from its start) whose action is drawn with probability ∝ visits^(1/τ) …
+    pub temperature_decisions: u32,
+    /// … with this τ; later decisions take the most visited action.
+    pub temperature: f32,
+}
+
+impl Default for SearchGamesConfig {
+    fn default() -> SearchGamesConfig {
+        SearchGamesConfig {
+            search: PuctConfig {
+                dirichlet_alpha: 0.3,
+                ..PuctConfig::default()
+            },
+            parallel: 64,
+            temperature_decisions: 30,
+            temperature: 1.0,
+        }
+    }
+}
+
+/// A finished game and its training samples, one row per decision.
+#[derive(Clone, Debug, Default)]
+pub struct SearchGame {
+    pub index: u64,
+    /// The deal seed (the game record's seed).
+    pub seed: u64,
+    pub actions: Vec<u16>,
+    pub scores: Vec<i32>,
+    /// Every seat's zero-sum result (absolute seats).
+    pub returns: Vec<f32>,
+    /// The player who decided, per decision.
+    pub players: Vec<u8>,
+    /// `decisions × observation::size`: the observation of the player who decided.
+    pub observations: Vec<f32>,
+    /// `decisions × mask_bytes`: the legal actions, bit-packed (bit `a % 8` of byte `a / 8`).
+    pub masks: Vec<u8>,
+    /// `decisions × num_actions`: the search's visit distribution (the action taken, alone, when there
+    /// was no choice).
+    pub policies: Vec<f32>,
+}
+
+/// One game under way.
+struct Slot {
+    game: SearchGame,
+    state: State,
+    rng: Rng,
+    search: Option<Search>,
+    /// Whether its search waits for the leaf in its batch row.
+    waiting: bool,
+}
+
+/// Games `first .. first + games` of a run seeded with `seed`, played with the search.
+pub struct SearchGames {
+    game: Game,
+    config: SearchGamesConfig,
+    seed: u64,
+    next: u64,
+    end: u64,
+    slots: Vec<Option<Slot>>,
+    batch: Batch,
+}
+
+impl SearchGames {
+    pub fn new(
+        game: &Game,
+        config: SearchGamesConfig,
+        seed: u64,
+        first: u64,
+        games: u64,
+    ) -> SearchGames {
+        let parallel = config.parallel.max(1);
+        SearchGames {
+            batch: Batch::new(game, parallel),
+            game: game.clone(),
+            config,
+            seed,
+            next: first,
+            end: first + games,
+            slots: (0..parallel).map(|_| None).collect(),
+        }
+    }
+
+    /// Whether every game has been handed out.
+    pub fn is_done(&self) -> bool {
+        self.next >= self.end && self.slots.iter().all(Option::is_none)
+    }
+
+    /// One round: every game advances until its search needs a leaf evaluated (or the game ends), the
+    /// leaves go to `evaluator` together, and the evaluations go back. Returns the games that ended.
+    pub fn step(&mut self, evaluator: &mut dyn Evaluator) -> crate::Result<Vec<SearchGame>> {
+        let finished = self.advance();
+        let (obs, masks, rows) = self.leaves();
+        if rows > 0 {
+            let (mut logits, mut values) = (Vec::new(), Vec::new());
+            evaluator.evaluate(&obs, &masks, rows, &mut logits, &mut values)?;
+            self.deliver(&logits, &values)?;
+        }
+        Ok(finished)
+    }
+
+    /// The first half of [`step`](SearchGames::step): every game advances until its search needs a leaf
+    /// evaluated or it ends (new games take the places of those that end). Returns the games that ended.
+    pub fn advance(&mut self) -> Vec<SearchGame> {
+        let mut finished = Vec::new();
+        loop {
+            for slot in self.slots.iter_mut().filter(|s| s.is_none()) {
+                if self.next >= self.end {
+                    break;
+                }
+                *slot = Some(start(&self.game, self.seed, self.next));
+                self.next += 1;
+            }
+            let game = &self.game;
+            let config = &self.config;
+            let size = observation::size(game);
+            let actions = game.num_actions();
+            let batch = &mut self.batch;
+            self.slots
+                .par_iter_mut()
+                .zip(batch.observations.par_chunks_mut(size))
+                .zip(batch.masks.par_chunks_mut(actions))
+                .for_each(|((slot, obs), mask)| {
+                    if let Some(s) = slot.as_mut() {
+                        if !s.waiting {
+                            advance(game, config, s, obs, mask);
+                        }
+                    }
+                });
+            let mut refill = false;
+            for slot in &mut self.slots {
+                if slot.as_ref().is_some_and(|s| s.state.is_terminal()) {
+                    let s = slot.take().expect("a slot");
+                    finished.push(finish(game, s));
+                    refill = true;
+                }
+            }
+            if !refill || self.next >= self.end {
+                return finished;
+            }
+        }
+    }
+
+    /// The leaves waiting for evaluation, packed: observations (`rows × observation::size`), masks
+    /// (`rows × num_actions`) and `rows`.
+    pub fn leaves(&self) -> (Vec<f32>, Vec<bool>, usize) {
+        let size = observation::size(&self.game);
+        let actions = self.game.num_actions();
+        let mut obs = Vec::new();
+        let mut masks = Vec::new();
+        let mut rows = 0;
+        for (i, slot) in self.slots.iter().enumerate() {
+            if slot.as_ref().is_some_and(|s| s.waiting) {
+                obs.extend_from_slice(&self.batch.observations[i * size..(i + 1) * size]);
+                masks.extend_from_slice(&self.batch.masks[i * actions..(i + 1) * actions]);
+                rows += 1;
+            }
+        }
+        (obs, masks, rows)
+    }
+
+    /// The second half of [`step`](SearchGames::step): the evaluations of the leaves of
+    /// [`leaves`](SearchGames::leaves), in their order: logits (`rows × num_actions`) and values
+    /// (`rows × players`, relative to each leaf's player to move).
+    pub fn deliver(&mut self, logits: &[f32], values: &[f32]) -> crate::Result<()> {
+        let game = &self.game;
+        let actions = game.num_actions();
+        let n = game.players as usize;
+        let rows = self.slots.iter().flatten().filter(|s| s.waiting).count();
+        if logits.len() != rows * actions || values.len() != rows * n {
+            return Err(crate::Error::Config(format!(
+                "the evaluator gave {} logits and {} values for {rows} leaves: {} and {} are needed",
+                logits.len(),
+                values.len(),
+                rows * actions,
+                rows * n
+            )));
+        }
+        if let Some(bad) = logits.iter().chain(values).find(|x| !x.is_finite()) {
+            return Err(crate::Error::Config(format!(
+                "the evaluator gave a value that is not finite ({bad})"
+            )));
+        }
+        let waiting = self.slots.iter_mut().flatten().filter(|s| s.waiting);
+        for (k, s) in waiting.enumerate() {
+            s.waiting = false;
+            let search = s.search.as_mut().expect("a search under way");
+            search.deliver(
+                game,
+                &logits[k * actions..(k + 1) * actions],
+                &values[k * n..(k + 1) * n],
+            );
+        }
+        Ok(())
+    }
+}
+
+fn start(game: &Game, seed: u64, index: u64) -> Slot {
+    let (deal, rng) = selfplay_seeds(seed, index);
+    Slot {
+        game: SearchGame {
+            index,
+            seed: deal,
+            ..SearchGame::default()
+        },
+        state: apply::new_state(game, deal),
+        rng,
+        search: None,
+        waiting: false,
+    }
+}
+
+/// Play the slot's game on until its search needs a leaf (written to `obs`, `mask`) or the game ends.
+fn advance(
+    game: &Game,
+    config: &SearchGamesConfig,
+    s: &mut Slot,
+    obs: &mut [f32],
+    mask: &mut [bool],
+) {
+    let mut ids = Vec::new();
+    while !s.state.is_terminal() {
+        if s.search.is_none() {
+            ids.clear();
+            rules::legal_actions(game, &s.state, &mut ids);
+            if ids.len() == 1 {
+                record(game, s, &[(ids[0], 1)], ids[0]);
+                continue;
+            }
+            s.search = Some(Search::new(
+                game,
+                &s.state,
+                &config.search,
+                s.rng.next_u64(),
+            ));
+        }
+        let search = s.search.as_mut().expect("a search");
+        match search.advance(game, obs, mask) {
+            Need::Evaluation => {
+                s.waiting = true;
+                return;
+            }
+            Need::Finished => {
+                let visits = search.visits();
+                let decision = s.game.actions.len() as u32;
+                let temperature = if decision < config.temperature_decisions {
+                    config.temperature
+                } else {
+                    0.0
+                };
+                let mut rng = Rng(s.rng.next_u64());
+                let action = pick(&visits, temperature, &mut rng);
+                s.search = None;
+                record(game, s, &visits, action);
+            }
+        }
+    }
+}
+
+/// Record the decision about to be taken (its sample), then take it.
+fn record(game: &Game, s: &mut Slot, visits: &[(u16, u32)], action: u16) {
+    let player = s.state.current_player(game).expect("a player to move");
+    let g = &mut s.game;
+    g.players.push(player);
+    let at = g.observations.len();
+    g.observations.resize(at + observation::size(game), 0.0);
+    observation::write(game, &s.state, player, &mut g.observations[at..]);
+    let mut ids = Vec::new();
+    rules::legal_actions(game, &s.state, &mut ids);
+    let at = g.masks.len();
+    g.masks.resize(at + mask_bytes(game), 0);
+    for &id in &ids {
+        g.masks[at + id as usize / 8] |= 1 << (id % 8);
+    }
+    let at = g.policies.len();
+    g.policies.resize(at + game.num_actions(), 0.0);
+    let total: u32 = visits.iter().map(|&(_, v)| v).sum();
+    for &(a, v) in visits {
+        g.policies[at + a as usize] = v as f32 / total.max(1) as f32;
+    }
+    if total == 0 {
+        g.policies[at + action as usize] = 1.0;
+    }
+    g.actions.push(action);
+    apply_unchecked(
+        game,
+        &mut s.state,
+        game.decode(action as i64).expect("legal"),
+    );
+}
+
+fn finish(game: &Game, s: Slot) -> SearchGame {
+    let mut g = s.game;
+    let n = game.players as usize;
+    g.scores = s.state.players[..n].iter().map(|p| p.vp).collect();
+    g.returns = apply::returns(game, &s.state)[..n]
+        .iter()
+        .map(|&r| r as f32)
+        .collect();
+    g
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::BTreeMap;
+
+    /// Priors that prefer low action ids, values 0: deterministic and cheap.
+    struct Slanted;
+    impl Evaluator for Slanted {
+        fn evaluate(
+            &mut self,
+            _: &[f32],
+            masks: &[bool],
+            rows: usize,
+            logits: &mut Vec<f32>,
+            values: &mut Vec<f32>,
+        ) -> crate::Result<()> {
+            let a = masks.len() / rows.max(1);
+            logits.clear();
+            logits.extend((0..masks.len()).map(|i| -((i % a) as f32) / a as f32));
+            values.clear();
+            values.resize(rows * 2, 0.0);
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn games_are_legal_replayable_and_independent_of_the_batch() {
+        let g = Game::new("lancashire", 2, &BTreeMap::new()).expect("game");
+        let config = SearchGamesConfig {
+            search: PuctConfig {
+                simulations: 4,
+                dirichlet_alpha: 0.3,
+                ..PuctConfig::default()
+            },
+            parallel: 3,
+            ..SearchGamesConfig::default()
+        };
+        let mut runs = Vec::new();
+        for parallel in [3, 1] {
+            let mut play = SearchGames::new(
+                &g,
+                SearchGamesConfig {
+                    parallel,
+                    ..config.clone()
+                },
+                7,
+                2,
+                3,
+            );
+            let mut games = Vec::new();
+            while !play.is_done() {
+                games.extend(play.step(&mut Slanted).expect("step"));
+            }
+            games.sort_by_key(|x| x.index);
+            runs.push(games);
+        }
+        assert_eq!(
+            runs[0].iter().map(|x| x.index).collect::<Vec<_>>(),
+            vec![2, 3, 4]
+        );
+        for (a, b) in runs[0].iter().zip(&runs[1]) {
+            assert_eq!(a.actions, b.actions);
+        }
+        let size = observation::size(&g);
+        for x in &runs[0] {
+            let mut state = apply::new_state(&g, x.seed);
+            let mut obs = vec![0.0; size];
+            for (d, &a) in x.actions.iter().enumerate() {
+                let p = state.current_player(&g).expect("player");
+                assert_eq!(x.players[d], p);
+                observation::write(&g, &state, p, &mut obs);
+                assert_eq!(&x.observations[d * size..(d + 1) * size], &obs[..]);
+                let policy = &x.policies[d * g.num_actions()..(d + 1) * g.num_actions()];
+                assert!((policy.iter().sum::<f32>() - 1.0).abs() < 1e-5);
+                assert!(policy[a as usize] > 0.0, "the action taken was visited");
+                apply::apply(&g, &mut state, a as i64).expect("legal");
+            }
+            assert!(state.is_terminal());
+            assert!(x.returns.iter().sum::<f32>().abs() < 1e-6);
+        }
+    }
+}

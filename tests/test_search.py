@@ -1,0 +1,199 @@
+"""The network-guided search and the native network (docs/learning.md): visit counts worked out by hand on a
+built position, the native forward pass against numpy's, bad network files, agents that play with a network,
+and self-play with the batched search from a native network or a Python evaluator."""
+
+from __future__ import annotations
+
+import json
+import pathlib
+
+import numpy as np
+import pytest
+from safetensors.numpy import save_file
+
+import brass
+from brass import agents, search
+
+
+def network_file(path: pathlib.Path, game: brass.Game, widths=(32, 16), seed=0, label: brass.Game | None = None):
+    """A `brass-net/1` file with random weights; `label` names another game in its metadata."""
+    rng = np.random.default_rng(seed)
+    tensors = {}
+    inputs = game.observation_size
+    for i, width in enumerate(widths):
+        tensors[f"trunk.{i}.weight"] = (rng.standard_normal((inputs, width)) * 0.1).astype(np.float32)
+        tensors[f"trunk.{i}.bias"] = (rng.standard_normal(width) * 0.1).astype(np.float32)
+        inputs = width
+    heads = {"policy": game.num_actions, "value": game.players}
+    for name, outputs in heads.items():
+        tensors[f"{name}.weight"] = (rng.standard_normal((inputs, outputs)) * 0.1).astype(np.float32)
+        tensors[f"{name}.bias"] = (rng.standard_normal(outputs) * 0.1).astype(np.float32)
+    about = label or game
+    meta = {"name": about.name, "players": about.players, "options": dict(about.options)}
+    save_file(tensors, str(path), metadata={"format": "brass-net/1", "game": json.dumps(meta)})
+    return tensors
+
+
+def forward(tensors: dict, observations: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    x = observations.astype(np.float64)
+    i = 0
+    while f"trunk.{i}.weight" in tensors:
+        x = np.maximum(x @ tensors[f"trunk.{i}.weight"] + tensors[f"trunk.{i}.bias"], 0.0)
+        i += 1
+    return x @ tensors["policy.weight"] + tensors["policy.bias"], np.tanh(
+        x @ tensors["value.weight"] + tensors["value.bias"]
+    )
+
+
+def uniform(observations: np.ndarray, masks: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Equal priors, every value 0: the search is driven by the finished games it reaches."""
+    return np.zeros(masks.shape, np.float32), np.zeros((len(masks), 3), np.float32)
+
+
+def winning_sale() -> brass.State:
+    """The last action of a 3-player Lancashire game: player 0 (10 VP) can sell their cotton mill in Lancaster
+    to the Distant Cotton Market and win (18 VP against 16), or sell it to player 1's port, which flips it too
+    and lets player 1 win, or pass and lose; links and develops start longer moves."""
+    game = brass.Game("lancashire", players=3)
+    pos = brass.Position("lancashire", players=3, era="rail", round=game.rounds_per_era)
+    pos.tile("lancaster/2", owner=0, industry="cotton_mill", level=2)
+    pos.tile("lancaster/1", owner=1, industry="port", level=2)
+    pos.turn_order(1, 2, 0).to_move(0, actions_left=1).hand(0, "bolton")
+    pos.player(0, vp=10).player(1, vp=13).player(2, vp=3)
+    return pos.state()
+
+
+def test_the_search_visits_a_built_position_as_worked_out_by_hand() -> None:
+    """With equal priors (1/11 each), zero values and c = 1.5, the 200 simulations go: the first evaluates the
+    root; the next ten visit the root actions in id order (an unvisited child scores c·P·√N, a visited one with
+    value 0 half that) until the winning sale, whose value +1 keeps it first; `pass`, still unvisited, takes
+    one visit once c·P·√N passes 1 + its bonus (N ≈ 55); a child with value 0 would need N > 216 and a losing
+    one N > 484. So the winning sale gets 200 − 1 − 10 = 189 visits and every other action exactly one."""
+    state = winning_sale()
+    game = state.game
+    win = game.parse_action("sell lancaster/2 distant")
+    visits, value = search.analyse(state, uniform, simulations=200, c_puct=1.5, seed=3)
+    assert sorted(visits) == state.legal_actions()
+    assert visits[win] == 189
+    assert all(v == 1 for a, v in visits.items() if a != win)
+    assert value[0] == pytest.approx((189 * 1.0 - 0.5 - 0.5) / 200, abs=1e-5)  # two losing finishes: −1/2 each
+
+
+def test_the_native_forward_pass_is_numpys(tmp_path: pathlib.Path) -> None:
+    game = brass.Game("birmingham", players=2)
+    tensors = network_file(tmp_path / "n.safetensors", game)
+    net = agents.Net(tmp_path / "n.safetensors")
+    assert net.game == game and net.widths == [32, 16] and net.metadata["format"] == "brass-net/1"
+    states = [game.new_state(seed=s) for s in range(3)]
+    obs = np.stack([s.observation(p) for s in states for p in (0, 1)])
+    logits, values = net.evaluate(obs)
+    want_logits, want_values = forward(tensors, obs)
+    np.testing.assert_allclose(logits, want_logits, atol=1e-5)
+    np.testing.assert_allclose(values, want_values, atol=1e-5)
+    assert agents.Net((tmp_path / "n.safetensors").read_bytes()).evaluate(obs)[0].tolist() == logits.tolist()
+
+
+def test_bad_network_files_are_clear_brass_errors(tmp_path: pathlib.Path) -> None:
+    game = brass.Game("birmingham", players=2)
+    good = tmp_path / "good.safetensors"
+    network_file(good, game)
+    truncated = tmp_path / "cut.safetensors"
+    truncated.write_bytes(good.read_bytes()[:-100])
+    with pytest.raises(brass.ConfigError, match="not a usable network file"):
+        agents.Net(truncated)
+    with pytest.raises(brass.ConfigError, match="cannot read the network"):
+        agents.Net(tmp_path / "missing.safetensors")
+    # Tensors of a 3-player network labelled as a 2-player one: the value head has the wrong size.
+    wrong = tmp_path / "wrong.safetensors"
+    network_file(wrong, brass.Game("birmingham", players=3), label=game)
+    with pytest.raises(brass.ConfigError, match="its value has 3 outputs, not one per player"):
+        agents.Net(wrong)
+    # A Lancashire network cannot play Birmingham.
+    lancashire = tmp_path / "lancashire.safetensors"
+    network_file(lancashire, brass.Game("lancashire", players=2))
+    net = agents.Net(lancashire)
+    with pytest.raises(brass.ConfigError, match="trained for lancashire, 2 players, not for birmingham, 2 players"):
+        net.choose(game.new_state(seed=1))
+    with pytest.raises(brass.ConfigError, match="trained for lancashire"):
+        agents.play_games(game, [net, agents.Random()], 1)
+    with pytest.raises(brass.ConfigError, match="trained for lancashire"):
+        search.SearchGames(game, net, 1)
+    with pytest.raises(brass.ArgumentTypeError, match="a path or the bytes"):
+        agents.Net(12)
+    with pytest.raises(brass.ConfigError, match="simulations must be between 2"):
+        agents.NetMCTS(net, simulations=1)
+
+
+def test_network_agents_play_legal_games_that_replay(tmp_path: pathlib.Path) -> None:
+    game = brass.Game("birmingham", players=2)
+    network_file(tmp_path / "n.safetensors", game)
+    net = agents.Net(tmp_path / "n.safetensors")
+    seats = [agents.NetMCTS(net, simulations=8), net]
+    results = agents.play_games(game, seats, 2, seed=4)
+    for r in results:
+        assert brass.replay(r.record).scores == r.scores
+    assert [r.seats for r in results] == [["netmcts(8)", "net"], ["net", "netmcts(8)"]]
+    streamed = list(agents.GameStream(game, seats, 2, seed=4))
+    assert [r.line for r in streamed] == [r.line for r in results]
+
+
+def test_self_play_with_a_python_evaluator_is_the_native_one(tmp_path: pathlib.Path) -> None:
+    game = brass.Game("birmingham", players=2)
+    network_file(tmp_path / "n.safetensors", game)
+    net = agents.Net(tmp_path / "n.safetensors")
+    calls = []
+
+    def evaluator(observations: np.ndarray, masks: np.ndarray):
+        assert observations.dtype == np.float32 and masks.dtype == np.bool_
+        calls.append(len(observations))
+        return net.evaluate(observations)
+
+    settings = {"games": 3, "seed": 2, "simulations": 6, "parallel": 2}
+    native = sorted(search.SearchGames(game, net, **settings), key=lambda g: g.index)
+    python = sorted(search.SearchGames(game, evaluator, **settings), key=lambda g: g.index)
+    assert [g.index for g in native] == [0, 1, 2]
+    assert [g.actions for g in native] == [g.actions for g in python]
+    assert max(calls) == 2  # two games' leaves in each batch
+    for played in native:
+        state = brass.replay(played.record)
+        assert state.scores == played.scores and state.returns == pytest.approx(played.returns)
+        samples = played.samples
+        rows = len(played.actions)
+        assert samples["observation"].shape == (rows, game.observation_size)
+        np.testing.assert_allclose(samples["policy"].sum(axis=1), 1.0, atol=1e-5)
+        replayed = game.new_state(seed=played.seed)
+        for k, action in enumerate(played.actions):
+            player = replayed.current_player
+            assert samples["player"][k] == player and samples["policy"][k][action] > 0
+            np.testing.assert_array_equal(samples["observation"][k], replayed.observation(player))
+            replayed.apply(action)
+
+
+def test_evaluator_failures_reach_the_caller(tmp_path: pathlib.Path) -> None:
+    game = brass.Game("lancashire", players=2)
+
+    def raises(observations, masks):
+        raise RuntimeError("the GPU caught fire")
+
+    with pytest.raises(RuntimeError, match="caught fire"):
+        list(search.SearchGames(game, raises, 1, simulations=4))
+
+    def wrong_shape(observations, masks):
+        return np.zeros((len(masks), 3)), np.zeros((len(masks), 2))
+
+    with pytest.raises(brass.ConfigError, match="logits have shape"):
+        list(search.SearchGames(game, wrong_shape, 1, simulations=4))
+
+    def not_finite(observations, masks):
+        return np.full(masks.shape, np.nan), np.zeros((len(masks), 2))
+
+    with pytest.raises(brass.ConfigError, match="not finite"):
+        list(search.SearchGames(game, not_finite, 1, simulations=4))
+    with pytest.raises(brass.ArgumentTypeError, match="evaluator must be"):
+        search.SearchGames(game, 3, 1)
+
+
+def test_relative_returns_turn_each_row_to_its_player() -> None:
+    returns = np.array([[1.0, -0.5, -0.5], [1.0, -0.5, -0.5]])
+    out = search.relative_returns(returns, np.array([0, 2]))
+    np.testing.assert_array_equal(out, [[1.0, -0.5, -0.5], [-0.5, 1.0, -0.5]])
