@@ -661,9 +661,10 @@ def build_parser() -> argparse.ArgumentParser:
     bp.add_argument("--quick", action="store_true", help="shorter runs (less precise)")
     bp.set_defaults(run=_bench)
 
-    from brass import arena  # it builds on this module's agent specs and errors
+    from brass import arena, learn  # they build on this module's agent specs and errors
 
     arena.add_parser(sub)
+    learn.add_parser(sub)
     return parser
 
 

@@ -26,16 +26,40 @@ struct Dense {
 }
 
 impl Dense {
-    /// `out[b] = x[b] @ weight + bias` for the `rows` rows of `x`.
-    fn forward(&self, x: &[f32], rows: usize, out: &mut Vec<f32>) {
+    /// `out[b] = x[b] @ weight + bias` for the `rows` rows of `x`; `sparse`: most of `x` is 0 (the
+    /// observation: about one value in fifteen is not).
+    fn forward(&self, x: &[f32], rows: usize, sparse: bool, out: &mut Vec<f32>) {
         out.clear();
         out.reserve(rows * self.outputs);
         for _ in 0..rows {
             out.extend_from_slice(&self.bias);
         }
-        matmul_add(x, rows, self.inputs, &self.weight, self.outputs, out);
+        if rows <= FEW_ROWS || sparse {
+            // A row or two (a search's single leaf): stream the weights once, row by row. A general product
+            // would first copy (pack) the whole weight matrix, which costs more than the product itself.
+            // A sparse input skips the weight rows of its zeros, most of them.
+            for (r, row) in out.chunks_exact_mut(self.outputs).enumerate() {
+                let xs = &x[r * self.inputs..(r + 1) * self.inputs];
+                for (i, &xi) in xs.iter().enumerate() {
+                    if xi != 0.0 {
+                        let w = &self.weight[i * self.outputs..(i + 1) * self.outputs];
+                        for (o, &wij) in row.iter_mut().zip(w) {
+                            *o += xi * wij;
+                        }
+                    }
+                }
+            }
+        } else {
+            matmul_add(x, rows, self.inputs, &self.weight, self.outputs, out);
+        }
     }
 }
+
+/// Up to this many rows, a layer is evaluated row by row rather than by a general matrix product.
+const FEW_ROWS: usize = 4;
+
+/// From this many rows on, a batch is split between threads.
+const SPLIT_ROWS: usize = 32;
 
 /// `c += a @ b` with `a` `m × k`, `b` `k × n`, `c` `m × n`, all row-major.
 fn matmul_add(a: &[f32], m: usize, k: usize, b: &[f32], n: usize, c: &mut [f32]) {
@@ -238,8 +262,41 @@ impl Net {
     }
 
     /// Evaluate `rows` observations (`rows × inputs`): the logits (`rows × actions`) and the values
-    /// (`rows × players`, in [−1, 1], relative to each observer).
+    /// (`rows × players`, in [−1, 1], relative to each observer). A large batch is split between threads.
     pub fn evaluate(
+        &self,
+        observations: &[f32],
+        rows: usize,
+        scratch: &mut Scratch,
+        logits: &mut Vec<f32>,
+        values: &mut Vec<f32>,
+    ) {
+        let threads = rayon::current_num_threads();
+        if rows < SPLIT_ROWS || threads < 2 {
+            self.evaluate_rows(observations, rows, scratch, logits, values);
+            return;
+        }
+        use rayon::prelude::*;
+        let chunk = rows.div_ceil(threads);
+        let parts: Vec<(Vec<f32>, Vec<f32>)> = observations[..rows * self.inputs()]
+            .par_chunks(chunk * self.inputs())
+            .map(|obs| {
+                let n = obs.len() / self.inputs();
+                let (mut l, mut v) = (Vec::new(), Vec::new());
+                self.evaluate_rows(obs, n, &mut Scratch::default(), &mut l, &mut v);
+                (l, v)
+            })
+            .collect();
+        logits.clear();
+        values.clear();
+        for (l, v) in parts {
+            logits.extend_from_slice(&l);
+            values.extend_from_slice(&v);
+        }
+    }
+
+    /// [`evaluate`](Net::evaluate) on this thread.
+    fn evaluate_rows(
         &self,
         observations: &[f32],
         rows: usize,
@@ -250,15 +307,16 @@ impl Net {
         let Scratch { a, b } = scratch;
         a.clear();
         a.extend_from_slice(&observations[..rows * self.inputs()]);
-        for layer in &self.trunk {
-            layer.forward(a, rows, b);
+        for (i, layer) in self.trunk.iter().enumerate() {
+            layer.forward(a, rows, i == 0, b);
             for x in b.iter_mut() {
                 *x = x.max(0.0);
             }
             std::mem::swap(a, b);
         }
-        self.policy.forward(a, rows, logits);
-        self.value.forward(a, rows, values);
+        let sparse = self.trunk.is_empty();
+        self.policy.forward(a, rows, sparse, logits);
+        self.value.forward(a, rows, sparse, values);
         for v in values.iter_mut() {
             *v = v.tanh();
         }
@@ -348,6 +406,23 @@ mod tests {
         let obs: Vec<f32> = (0..2 * n).map(|i| (i % 5) as f32 * 0.25).collect();
         let (mut logits, mut values) = (Vec::new(), Vec::new());
         net.evaluate(&obs, 2, &mut Scratch::default(), &mut logits, &mut values);
+        // The general product (many rows, split between threads) gives the same rows.
+        let many: Vec<f32> = obs.iter().copied().cycle().take(40 * n).collect();
+        let (mut many_logits, mut many_values) = (Vec::new(), Vec::new());
+        net.evaluate(
+            &many,
+            40,
+            &mut Scratch::default(),
+            &mut many_logits,
+            &mut many_values,
+        );
+        for row in 0..40 {
+            let a = net.actions();
+            for j in 0..a {
+                let want = logits[(row % 2) * a + j];
+                assert!((many_logits[row * a + j] - want).abs() < 1e-4);
+            }
+        }
         // The same product, written out.
         let plain = |layer: &Dense, x: &[f32]| -> Vec<f32> {
             (0..layer.outputs)

@@ -16,6 +16,7 @@ use crate::rules;
 use crate::selfplay::mask_bytes;
 use crate::state::State;
 use rayon::prelude::*;
+use std::time::Instant;
 
 /// How the games are played.
 #[derive(Clone, Debug, PartialEq)]
@@ -83,6 +84,11 @@ pub struct SearchGames {
     end: u64,
     slots: Vec<Option<Slot>>,
     batch: Batch,
+    /// Leaves evaluated so far.
+    pub evaluations: u64,
+    /// Seconds spent playing and searching (the engine) and evaluating leaves (the network) in `step`.
+    pub engine_seconds: f64,
+    pub network_seconds: f64,
 }
 
 impl SearchGames {
@@ -102,6 +108,9 @@ impl SearchGames {
             next: first,
             end: first + games,
             slots: (0..parallel).map(|_| None).collect(),
+            evaluations: 0,
+            engine_seconds: 0.0,
+            network_seconds: 0.0,
         }
     }
 
@@ -113,12 +122,18 @@ impl SearchGames {
     /// One round: every game advances until its search needs a leaf evaluated (or the game ends), the
     /// leaves go to `evaluator` together, and the evaluations go back. Returns the games that ended.
     pub fn step(&mut self, evaluator: &mut dyn Evaluator) -> crate::Result<Vec<SearchGame>> {
+        let started = Instant::now();
         let finished = self.advance();
         let (obs, masks, rows) = self.leaves();
+        self.engine_seconds += started.elapsed().as_secs_f64();
         if rows > 0 {
             let (mut logits, mut values) = (Vec::new(), Vec::new());
+            let started = Instant::now();
             evaluator.evaluate(&obs, &masks, rows, &mut logits, &mut values)?;
+            self.network_seconds += started.elapsed().as_secs_f64();
+            let started = Instant::now();
             self.deliver(&logits, &values)?;
+            self.engine_seconds += started.elapsed().as_secs_f64();
         }
         Ok(finished)
     }
@@ -205,6 +220,7 @@ impl SearchGames {
                 "the evaluator gave a value that is not finite ({bad})"
             )));
         }
+        self.evaluations += rows as u64;
         let waiting = self.slots.iter_mut().flatten().filter(|s| s.waiting);
         for (k, s) in waiting.enumerate() {
             s.waiting = false;

@@ -387,6 +387,20 @@ impl SearchGames {
         slf
     }
 
+    /// Leaves evaluated so far.
+    #[getter]
+    fn leaf_evaluations(&self) -> u64 {
+        lock(&self.inner).evaluations
+    }
+
+    /// Seconds spent so far in the engine (playing, searching, observations) and in a native network's
+    /// evaluations; with a Python evaluator, its time is not counted here.
+    #[getter]
+    fn seconds(&self) -> (f64, f64) {
+        let inner = lock(&self.inner);
+        (inner.engine_seconds, inner.network_seconds)
+    }
+
     fn __next__(&self, py: Python<'_>) -> PyResult<SearchGame> {
         loop {
             if let Some(g) = lock(&self.ready).pop_front() {
