@@ -282,6 +282,8 @@ class Trainer:
         self.iteration = 0
         self.minutes_before = 0.0
         checkpoint = os.path.join(folder, "checkpoint.npz")
+        #: Whether the warm start is behind us (or there is none): a checkpoint exists.
+        self.warmed = os.path.exists(checkpoint)
         if resume and os.path.exists(checkpoint):
             self._load_checkpoint(checkpoint)
         else:
@@ -368,17 +370,22 @@ class Trainer:
     # --- the run --------------------------------------------------------------------------------------
 
     def warm_start(self) -> None:
+        """Imitate Greedy before the first iteration (once per run: the checkpoint written after it marks it
+        done, and a resumed run takes its data from the run's folder)."""
         c = self.config
-        if self.iteration > 0 or c.warm_start_games <= 0:
+        if self.warmed or c.warm_start_games <= 0:
             return
         started = time.perf_counter()
         data = imitation_samples(self.game, c.warm_start_games, seed=c.seed + 7919)
         save_samples(data, os.path.join(self.folder, "data", "0000-greedy.npz"))
         self.buffer.add(data)
         policy_loss, value_loss = self.train(c.warm_start_steps)
+        seconds = time.perf_counter() - started
+        self.warmed = True
+        self._save_checkpoint(self.minutes_before + seconds / 60)
         self.say(
             f"warm start: {len(data)} decisions of {c.warm_start_games} Greedy games, {c.warm_start_steps} steps, "
-            f"losses {policy_loss:.3f} / {value_loss:.3f} ({time.perf_counter() - started:.0f} s)"
+            f"losses {policy_loss:.3f} / {value_loss:.3f} ({seconds:.0f} s)"
         )
 
     def evaluate(self) -> dict[str, Any]:
