@@ -39,8 +39,9 @@ INTEGRATION_TESTS = [
     "tests/browser",
     "tests/test_selfplay_extras.py",
     "tests/test_arena_extras.py",
+    "tests/test_learn.py",
 ]
-INTEGRATION_EXTRAS = ".[test,env,ray,samples,zstd,arena]"
+INTEGRATION_EXTRAS = ".[test,env,ray,samples,zstd,arena,learn]"
 # Of the quick session's Python tests, these run in a process of their own beside the others (2 cores).
 DIFFERENTIAL_TESTS = ["tests/differential"]
 PYTEST = ["pytest", "-q", "-p", "no:cacheprovider"]
@@ -168,14 +169,15 @@ def tests(session: nox.Session) -> None:
 def integration(session: nox.Session) -> None:
     """The tests that need more than the `test` extra: the framework adapters (tests/env, the `env` extra:
     PettingZoo, Gymnasium, OpenSpiel), Ray (tests/test_ray.py, the `ray` extra), Parquet samples and Zstandard
-    records (tests/test_selfplay_extras.py), ratings and charts (tests/test_arena_extras.py) and the replay
+    records (tests/test_selfplay_extras.py), ratings and charts (tests/test_arena_extras.py), the trainer
+    (tests/test_learn.py, the `learn` extra: JAX on CPU) and the replay
     viewer in a real headless Chromium (tests/browser, the Debian package `chromium`; `.ci/run` installs it
     first)."""
     session.env.update(_cargo_env())
     session.env.update(DEV_BUILD)
     session.install("-e", INTEGRATION_EXTRAS)
-    # The sample-loading examples of docs/selfplay.md (tests/test_selfplay_extras.py); JAX's CPU wheels only.
-    session.install("polars>=1", "jax[cpu]>=0.4")
+    # The sample-loading examples of docs/selfplay.md (tests/test_selfplay_extras.py); JAX comes with `learn`.
+    session.install("polars>=1")
     session.run(*PYTEST, *(session.posargs or INTEGRATION_TESTS))
 
 

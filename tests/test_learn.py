@@ -35,6 +35,11 @@ TINY = learn.LearnConfig(
 )
 
 
+def log_rows(folder: pathlib.Path) -> list[dict[str, str]]:
+    with open(folder / "log.csv") as f:
+        return list(csv.DictReader(f))
+
+
 def test_the_native_network_evaluates_what_jax_evaluates(tmp_path: pathlib.Path) -> None:
     game = brass.Game("birmingham", players=2)
     params = learn.init_params(game, [64, 32], seed=3)
@@ -64,7 +69,7 @@ def test_a_tiny_run_learns_checkpoints_resumes_and_exports_a_playable_network(tm
     assert after < before, (before, after)  # the loss on a fixed batch goes down
     trainer.run()
     assert trainer.iteration == 2
-    rows = list(csv.DictReader(open(folder / "log.csv")))
+    rows = log_rows(folder)
     assert [int(r["iteration"]) for r in rows] == [1, 2] and rows[1]["vs_greedy_win_rate"] != ""
     assert int(rows[0]["leaf_evaluations"]) > 0 and float(rows[0]["network_seconds"]) >= 0
     assert (folder / "curve.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
@@ -75,7 +80,7 @@ def test_a_tiny_run_learns_checkpoints_resumes_and_exports_a_playable_network(tm
         np.testing.assert_array_equal(np.asarray(again.params[name]), np.asarray(value))
     again.config.iterations = 3
     again.run()
-    assert again.iteration == 3 and len(list(csv.DictReader(open(folder / "log.csv")))) == 3
+    assert again.iteration == 3 and len(log_rows(folder)) == 3
     # The exported network plays legal games natively, raw and with the search.
     net = agents.Net(folder / "net.safetensors")
     assert net.game == trainer.game and net.widths == [32]
@@ -95,7 +100,7 @@ def test_the_command_refuses_a_used_folder_and_resumes_it(tmp_path: pathlib.Path
     assert main(args + small) == 2
     assert "already holds a run" in capsys.readouterr().err
     assert main(["learn", "--out", str(folder), "--resume", "--iterations", "2"]) == 0
-    assert len(list(csv.DictReader(open(folder / "log.csv")))) == 2
+    assert len(log_rows(folder)) == 2
     assert main(["learn", "--out", str(tmp_path / "none"), "--resume"]) == 2
     assert "no run to resume" in capsys.readouterr().err
 
@@ -109,6 +114,7 @@ def test_without_jax_the_command_says_how_to_get_it(tmp_path: pathlib.Path, monk
 @pytest.mark.parametrize("players", [2, 3])
 def test_relative_value_targets_match_the_network_view(players: int) -> None:
     game = brass.Game("birmingham", players=players)
+
     def zeros(observations: np.ndarray, masks: np.ndarray):
         return np.zeros(masks.shape), np.zeros((len(masks), players))
 
