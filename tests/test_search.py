@@ -197,3 +197,24 @@ def test_relative_returns_turn_each_row_to_its_player() -> None:
     returns = np.array([[1.0, -0.5, -0.5], [1.0, -0.5, -0.5]])
     out = search.relative_returns(returns, np.array([0, 2]))
     np.testing.assert_array_equal(out, [[1.0, -0.5, -0.5], [-0.5, 1.0, -0.5]])
+
+
+def test_network_agents_by_spec_in_the_command_line(tmp_path: pathlib.Path, capsys) -> None:
+    """`net:FILE` and `netmcts:SIMULATIONS:FILE` take seats in brass selfplay and brass arena; a bad file is one
+    line."""
+    from brass.cli import main
+
+    game = brass.Game("lancashire", players=2)
+    path = tmp_path / "n.safetensors"
+    network_file(path, game)
+    argv = ["selfplay", "--players", "2", "--agents", f"net:{path}", f"netmcts:4:{path}", "--games", "2", "--quiet"]
+    assert main(argv) == 0
+    assert "netmcts(4)" in capsys.readouterr().out
+    argv = ["arena", "--players", "2", "--agents", f"net:{path}", "random", "--deals", "1", "--quiet"]
+    assert main(argv) == 0
+    assert f"net:{path}" in capsys.readouterr().out
+    assert main(["selfplay", "--players", "2", "--agents", "net:nowhere.safetensors", "random"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "cannot read the network nowhere.safetensors" in err
+    assert main(["selfplay", "--game", "birmingham", "--players", "2", "--agents", f"net:{path}", "random"]) == 2
+    assert "trained for lancashire, 2 players" in capsys.readouterr().err

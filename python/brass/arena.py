@@ -101,8 +101,9 @@ def entrant(agent: AgentLike | Entrant) -> Entrant:
     if isinstance(agent, Entrant):
         return agent
     if isinstance(agent, str):
-        native_spec = agent in ("random", "greedy") or agent.partition(":")[0] == "mcts" or agent.startswith("mcts@")
-        if native_spec or ":" not in agent:
+        native = agent in ("random", "greedy") or agent.startswith("mcts@")
+        native = native or agent.partition(":")[0] in ("mcts", "net", "netmcts")
+        if native or ":" not in agent:
             try:
                 return Entrant(agent, parse_agent(agent))
             except UserError as e:

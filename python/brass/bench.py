@@ -183,6 +183,35 @@ def selfplay_throughput(game: brass.Game, games: int, repeats: int = 3) -> dict[
     }
 
 
+def search_selfplay(game: brass.Game, games: int = 32, simulations: int = 32) -> dict[str, Any] | None:
+    """Self-play with the network-guided search (`search.SearchGames`, the native network) on all cores: leaf
+    evaluations per second and the share of the time spent in the engine rather than in the network. Uses the
+    network shipped for the game; None when there is none."""
+    from brass import agents, search
+
+    name = f"{game.name}-{game.players}p"
+    if game.options or name not in agents.PRETRAINED:
+        return None
+    try:
+        net = agents.Net.pretrained(name)
+    except brass.BrassError:
+        return None
+    run = search.SearchGames(game, net, games, seed=1, simulations=simulations, parallel=games)
+    started = time.perf_counter()
+    decisions = sum(len(played.actions) for played in run)
+    seconds = time.perf_counter() - started
+    engine, network = run.seconds
+    return {
+        "network": name,
+        "widths": net.widths,
+        "simulations": simulations,
+        "parallel": games,
+        "leaf_evaluations_per_s": _rate(run.leaf_evaluations, seconds),
+        "decisions_per_s": _rate(decisions, seconds),
+        "engine_share": engine / max(engine + network, 1e-12),
+    }
+
+
 def machine() -> dict[str, Any]:
     cpu = platform.processor() or platform.machine()
     try:
@@ -224,6 +253,7 @@ def run(
         r.update(clone_ns(game))
         r.update(reference_ratio(game, 2 if quick else 5))
         r["selfplay"] = selfplay_throughput(game, games)
+        r["search_selfplay"] = search_selfplay(game, 8 if quick else 64)
         report["results"][str(n)] = r
     return report
 
@@ -232,6 +262,12 @@ def _options_text(options: dict[str, Any]) -> str:
     """` (intro, virtual_link)`: the options a report was measured with, or nothing."""
     chosen = [name if value is True else f"{name}={value}" for name, value in sorted(options.items()) if value]
     return f" ({', '.join(chosen)})" if chosen else ""
+
+
+def _search(result: dict[str, Any], key: str, form: str) -> str:
+    """A search self-play figure, or — when the game has no shipped network."""
+    figures = result.get("search_selfplay")
+    return form.format(figures[key]) if figures else "—"
 
 
 def format_table(report: dict[str, Any]) -> str:
@@ -253,6 +289,8 @@ def format_table(report: dict[str, Any]) -> str:
         ("selfplay --out, 1 core, games/s", lambda r: f"{r['selfplay']['selfplay_games_per_s']:,.0f}"),
         ("  / rollouts on the same core", lambda r: f"{r['selfplay']['selfplay_over_rollouts']:.0%}"),
         ("selfplay --samples (rate 1), 1 core, samples/s", lambda r: f"{r['selfplay']['samples_per_s']:,.0f}"),
+        ("search self-play (shipped net), leaf evals/s", lambda r: _search(r, "leaf_evaluations_per_s", "{:,.0f}")),
+        ("  share of the time in the engine", lambda r: _search(r, "engine_share", "{:.0%}")),
         ("reference engine games/s", lambda r: f"{r['reference_games_per_s']:.2f}"),
         ("native / reference (same games)", lambda r: f"{r['native_over_reference']:,.0f}x"),
         ("  same final scores", lambda r: "yes" if r["same_results"] else "NO"),

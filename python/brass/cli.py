@@ -52,7 +52,9 @@ class _Parser(argparse.ArgumentParser):
 
 def parse_agent(spec: str) -> agents.Agent:
     """`random`, `greedy`, `mcts` (1000 iterations), `mcts:ITERATIONS`, `mcts:ITERATIONS:DEPTH`,
-    `mcts@MILLISECONDS` (a time budget per decision)."""
+    `mcts@MILLISECONDS` (a time budget per decision), `net:NETWORK` (a trained network's raw policy) and
+    `netmcts:SIMULATIONS:NETWORK` (the search it guides), NETWORK a file or a shipped network's name
+    (`birmingham-2p`, docs/learning.md)."""
     name, _, rest = spec.partition(":")
     try:
         if spec == "random":
@@ -64,9 +66,27 @@ def parse_agent(spec: str) -> agents.Agent:
         if name == "mcts":
             parts = [int(x) for x in rest.split(":")] if rest else []
             return agents.MCTS(*parts[:1], **({"rollout_depth": parts[1]} if len(parts) > 1 else {}))
-    except (ValueError, brass.BrassError):
+        if name == "net" and rest:
+            return _network(rest)
+        if name == "netmcts" and ":" in rest:
+            simulations, _, network = rest.partition(":")
+            return agents.NetMCTS(_network(network), simulations=int(simulations))
+    except brass.BrassError as e:  # before ValueError, which it is too
+        if name in ("net", "netmcts"):
+            raise UserError(f"agent `{spec}`: {e}") from None
+    except ValueError:
         pass
-    raise UserError(f"unknown agent `{spec}`: use random, greedy, mcts, mcts:ITERATIONS[:DEPTH] or mcts@MS")
+    raise UserError(
+        f"unknown agent `{spec}`: use random, greedy, mcts, mcts:ITERATIONS[:DEPTH], mcts@MS, net:NETWORK or "
+        "netmcts:SIMULATIONS:NETWORK"
+    )
+
+
+def _network(source: str) -> agents.Net:
+    """A network file, or a shipped network by name."""
+    if source in agents.PRETRAINED and not os.path.exists(source):
+        return agents.Net.pretrained(source)
+    return agents.Net(source)
 
 
 def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -576,7 +596,8 @@ def build_parser() -> argparse.ArgumentParser:
         "--agents",
         nargs="+",
         metavar="AGENT",
-        help="one per seat: random, greedy, mcts[:ITERATIONS[:DEPTH]], mcts@MS "
+        help="one per seat: random, greedy, mcts[:ITERATIONS[:DEPTH]], mcts@MS, net:NETWORK, "
+        "netmcts:SIMULATIONS:NETWORK "
         "(default for 4 players: mcts:200 greedy greedy random)",
     )
     sp.add_argument("--games", type=int, default=40)
