@@ -148,7 +148,7 @@ def imitation_samples(game: brass.Game, games: int, seed: int, threads: int = 0)
         game, [agents.Greedy()] * game.players, games, seed=seed, threads=threads, sample_rate=1.0
     ):
         s = played.samples
-        policy = np.zeros((len(s["action"]), game.num_actions), np.float32)
+        policy = np.zeros((len(s["action"]), game.num_actions), np.float16)
         policy[np.arange(len(s["action"])), s["action"]] = 1.0
         returns = np.tile(np.asarray(played.returns, np.float32), (len(s["action"]), 1))
         value = search.relative_returns(returns, s["player"]).astype(np.float32)
@@ -157,29 +157,46 @@ def imitation_samples(game: brass.Game, games: int, seed: int, threads: int = 0)
 
 
 class Buffer:
-    """The last `capacity` decisions."""
+    """The last `capacity` decisions, in a ring. Observations and policy targets are kept as float16 (half
+    the memory; observations are small counts and fractions, and targets are probabilities) and given back
+    as float32."""
 
     def __init__(self, capacity: int) -> None:
         self.capacity = capacity
-        self.data: Samples | None = None
+        self.arrays: dict[str, np.ndarray] = {}
+        self.size = 0
+        self.next = 0  # where the next row goes
 
     def add(self, samples: Samples) -> None:
-        merged = samples if self.data is None else Samples.concatenate([self.data, samples])
-        if len(merged) > self.capacity:
-            merged = Samples(*(getattr(merged, f)[-self.capacity :] for f in Samples.__dataclass_fields__))
-        self.data = merged
+        rows = len(samples)
+        if rows == 0:
+            return
+        if not self.arrays:
+            kinds = {"observation": np.float16, "policy": np.float16, "legal_mask": np.uint8, "value": np.float32}
+            self.arrays = {
+                name: np.zeros((self.capacity, getattr(samples, name).shape[1]), kind) for name, kind in kinds.items()
+            }
+        if rows > self.capacity:  # only the newest fit
+            samples = Samples(*(getattr(samples, f)[-self.capacity :] for f in Samples.__dataclass_fields__))
+            rows = self.capacity
+        at = (self.next + np.arange(rows)) % self.capacity
+        for name, array in self.arrays.items():
+            array[at] = getattr(samples, name)
+        self.next = (self.next + rows) % self.capacity
+        self.size = min(self.capacity, self.size + rows)
 
     def __len__(self) -> int:
-        return 0 if self.data is None else len(self.data)
+        return self.size
 
     def batch(self, rng: np.random.Generator, size: int, num_actions: int) -> dict[str, np.ndarray]:
-        assert self.data is not None
-        rows = rng.integers(0, len(self.data), size)
+        """`size` rows drawn uniformly, as float32 arrays (the mask unpacked to bools)."""
+        rows = rng.integers(0, self.size, size)
+        a = self.arrays
         return {
-            "observation": self.data.observation[rows],
-            "mask": selfplay.unpack_masks(self.data.legal_mask[rows], num_actions),
-            "policy": self.data.policy[rows],
-            "value": self.data.value[rows],
+            "observation": a["observation"][rows].astype(np.float32),
+            "mask": selfplay.unpack_masks(a["legal_mask"][rows], num_actions),
+            "policy": a["policy"][rows].astype(np.float32),
+            "value": a["value"][rows],
         }
 
 
