@@ -63,20 +63,50 @@ def winning_sale() -> brass.State:
     return pos.state()
 
 
-def test_the_search_visits_a_built_position_as_worked_out_by_hand() -> None:
-    """With equal priors (1/11 each), zero values and c = 1.5, the 200 simulations go: the first evaluates the
-    root; the next ten visit the root actions in id order (an unvisited child scores c·P·√N, a visited one with
-    value 0 half that) until the winning sale, whose value +1 keeps it first; `pass`, still unvisited, takes
-    one visit once c·P·√N passes 1 + its bonus (N ≈ 55); a child with value 0 would need N > 216 and a losing
-    one N > 484. So the winning sale gets 200 − 1 − 10 = 189 visits and every other action exactly one."""
+def expected_visits(outcomes: dict[int, float | None], simulations: int, c: float) -> dict[int, int]:
+    """The visits PUCT gives the root actions when every child is a leaf (docs/learning.md, "The search"): priors
+    equal (1 / actions), a child's value its game's result for the mover (`outcomes[a]`) or 0 (`None`: the
+    evaluator's value of a position still under way), an unvisited child worth the root's mean value, ties to the
+    lower id, the first simulation spent evaluating the root (value 0). Written out from the formula, to check
+    the engine's arithmetic; a child met twice would need its own subtree, so that is refused."""
+    prior = 1 / len(outcomes)
+    visits, value = dict.fromkeys(outcomes, 0), dict.fromkeys(outcomes, 0.0)
+    root_visits, root_value = 1, 0.0
+    for _ in range(simulations - 1):
+        first_play = root_value / root_visits
+
+        def score(a: int) -> float:
+            q = value[a] / visits[a] if visits[a] else first_play
+            return q + c * prior * root_visits**0.5 / (1 + visits[a])
+
+        best = max(sorted(outcomes), key=score)  # max keeps the first of equals: the lower id
+        result = outcomes[best]
+        assert result is not None or visits[best] == 0, "a position under way met twice"
+        v = result if result is not None else 0.0
+        visits[best] += 1
+        value[best] += v
+        root_visits += 1
+        root_value += v
+    return visits
+
+
+def test_the_search_visits_a_built_position_as_the_formula_says() -> None:
+    """With equal priors and zero values, the 200 simulations from the last action of the game: the winning sale
+    takes most of them, every other action a few or one; the counts are the formula's, worked out above."""
     state = winning_sale()
     game = state.game
+    outcomes: dict[int, float | None] = {}
+    for action in state.legal_actions():
+        child = state.child(action)
+        outcomes[action] = child.returns[0] if child.is_terminal else None
     win = game.parse_action("sell lancaster/2 distant")
+    assert outcomes[win] == 1.0 and sorted(v for v in outcomes.values() if v is not None) == [-0.5, -0.5, 1.0]
     visits, value = search.analyse(state, uniform, simulations=200, c_puct=1.5, seed=3)
-    assert sorted(visits) == state.legal_actions()
-    assert visits[win] == 189
-    assert all(v == 1 for a, v in visits.items() if a != win)
-    assert value[0] == pytest.approx((189 * 1.0 - 0.5 - 0.5) / 200, abs=1e-5)  # two losing finishes: −1/2 each
+    want = expected_visits(outcomes, 200, 1.5)
+    assert visits == want
+    assert visits[win] == max(visits.values()) > 150
+    total = sum(want[a] * (v or 0.0) for a, v in outcomes.items())
+    assert value[0] == pytest.approx(total / 200, abs=1e-5)
 
 
 def test_the_native_forward_pass_is_numpys(tmp_path: pathlib.Path) -> None:

@@ -67,11 +67,26 @@ const CONNECTED: f64 = 0.5;
 /// … or connected to none.
 const UNCONNECTED: f64 = 0.3;
 
+/// Birmingham, two players: the share of an unflipped brewery's VP counted (elsewhere a producer counts
+/// half). A brewery flips only when its beer is drunk, mostly in other players' sales; with one opponent
+/// that is rarer: in Greedy's 2-player games (against Random or Greedy) 36% of its breweries were flipped at
+/// an era's end (against two or three Greedy players 62% and 73%), and valued at a half they made it open
+/// with breweries nobody emptied, the start of its collapses (docs/agents.md).
+const TWO_PLAYER_BREWERY: f64 = 0.36;
+
 /// Birmingham: money at or below this is scarce (an action's worth: most tiles cost £5–£20) …
 const SCARCE_MONEY: f64 = 20.0;
-/// … and the first [`SCARCE_MONEY`] pounds are worth this much on top of money / 12: a player with no
-/// money passes, so a one-ply search must see that being broke is worse than a loan (B-16).
+/// … and the first [`SCARCE_MONEY`] pounds the player will have at its next turn (its money after the
+/// coming income, which a negative level takes first) are worth this much on top of money / 12: a player
+/// with no money passes, so a one-ply search must see that being broke is worse than a loan (B-16).
 const SCARCE_BONUS: f64 = 8.0;
+
+/// Birmingham: an income level below this (one loan from level 0, B-16) is a debt paid every round …
+const DEBT_LEVEL: i32 = -3;
+/// … and each level below it costs this × (levels below)² × rounds left on top of the income term: the
+/// payments outrun any money the player holds, and a shortfall then removes its tiles and VP (L-11). Linear
+/// in the level, a second and third loan (down to −9 in the Canal Era) looked as cheap as the first.
+const DEBT_WEIGHT: f64 = 0.03;
 /// Birmingham scores no VP for money (B-21): in the last rounds money is worth less and less, over this
 /// many rounds.
 const MONEY_FADE_ROUNDS: f64 = 3.0;
@@ -109,9 +124,15 @@ fn sale_prospect(
 }
 
 /// Birmingham: the value of the player's money (see [`SCARCE_BONUS`], [`MONEY_FADE_ROUNDS`]).
-fn birmingham_money(game: &Game, state: &State, money: i32) -> f64 {
-    let m = money.max(0) as f64;
-    let value = m / 12.0 + SCARCE_BONUS * m.min(SCARCE_MONEY) / SCARCE_MONEY;
+fn birmingham_money(game: &Game, state: &State, player: u8) -> f64 {
+    let m = state.players[player as usize].money.max(0) as f64;
+    // Money at the player's next turn: this round's income comes first (L-11), but none after the last.
+    let next = if rounds_left(game, state) > 1 {
+        (m + state.income_level(game, player) as f64).max(0.0)
+    } else {
+        m
+    };
+    let value = m / 12.0 + SCARCE_BONUS * next.min(SCARCE_MONEY) / SCARCE_MONEY;
     if game.switches.intro {
         // The introductory game scores money at its end (1 VP per £4, B-22): it keeps its worth.
         return value;
@@ -130,10 +151,13 @@ fn birmingham_money(game: &Game, state: &State, money: i32) -> f64 {
 ///   only the beer is missing, 0.3 if no merchant that buys it is connected;
 /// - each own link also counts the link icons of the player's own unflipped tiles that sell at its ends,
 ///   times their sale prospect (they show once the tile is sold, B-19);
-/// - an unflipped coal mine, iron works or brewery counts half its VP and a quarter of its income (it flips
-///   only when others empty it), plus 0.5 per barrel on a brewery;
-/// - money is worth money / 12 + 8 × min(money, £20) / £20 (being broke costs actions: a loan beats
-///   passing), times min(1, rounds left / 3) (money left at the end is worth nothing);
+/// - an unflipped coal mine, iron works or brewery counts half its VP (a brewery in a 2-player game 0.36)
+///   and a quarter of its income (it flips only when others empty it), plus 0.5 per barrel on a brewery;
+/// - money is worth money / 12 + 8 × min(next, £20) / £20, where *next* is money + income level (the
+///   money at the next turn; just money in the game's last round): being broke costs actions, so a loan
+///   beats passing; all of it times min(1, rounds left / 3) (money left at the end is worth nothing);
+/// - an income level below −3 (deeper than one loan) costs 0.03 × (levels below −3)² × rounds left more:
+///   the debt is paid every round and a shortfall takes tiles and VP (L-11, B-16);
 /// - a sale under way (waiting for its beer, B-25) is valued as made: the tile flipped.
 pub fn evaluate(game: &Game, state: &State, player: u8) -> f64 {
     if let Variant::Birmingham(_) = &game.variant {
@@ -175,6 +199,12 @@ fn evaluate_position(game: &Game, state: &State, player: u8) -> f64 {
             let sold = game.roles[t.industry as usize].sold;
             let chance = match &birmingham {
                 Some((config, ctx)) if sold => sale_prospect(game, config, state, ctx, s as u8),
+                Some(_)
+                    if game.players == 2
+                        && game.produces(t.industry) == Some(crate::game::Resource::Beer) =>
+                {
+                    TWO_PLAYER_BREWERY
+                }
                 _ => 0.5,
             };
             prospect[s] = chance;
@@ -221,7 +251,11 @@ fn evaluate_position(game: &Game, state: &State, player: u8) -> f64 {
             value += level;
         }
         value += match birmingham {
-            Some(_) => birmingham_money(game, state, pl.money),
+            Some(_) => {
+                let below = (level - DEBT_LEVEL as f64).min(0.0);
+                birmingham_money(game, state, player)
+                    - DEBT_WEIGHT * below * below * rounds_left(game, state) as f64
+            }
             None => pl.money as f64 / if game.switches.money_vp { 8.0 } else { 12.0 },
         };
     }

@@ -29,6 +29,10 @@ pub struct PuctConfig {
     pub dirichlet_alpha: f32,
     /// The share of the noise in the root's priors.
     pub dirichlet_fraction: f32,
+    /// An unvisited child is worth the mover's mean value at its node, less this ("first-play urgency"):
+    /// counting it as an even game instead (0) made a losing player's search spread its visits over every
+    /// move, and its policy targets flat.
+    pub fpu_reduction: f32,
 }
 
 impl Default for PuctConfig {
@@ -38,6 +42,7 @@ impl Default for PuctConfig {
             c_puct: 1.5,
             dirichlet_alpha: 0.0,
             dirichlet_fraction: 0.25,
+            fpu_reduction: 0.0,
         }
     }
 }
@@ -244,6 +249,7 @@ impl Search {
             .map(|&a| (n.logits[a as usize] - max).exp())
             .sum();
         let sqrt_visits = (n.visits.max(1) as f32).sqrt();
+        let unvisited = n.value[mover] / n.visits.max(1) as f32 - self.config.fpu_reduction;
         let mut best = (f32::NEG_INFINITY, self.ids[0]);
         for &a in &self.ids {
             let mut prior = (n.logits[a as usize] - max).exp() / total;
@@ -261,7 +267,7 @@ impl Search {
                         child.value[mover] / child.visits.max(1) as f32,
                     )
                 }
-                None => (0, 0.0),
+                None => (0, unvisited),
             };
             let score = q + self.config.c_puct * prior * sqrt_visits / (1.0 + visits as f32);
             if score > best.0 {

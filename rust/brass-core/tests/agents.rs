@@ -1,11 +1,12 @@
 //! The agents' evaluation (docs/agents.md, "The evaluation") on hand-built positions.
 mod common;
 
-use brass_core::agents::{evaluate, Agent, GreedyAgent};
+use brass_core::agents::{evaluate, play_games, Agent, GreedyAgent, RandomAgent};
 use brass_core::game::Era;
 use brass_core::state::Decision;
-use brass_core::Rng;
+use brass_core::{apply, Game, Rng};
 use common::Pos;
+use std::collections::BTreeMap;
 
 /// Player 0's Cotton Mill I at Worcester; Gloucester/1 buys cotton and has its barrel; every other merchant
 /// is blank. With `linked`, player 1's canal joins Worcester to Gloucester.
@@ -173,5 +174,133 @@ fn l54_b22_the_introductory_games_evaluation_counts_only_the_canal_era_and_its_e
     assert!(
         eval_intro > eval_full + 5.0,
         "money in the last round: {eval_intro} vs {eval_full}"
+    );
+}
+
+/// A quiet 2-player Birmingham position in round `round` of the Canal Era: player 0 at income `level` with
+/// `money`, nothing on the board.
+fn at_level(round: u8, level: i32, money: i32) -> Pos {
+    let mut p = Pos::birmingham(2);
+    p.s.round = round;
+    p.s.players[0].income_space = p.g.top_space_of_level(level);
+    p.money(0, money);
+    assert_eq!(p.s.income_level(&p.g, 0), level);
+    p
+}
+
+#[test]
+fn b16_birmingham_a_debt_deeper_than_one_loan_costs_more_than_its_levels() {
+    // Income levels count 0.15 × level × rounds left; below −3 (one loan from level 0, B-16) each level
+    // also costs 0.03 × (levels below −3)² × rounds left: the debt is paid every round and a shortfall
+    // takes tiles and VP (L-11). £40 keeps the scarce-money term (below) full at every level here.
+    let v = |level: i32| {
+        let p = at_level(2, level, 40);
+        evaluate(&p.g, &p.s, 0)
+    };
+    let rounds = 2.0 * 10.0 - 1.0; // round 2 of the Canal Era, 10 rounds an era with 2 players
+    assert!((v(0) - v(-3) - 0.15 * 3.0 * rounds).abs() < 1e-9);
+    let debt = |below: f64| 0.03 * below * below * rounds;
+    assert!((v(-3) - v(-6) - 0.15 * 3.0 * rounds - debt(3.0)).abs() < 1e-9);
+    assert!((v(-6) - v(-9) - 0.15 * 3.0 * rounds - (debt(6.0) - debt(3.0))).abs() < 1e-9);
+}
+
+#[test]
+fn b16_birmingham_scarce_money_is_the_money_at_the_next_turn() {
+    // The first £20 the player will have at its next turn are worth 8 VP-like units on top of money / 12:
+    // money plus this round's income, which a negative level takes first (L-11). Levels −3 to +5 keep the
+    // debt term out; the difference is the income term and the scarce money.
+    let v = |level: i32| {
+        let p = at_level(2, level, 10);
+        evaluate(&p.g, &p.s, 0)
+    };
+    let rounds = 19.0;
+    let scarce = |next: f64| 8.0 * next.min(20.0) / 20.0;
+    let income = |level: f64| 0.15 * level * rounds;
+    assert!((v(-3) - v(0) - (income(-3.0) + scarce(7.0) - scarce(10.0))).abs() < 1e-9);
+    assert!((v(5) - v(0) - (income(5.0) + scarce(15.0) - scarce(10.0))).abs() < 1e-9);
+}
+
+#[test]
+fn b16_birmingham_greedy_borrows_when_broke_but_not_a_third_time() {
+    // Round 7 of the Canal Era, £5, nothing on the board, cards that build nothing affordable. At level 0 a
+    // loan (£30, three levels down, B-16) is worth taking; at −6 a third loan would leave 14 rounds of
+    // paying £9 a round, which the evaluation before counted no worse than the first loan.
+    let choice = |level: i32| {
+        let mut p = at_level(7, level, 5);
+        p.hand(0, &["pottery", "pottery", "pottery"]);
+        assert!(p.legal().contains(&"loan 30".to_string()));
+        let id = GreedyAgent.choose(&p.g, &p.s, &mut Rng(1));
+        p.g.action_name(id as i64).unwrap()
+    };
+    assert_eq!(choice(0), "loan 30");
+    assert_ne!(choice(-6), "loan 30");
+}
+
+#[test]
+fn birmingham_a_brewery_counts_less_of_its_vp_with_one_opponent() {
+    // An unflipped producer counts half its VP and a quarter of its income (0.15 × income spaces / 2 × rounds
+    // left), plus 0.5 per barrel; a brewery in a 2-player game 0.36 of its VP, as often as Greedy's 2-player
+    // games saw one flipped.
+    for (players, share) in [(2, 0.36), (3, 0.5), (4, 0.5)] {
+        let mut p = Pos::birmingham(players);
+        let before = evaluate(&p.g, &p.s, 0);
+        p.tile("stone/1", 0, "brewery", 1, 1);
+        let spec = p.g.tile_spec(p.ind("brewery"), 1).unwrap();
+        let rounds = 2.0 * p.g.rounds_per_era as f64 - 1.0;
+        let expected =
+            share * spec.vp as f64 + 0.25 * 0.15 * spec.income as f64 / 2.0 * rounds + 0.5;
+        let gap = evaluate(&p.g, &p.s, 0) - before;
+        assert!(
+            (gap - expected).abs() < 1e-9,
+            "{players} players: {gap} != {expected}"
+        );
+    }
+}
+
+#[test]
+fn b16_l11_b21_birmingham_greedy_never_collapses_against_random_in_two_player_games() {
+    // The collapse this guards against (docs/agents.md, "The evaluation"): with the evaluation before it,
+    // Greedy ended 15 of the 200 games of seed 77 and 26 of seed 1 at 0 VP. It opened with breweries nobody
+    // emptied, hoarded scarce money, borrowed three times in the Canal Era (B-16: −3 levels each, to −9)
+    // and paid the debt with its tiles and VP (L-11); money scores nothing (B-21). Seats rotate: game i
+    // seats Greedy as player i mod 2.
+    let game = Game::new("birmingham", 2, &BTreeMap::new()).unwrap();
+    let mut results = play_games(&game, &[&GreedyAgent, &RandomAgent], 77, 0, 200, true, 0);
+    results.extend(play_games(
+        &game,
+        &[&GreedyAgent, &RandomAgent],
+        1,
+        0,
+        200,
+        true,
+        0,
+    ));
+    let mut wins = 0.0;
+    for (i, r) in results.iter().enumerate() {
+        let greedy = ((2 - i % 2) % 2) as u8;
+        let mut s = apply::new_state(&game, r.seed);
+        let mut canal_end_level = None;
+        for &id in &r.actions {
+            let canal = s.era == Era::Canal;
+            apply::apply(&game, &mut s, id as i64).unwrap();
+            if canal && s.era == Era::Rail {
+                canal_end_level = Some(s.income_level(&game, greedy));
+            }
+        }
+        let vp = r.scores[greedy as usize];
+        let level = canal_end_level.expect("a Rail Era");
+        assert!(vp > 0, "game {i}: Greedy ended at 0 VP");
+        // At most two loans deep when the Rail Era starts, its debt paid from its income and money.
+        assert!(
+            level >= -6,
+            "game {i}: Greedy began the Rail Era at income level {level}"
+        );
+        if r.winners.contains(&greedy) {
+            wins += 1.0 / r.winners.len() as f64;
+        }
+    }
+    assert!(
+        wins >= 390.0,
+        "Greedy won {wins} of 400 games against Random"
     );
 }

@@ -148,20 +148,21 @@ impl Net {
     }
 }
 
-/// PUCT search guided by a trained network (`NetMCTS(path_or_net, simulations=64, c_puct=1.5)`): no noise,
-/// the most visited action.
+/// PUCT search guided by a trained network (`NetMCTS(path_or_net, simulations=64, c_puct=1.5,
+/// fpu_reduction=0.0)`): no noise, the most visited action.
 #[pyclass(module = "brass.agents", extends = Agent, frozen, name = "NetMCTS")]
 pub(crate) struct NetMcts;
 
 #[pymethods]
 impl NetMcts {
     #[new]
-    #[pyo3(signature = (network, simulations = None, c_puct = None))]
+    #[pyo3(signature = (network, simulations = None, c_puct = None, fpu_reduction = None))]
     fn new(
         py: Python<'_>,
         network: &Bound<'_, PyAny>,
         simulations: Option<&Bound<'_, PyAny>>,
         c_puct: Option<&Bound<'_, PyAny>>,
+        fpu_reduction: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<PyClassInitializer<NetMcts>> {
         let (net, game) = match network.cast::<Net>() {
             Ok(n) => (n.get().net.clone(), n.get().game.clone()),
@@ -173,6 +174,9 @@ impl NetMcts {
         }
         if let Some(c) = c_puct {
             search.c_puct = positive(py, c, "c_puct")?;
+        }
+        if let Some(x) = fpu_reduction {
+            search.fpu_reduction = float_arg(py, x, "fpu_reduction")? as f32;
         }
         Ok(PyClassInitializer::from(Agent {
             inner: Arc::new(NetMctsAgent {
