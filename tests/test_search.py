@@ -74,12 +74,11 @@ def expected_visits(outcomes: dict[int, float | None], simulations: int, c: floa
     root_visits, root_value = 1, 0.0
     for _ in range(simulations - 1):
         first_play = root_value / root_visits
-
-        def score(a: int) -> float:
-            q = value[a] / visits[a] if visits[a] else first_play
-            return q + c * prior * root_visits**0.5 / (1 + visits[a])
-
-        best = max(sorted(outcomes), key=score)  # max keeps the first of equals: the lower id
+        scores = {
+            a: (value[a] / visits[a] if visits[a] else first_play) + c * prior * root_visits**0.5 / (1 + visits[a])
+            for a in outcomes
+        }
+        best = max(sorted(outcomes), key=scores.__getitem__)  # max keeps the first of equals: the lower id
         result = outcomes[best]
         assert result is not None or visits[best] == 0, "a position under way met twice"
         v = result if result is not None else 0.0
