@@ -78,3 +78,25 @@ def test_greedy_beats_random_and_evaluation_is_sane(game: brass.Game) -> None:
     assert greedy_wins >= 7
     state = game.new_state(seed=1)
     assert agents.evaluate(state, 0) == pytest.approx(30 / 8 + 0.0)  # £30 and nothing else yet
+
+
+def test_b16_l11_b21_birmingham_greedy_never_collapses_against_random() -> None:
+    """Greedy is the yardstick of the learned agents, so it must not collapse. The evaluation before this
+    test ended 15 of these 200 games at 0 VP: Greedy borrowed three times in the Canal Era (B-16, to income
+    level -9), paid the debt with its tiles and VP (L-11) and had nothing left, money scoring no VP (B-21)."""
+    game = brass.Game("birmingham", players=2)
+    results = agents.play_games(game, [agents.Greedy(), agents.Random()], 200, seed=77)
+    wins = 0.0
+    for r in results:
+        p = r.seats.index("greedy")
+        assert r.scores[p] > 0, f"game {r.index}: Greedy ended at 0 VP"
+        state = game.new_state(seed=r.seed)
+        rail_level = None
+        for action in r.actions:
+            canal = state.era == "canal"
+            state.apply(action)
+            if canal and state.era == "rail":
+                rail_level = state.player(p).income_level
+        assert rail_level is not None and rail_level >= -6, f"game {r.index}: Rail Era began at level {rail_level}"
+        wins += (p in r.winners) / len(r.winners)
+    assert wins >= 195
