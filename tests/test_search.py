@@ -12,7 +12,7 @@ import pytest
 from safetensors.numpy import save_file
 
 import brass
-from brass import agents, search
+from brass import agents, search, selfplay
 
 
 def network_file(path: pathlib.Path, game: brass.Game, widths=(32, 16), seed=0, label: brass.Game | None = None):
@@ -247,3 +247,20 @@ def test_network_agents_by_spec_in_the_command_line(tmp_path: pathlib.Path, caps
     assert err.count("\n") == 1 and "cannot read the network nowhere.safetensors" in err
     assert main(["selfplay", "--game", "birmingham", "--players", "2", "--agents", f"net:{path}", "random"]) == 2
     assert "trained for lancashire, 2 players" in capsys.readouterr().err
+
+
+def test_completed_q_targets_follow_what_the_search_found() -> None:
+    """`policy_target="completed_q"`: a distribution over the legal actions that favours what the search found
+    (docs/learning.md); with a flat prior, the action the search valued most gets the most weight."""
+    game = brass.Game("lancashire", players=2)
+
+    def zeros(observations, masks):
+        return np.zeros(masks.shape, np.float32), np.zeros((len(masks), 2), np.float32)
+
+    for played in search.SearchGames(game, zeros, 2, simulations=8, policy_target="completed_q"):
+        policy = played.samples["policy"]
+        masks = selfplay.unpack_masks(played.samples["legal_mask"], game.num_actions)
+        np.testing.assert_allclose(policy.sum(axis=1), 1.0, atol=1e-5)
+        assert ((policy > 0) == masks).all()
+    with pytest.raises(brass.ConfigError, match="policy_target is"):
+        search.SearchGames(game, zeros, 1, policy_target="greedy")

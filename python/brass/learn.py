@@ -233,6 +233,8 @@ class LearnConfig:
     c_puct: float = 1.5
     dirichlet_alpha: float = 0.3
     temperature_decisions: int = 30
+    #: The policy target: "visits" (AlphaZero's visit distribution) or "completed_q" (docs/learning.md).
+    policy_target: str = "completed_q"
     batch_size: int = 256
     steps_per_iteration: int = 100
     learning_rate: float = 1e-3
@@ -455,6 +457,7 @@ class Trainer:
             c_puct=c.c_puct,
             dirichlet_alpha=c.dirichlet_alpha,
             temperature_decisions=c.temperature_decisions,
+            policy_target=c.policy_target,
         )
         played = [samples_of(g, self.game) for g in games]
         data = Samples.concatenate(played)
@@ -570,6 +573,12 @@ def add_parser(sub: Any) -> None:
         flag = "--" + name.replace("_", "-")
         p.add_argument(flag, type=kind, default=None, help=f"(default {getattr(defaults, name)})")
     p.add_argument("--widths", type=int, nargs="+", default=None, help=f"hidden layers (default {defaults.widths})")
+    p.add_argument(
+        "--policy-target",
+        choices=("visits", "completed_q"),
+        default=None,
+        help=f"the policy target (default {defaults.policy_target})",
+    )
     p.set_defaults(run=run_cli)
 
 

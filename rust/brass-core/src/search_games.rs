@@ -18,9 +18,19 @@ use crate::state::State;
 use rayon::prelude::*;
 use std::time::Instant;
 
+/// What a decision's policy target is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PolicyTarget {
+    /// The search's visit distribution (AlphaZero).
+    Visits,
+    /// The improved policy of the completed Q-values ([`Search::improved_policy`]).
+    CompletedQ,
+}
+
 /// How the games are played.
 #[derive(Clone, Debug, PartialEq)]
 pub struct SearchGamesConfig {
+    pub policy_target: PolicyTarget,
     pub search: PuctConfig,
     /// Games played at once (their leaves are evaluated together).
     pub parallel: usize,
@@ -37,6 +47,7 @@ impl Default for SearchGamesConfig {
                 dirichlet_alpha: 0.3,
                 ..PuctConfig::default()
             },
+            policy_target: PolicyTarget::Visits,
             parallel: 64,
             temperature_decisions: 30,
             temperature: 1.0,
@@ -264,7 +275,7 @@ fn advance(
             ids.clear();
             rules::legal_actions(game, &s.state, &mut ids);
             if ids.len() == 1 {
-                record(game, s, &[(ids[0], 1)], ids[0]);
+                record(game, s, &[(ids[0], 1.0)], ids[0]);
                 continue;
             }
             s.search = Some(Search::new(
@@ -290,15 +301,23 @@ fn advance(
                 };
                 let mut rng = Rng(s.rng.next_u64());
                 let action = pick(&visits, temperature, &mut rng);
+                let target = match config.policy_target {
+                    PolicyTarget::Visits => visits
+                        .iter()
+                        .map(|&(a, v)| (a, v as f32))
+                        .collect::<Vec<_>>(),
+                    PolicyTarget::CompletedQ => search.improved_policy(game),
+                };
                 s.search = None;
-                record(game, s, &visits, action);
+                record(game, s, &target, action);
             }
         }
     }
 }
 
-/// Record the decision about to be taken (its sample), then take it.
-fn record(game: &Game, s: &mut Slot, visits: &[(u16, u32)], action: u16) {
+/// Record the decision about to be taken (its sample, `target` the policy target's weights, normalised
+/// here), then take it.
+fn record(game: &Game, s: &mut Slot, target: &[(u16, f32)], action: u16) {
     let player = s.state.current_player(game).expect("a player to move");
     let g = &mut s.game;
     g.players.push(player);
@@ -314,11 +333,12 @@ fn record(game: &Game, s: &mut Slot, visits: &[(u16, u32)], action: u16) {
     }
     let at = g.policies.len();
     g.policies.resize(at + game.num_actions(), 0.0);
-    let total: u32 = visits.iter().map(|&(_, v)| v).sum();
-    for &(a, v) in visits {
-        g.policies[at + a as usize] = v as f32 / total.max(1) as f32;
-    }
-    if total == 0 {
+    let total: f32 = target.iter().map(|&(_, w)| w).sum();
+    if total > 0.0 {
+        for &(a, w) in target {
+            g.policies[at + a as usize] = w / total;
+        }
+    } else {
         g.policies[at + action as usize] = 1.0;
     }
     g.actions.push(action);
@@ -362,6 +382,43 @@ mod tests {
             values.clear();
             values.resize(rows * 2, 0.0);
             Ok(())
+        }
+    }
+
+    #[test]
+    fn completed_q_targets_are_distributions_over_the_legal_actions() {
+        let g = Game::new("birmingham", 2, &BTreeMap::new()).expect("game");
+        let config = SearchGamesConfig {
+            search: PuctConfig {
+                simulations: 6,
+                ..PuctConfig::default()
+            },
+            policy_target: PolicyTarget::CompletedQ,
+            parallel: 2,
+            ..SearchGamesConfig::default()
+        };
+        let mut play = SearchGames::new(&g, config, 3, 0, 2);
+        let mut games = Vec::new();
+        while !play.is_done() {
+            games.extend(play.step(&mut Slanted).expect("step"));
+        }
+        let a = g.num_actions();
+        for x in &games {
+            let mut state = apply::new_state(&g, x.seed);
+            for (d, &action) in x.actions.iter().enumerate() {
+                let policy = &x.policies[d * a..(d + 1) * a];
+                assert!((policy.iter().sum::<f32>() - 1.0).abs() < 1e-4);
+                let mut ids = Vec::new();
+                rules::legal_actions(&g, &state, &mut ids);
+                for (id, &p) in policy.iter().enumerate() {
+                    assert_eq!(
+                        p > 0.0,
+                        ids.contains(&(id as u16)),
+                        "every legal action and no other"
+                    );
+                }
+                apply::apply(&g, &mut state, action as i64).expect("legal");
+            }
         }
     }
 

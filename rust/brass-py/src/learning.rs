@@ -8,7 +8,7 @@ use crate::game::{seed_arg, type_name, Game};
 use brass_core::net::{game_key, Net as CoreNet, Scratch};
 use brass_core::net_agents::{NetAgent, NetEvaluator, NetMctsAgent};
 use brass_core::puct::{Evaluator, PuctConfig};
-use brass_core::search_games::SearchGamesConfig;
+use brass_core::search_games::{PolicyTarget, SearchGamesConfig};
 use brass_core::search_games::{SearchGame as CoreSearchGame, SearchGames as CoreSearchGames};
 use brass_core::{observation, selfplay, Error, Game as CoreGame};
 use numpy::{PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray2, PyUntypedArrayMethods};
@@ -274,7 +274,9 @@ impl Evaluator for PyEvaluator<'_, '_> {
 /// Self-play games with the network-guided search, many at once (docs/learning.md, "Self-play").
 ///
 /// `SearchGames(game, evaluator, games, seed=0, first=0, simulations=64, parallel=64, c_puct=1.5,
-/// dirichlet_alpha=0.3, dirichlet_fraction=0.25, temperature=1.0, temperature_decisions=30)`. `evaluator`
+/// dirichlet_alpha=0.3, dirichlet_fraction=0.25, temperature=1.0, temperature_decisions=30,
+/// policy_target="visits")`; `policy_target="completed_q"` gives the improved policy of the completed
+/// Q-values instead of the visit distribution (docs/learning.md). `evaluator`
 /// is an `agents.Net` (evaluated natively, the GIL released) or a callable `(observations float32[B, obs],
 /// masks bool[B, A]) -> (logits [B, A], values [B, players])` called with each batch of leaves. Iterating
 /// yields each `SearchGame` as it ends (not in index order).
@@ -292,7 +294,7 @@ impl SearchGames {
     #[new]
     #[pyo3(signature = (game, evaluator, games, seed = None, first = None, simulations = None,
                         parallel = None, c_puct = None, dirichlet_alpha = None, dirichlet_fraction = None,
-                        temperature = None, temperature_decisions = None))]
+                        temperature = None, temperature_decisions = None, policy_target = None))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         py: Python<'_>,
@@ -308,6 +310,7 @@ impl SearchGames {
         dirichlet_fraction: Option<&Bound<'_, PyAny>>,
         temperature: Option<&Bound<'_, PyAny>>,
         temperature_decisions: Option<&Bound<'_, PyAny>>,
+        policy_target: Option<&str>,
     ) -> PyResult<SearchGames> {
         let g = game_arg(py, game, "game")?;
         let native = match evaluator.cast::<Net>() {
@@ -372,6 +375,16 @@ impl SearchGames {
                 Error::Config,
             )? as u32;
         }
+        c.policy_target = match policy_target {
+            None | Some("visits") => PolicyTarget::Visits,
+            Some("completed_q") => PolicyTarget::CompletedQ,
+            Some(other) => {
+                return Err(config(
+                    py,
+                    format!("policy_target is \"visits\" or \"completed_q\", not {other:?}"),
+                ))
+            }
+        };
         let games = int_arg(py, games, "games", 0, 1 << 40, Error::Config)? as u64;
         let seed = seed.map_or(Ok(0), |s| seed_arg(py, s))?;
         let first = match first {
