@@ -493,49 +493,51 @@ class Trainer:
         self.say(" ".join(f"{k}={v}" for k, v in row.items()))
 
     def plot(self) -> str | None:
-        """The learning curve (losses and win rates against minutes) as curve.png; None without matplotlib."""
-        try:
-            import matplotlib
+        """The learning curve as curve.png (`plot_log`)."""
+        return plot_log(self.folder, self.config.eval_simulations, say=self.say)
 
-            matplotlib.use("Agg")
-            from matplotlib.figure import Figure
-        except ImportError:
-            self.say(f"the learning curve needs matplotlib: {INSTALL_HINT}")
-            return None
-        with open(os.path.join(self.folder, "log.csv")) as f:
-            rows = list(csv.DictReader(f))
-        if not rows:
-            return None
-        minutes = [float(r["minutes"]) for r in rows]
-        figure = Figure(figsize=(8, 6))
-        top, bottom = figure.subplots(2, 1, sharex=True)
-        top.plot(minutes, [float(r["policy_loss"]) for r in rows], label="policy loss")
-        top.plot(minutes, [float(r["value_loss"]) for r in rows], label="value loss")
-        top.legend()
-        top.set_title(f"brass learn: {self.game.name}, {self.game.players} players")
-        evals = [r for r in rows if r["vs_greedy_win_rate"]]
-        if evals:
-            x = [float(r["minutes"]) for r in evals]
-            rate = np.array([float(r["vs_greedy_win_rate"]) for r in evals])
-            low = rate - np.array([float(r["vs_greedy_low"]) for r in evals])
-            high = np.array([float(r["vs_greedy_high"]) for r in evals]) - rate
-            bottom.errorbar(
-                x,
-                rate,
-                yerr=[low, high],
-                marker="o",
-                capsize=3,
-                label=f"NetMCTS({self.config.eval_simulations}) vs Greedy",
-            )
-            bottom.plot(x, [float(r["vs_random_win_rate"]) for r in evals], marker="s", label="Net vs Random")
-            bottom.axhline(0.5, color="grey", linewidth=0.5)
-            bottom.set_ylim(0, 1)
-            bottom.legend()
-        bottom.set_xlabel("minutes")
-        bottom.set_ylabel("win rate (95% interval)")
-        path = os.path.join(self.folder, "curve.png")
-        figure.savefig(path, dpi=100)
-        return path
+
+def plot_log(folder: str, eval_simulations: int, say: Callable[[str], None] = print) -> str | None:
+    """The learning curve of the run in `folder` (losses, and the arena's win rates with their intervals,
+    against minutes) as `folder/curve.png`; None without matplotlib or without a logged iteration."""
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        from matplotlib.figure import Figure
+    except ImportError:
+        say(f"the learning curve needs matplotlib: {INSTALL_HINT}")
+        return None
+    with open(os.path.join(folder, "log.csv")) as f:
+        rows = list(csv.DictReader(f))
+    if not rows:
+        return None
+    with open(os.path.join(folder, "config.json")) as f:
+        config = json.load(f)
+    minutes = [float(r["minutes"]) for r in rows]
+    figure = Figure(figsize=(8, 6))
+    top, bottom = figure.subplots(2, 1, sharex=True)
+    top.plot(minutes, [float(r["policy_loss"]) for r in rows], label="policy loss")
+    top.plot(minutes, [float(r["value_loss"]) for r in rows], label="value loss")
+    top.legend()
+    top.set_title(f"brass learn: {config['game']}, {config['players']} players ({config.get('policy_target', '')})")
+    evals = [r for r in rows if r["vs_greedy_win_rate"]]
+    if evals:
+        x = [float(r["minutes"]) for r in evals]
+        rate = np.array([float(r["vs_greedy_win_rate"]) for r in evals])
+        low = rate - np.array([float(r["vs_greedy_low"]) for r in evals])
+        high = np.array([float(r["vs_greedy_high"]) for r in evals]) - rate
+        label = f"NetMCTS({eval_simulations}) vs Greedy"
+        bottom.errorbar(x, rate, yerr=[low, high], marker="o", capsize=3, label=label)
+        bottom.plot(x, [float(r["vs_random_win_rate"]) for r in evals], marker="s", label="Net vs Random")
+        bottom.axhline(0.5, color="grey", linewidth=0.5)
+        bottom.set_ylim(0, 1)
+        bottom.legend()
+    bottom.set_xlabel("minutes")
+    bottom.set_ylabel("win rate (95% interval)")
+    path = os.path.join(folder, "curve.png")
+    figure.savefig(path, dpi=100)
+    return path
 
 
 # ---------------------------------------------------------------------------------------------------------
