@@ -55,6 +55,13 @@ def _cargo_env() -> dict[str, str]:
     return env
 
 
+def _install_package(session: nox.Session, spec: str) -> None:
+    """Install the package (a maturin build of the Rust extension) with cargo's progress shown: the first build
+    takes minutes, and a silent pip looks hung."""
+    session.log(f"building and installing {spec} (Rust, dev profile: ~5 minutes on 2 cores the first time)")
+    session.install("-v", "-e", spec, silent=False)
+
+
 def _rust_test_commands(session: nox.Session) -> list[list[str]]:
     """The Rust tests of brass-core (unit and integration tests; the examples are built by `lint`'s clippy):
     cargo-nextest when it is installed (one summary line), else `cargo test`."""
@@ -156,7 +163,7 @@ def tests(session: nox.Session) -> None:
     `nox -s tests -- ARGS` runs the Rust tests, then `pytest -q ARGS` in one process (e.g. `-- tests/test_cli.py`)."""
     session.env.update(_cargo_env())
     session.env.update(DEV_BUILD)
-    session.install("-e", ".[test]")
+    _install_package(session, ".[test]")
     rust = _rust_test_commands(session)
     if session.posargs:
         _run_lanes(session, [*rust, PYTEST + session.posargs])
@@ -175,7 +182,7 @@ def integration(session: nox.Session) -> None:
     first)."""
     session.env.update(_cargo_env())
     session.env.update(DEV_BUILD)
-    session.install("-e", INTEGRATION_EXTRAS)
+    _install_package(session, INTEGRATION_EXTRAS)
     # The sample-loading examples of docs/selfplay.md (tests/test_selfplay_extras.py); JAX comes with `learn`.
     session.install("polars>=1")
     session.run(*PYTEST, *(session.posargs or INTEGRATION_TESTS))
@@ -189,7 +196,7 @@ def browser(session: nox.Session) -> None:
     runs them."""
     session.env.update(_cargo_env())
     session.env.update(DEV_BUILD)
-    session.install("-e", ".[test]")
+    _install_package(session, ".[test]")
     session.run(*PYTEST, "tests/browser", *session.posargs)
 
 
@@ -229,5 +236,5 @@ def differential(session: nox.Session) -> None:
     session.env.update(_cargo_env())
     session.env.update(DEV_BUILD)
     session.env["HYPOTHESIS_PROFILE"] = os.environ.get("HYPOTHESIS_PROFILE", "brass-long")
-    session.install("-e", ".[test]")
+    _install_package(session, ".[test]")
     session.run("pytest", "-q", "-p", "no:randomly", "tests/differential", "tests/test_vectors.py", *session.posargs)

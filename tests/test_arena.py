@@ -186,7 +186,12 @@ def test_the_chart_without_matplotlib_names_the_extra(
         report.plot(chart)
     # The command line says so before playing.
     code, out, err = run_cli(capsys, "--players", "2", "--agents", "random", "greedy", "--plot", str(chart), "--quiet")
-    assert code == 2 and out == "" and err == "brass: the chart needs matplotlib: pip install '.[arena]'\n"
+    assert (
+        code == 2
+        and out == ""
+        and err
+        == ("brass: the chart needs matplotlib, which is not installed: pip install '.[arena]' (in the brass clone)\n")
+    )
     assert not chart.exists()
 
 

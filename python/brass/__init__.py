@@ -17,6 +17,7 @@ from brass._errors import (
     ConfigError,
     IllegalActionError,
     InvalidStateError,
+    MissingExtraError,
     NotationError,
     PlayerIndexError,
 )
@@ -29,6 +30,7 @@ __all__ = [
     "Game",
     "IllegalActionError",
     "InvalidStateError",
+    "MissingExtraError",
     "NotationError",
     "PlayerIndexError",
     "PlayerView",

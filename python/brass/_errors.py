@@ -12,6 +12,7 @@ __all__ = [
     "ConfigError",
     "IllegalActionError",
     "InvalidStateError",
+    "MissingExtraError",
     "NotationError",
     "PlayerIndexError",
 ]
@@ -43,3 +44,14 @@ class ArgumentTypeError(BrassError, TypeError):
 
 class PlayerIndexError(BrassError, IndexError):
     """A player index outside `range(players)`. Also an `IndexError`."""
+
+
+class MissingExtraError(BrassError, ImportError):
+    """A feature needs a library of an optional extra that is not installed. Also an `ImportError`."""
+
+    def __init__(self, what: str, module: str, extra: str) -> None:
+        super().__init__(
+            f"{what} needs {module}, which is not installed: pip install '.[{extra}]' (in the brass clone)"
+        )
+        self.module = module
+        self.extra = extra

@@ -44,8 +44,8 @@ Policy = Callable[[brass.State], int | str]
 AgentLike = str | agents.Agent | Policy
 
 
-class MissingExtraError(brass.BrassError, ImportError):
-    """A part of the report needs a library of the `arena` extra that is not installed."""
+#: A part of the report needs a library of the `arena` extra that is not installed (`brass.MissingExtraError`).
+MissingExtraError = brass.MissingExtraError
 
 
 @dataclass(frozen=True)
@@ -535,7 +535,7 @@ def _matplotlib() -> tuple[Any, Any]:
         from matplotlib.backends.backend_agg import FigureCanvasAgg
         from matplotlib.figure import Figure
     except ImportError:
-        raise MissingExtraError(f"the chart needs matplotlib: {INSTALL_HINT}") from None
+        raise MissingExtraError("the chart", "matplotlib", "arena") from None
     return Figure, FigureCanvasAgg
 
 

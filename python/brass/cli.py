@@ -631,7 +631,7 @@ def build_parser() -> argparse.ArgumentParser:
         nargs="?",
         const="local",
         metavar="ADDRESS",
-        help="run on a Ray cluster (a local one without ADDRESS); needs brass[ray]",
+        help="run on a Ray cluster (a local one without ADDRESS); needs the ray extra: pip install '.[ray]'",
     )
     sp.add_argument("--quiet", action="store_true", help="no progress bar")
     sp.set_defaults(run=_selfplay)

@@ -1,4 +1,4 @@
-"""Adapters to reinforcement-learning and game-AI frameworks (optional extra: `pip install 'brass[env]'`).
+"""Adapters to reinforcement-learning and game-AI frameworks (optional extra: `pip install '.[env]'` in the clone).
 
 - `brass.env.pettingzoo`: `env(game=..., players=...)`, a PettingZoo AEC environment;
 - `brass.env.gymnasium`: `BrassEnv(game=..., players=...)`, one seat as a Gymnasium environment

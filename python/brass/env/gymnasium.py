@@ -38,8 +38,14 @@ from __future__ import annotations
 
 from typing import Any
 
-import gymnasium
 import numpy as np
+
+from brass._errors import MissingExtraError
+
+try:
+    import gymnasium
+except ModuleNotFoundError as e:  # say which extra brings it, not just the module's name
+    raise MissingExtraError("brass.env.gymnasium", e.name or "gymnasium", "env") from None
 
 import brass
 from brass.env._common import (

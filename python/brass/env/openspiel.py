@@ -37,8 +37,14 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-import pyspiel
-from open_spiel.python.algorithms import mcts
+
+from brass._errors import MissingExtraError
+
+try:
+    import pyspiel
+    from open_spiel.python.algorithms import mcts
+except ModuleNotFoundError as e:  # say which extra brings it, not just the module's name
+    raise MissingExtraError("brass.env.openspiel", e.name or "open_spiel", "env") from None
 
 import brass
 from brass.env._common import (

@@ -25,10 +25,16 @@ from __future__ import annotations
 
 from typing import Any
 
-import gymnasium
 import numpy as np
-from pettingzoo import AECEnv
-from pettingzoo.utils import wrappers
+
+from brass._errors import MissingExtraError
+
+try:
+    import gymnasium
+    from pettingzoo import AECEnv
+    from pettingzoo.utils import wrappers
+except ModuleNotFoundError as e:  # say which extra brings it, not just the module's name
+    raise MissingExtraError("brass.env.pettingzoo", e.name or "pettingzoo", "env") from None
 
 import brass
 from brass.env._common import (
