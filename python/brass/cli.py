@@ -21,9 +21,11 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import io
 import json
 import math
 import os
+import re
 import signal
 import sys
 import time
@@ -249,89 +251,103 @@ def _progress_bar(what: str, total: int, disable: bool) -> Iterator[Callable[[in
         yield advance
 
 
-def _replay(args: argparse.Namespace) -> int:
+def _record_of(entry: Any) -> Any:
+    """The game record of a file entry: a record itself, or a `selfplay --out` line (whose `record` is taken)."""
+    if isinstance(entry, dict) and "format" not in entry and "record" in entry:
+        return entry["record"]
+    return entry
+
+
+def _entries(path: str) -> Iterator[tuple[str, Any]]:
+    """The entries of a record file, each with where it is (`FILE` or `FILE:LINE`), read one line at a time: JSON
+    Lines of records or of `selfplay --out` lines, or one JSON record (pretty-printed or not). The one reader of
+    `replay` and `render`, so both accept the same files and word the same errors the same way."""
     from brass import selfplay
 
-    games = decisions = 0
     n = 0
-    try:
-        with selfplay.open_records(args.file) as f:
-            for n, line in enumerate(f, 1):  # noqa: B007 - n names the line of an error below
-                if line.strip():
-                    decisions += _replay_line(args.file, n, line)
-                    games += 1
-    except OSError as e:
-        raise UserError(f"cannot read {args.file}: {e.strerror or e}") from None
-    except (EOFError, UnicodeDecodeError, brass.BrassError) as e:
-        raise UserError(f"{args.file}: after line {n}, the file cannot be read: {e}") from None
-    if not games:
-        raise UserError(f"{args.file}: no game record in the file")
-    print(
-        f"{games} game{'s' if games != 1 else ''} replayed from {args.file}: every action legal, "
-        f"every final score matches ({decisions} decisions)"
-    )
-    return 0
-
-
-def _replay_line(path: str, n: int, line: str) -> int:
-    """Replay the game of one line (a record, or a `selfplay --out` entry); its number of decisions."""
-    try:
-        entry = json.loads(line)
-        record = entry["record"] if isinstance(entry, dict) and "record" in entry else entry
-        state = brass.replay(json.dumps(record))
-    except (ValueError, KeyError, TypeError) as e:
-        raise UserError(f"{path}:{n}: {e}") from None
-    if isinstance(entry, dict) and "scores" in entry and state.scores != entry["scores"]:
-        raise UserError(f"{path}:{n}: replayed scores {state.scores} differ from recorded {entry['scores']}")
-    if isinstance(entry, dict) and "winners" in entry and state.winners != entry["winners"]:
-        raise UserError(f"{path}:{n}: replayed winners differ from the record")
-    return len(state.history)
-
-
-def _read_records(path: str) -> list[tuple[str, Any]]:
-    """The game records of a file, each with where it is (`FILE` or `FILE:LINE`): one JSON record, or JSON Lines
-    of records or of `selfplay --out` entries (whose `record` is taken)."""
-    from brass import selfplay
-
+    found = False
     try:
         with selfplay.open_records(path) as f:
-            text = f.read()
+            for n, line in enumerate(f, 1):
+                if not line.strip():
+                    continue
+                try:
+                    entry = json.loads(line)
+                except ValueError as e:
+                    if found:
+                        raise UserError(f"{path}:{n}: not JSON ({e})") from None
+                    # Not a line of JSON Lines: the whole file may be one pretty-printed record.
+                    try:
+                        entry = json.loads(line + f.read())
+                    except ValueError:
+                        raise UserError(f"{path}:{n}: not JSON ({e})") from None
+                    yield path, entry
+                    return
+                found = True
+                yield f"{path}:{n}", entry
     except OSError as e:
         raise UserError(f"cannot read {path}: {e.strerror or e}") from None
     except UnicodeDecodeError:
-        raise UserError(f"{path}: not UTF-8 text") from None
+        raise UserError(f"{path}: not UTF-8 text" + (f" (line {n + 1})" if n else "")) from None
     except (EOFError, brass.BrassError) as e:
-        raise UserError(f"{path}: cannot be read: {e}") from None
-    try:
-        value = json.loads(text)
-        # A file of one line is also a JSON Lines file of one record: name its line, as `replay` does.
-        filled = [n for n, line in enumerate(text.splitlines(), 1) if line.strip()]
-        entries = [(f"{path}:{filled[0]}" if len(filled) == 1 else path, value)]
-    except ValueError:
-        entries = []
-        for n, line in enumerate(text.splitlines(), 1):
-            if line.strip():
-                try:
-                    entries.append((f"{path}:{n}", json.loads(line)))
-                except ValueError as e:
-                    raise UserError(f"{path}:{n}: not JSON ({e})") from None
-    if not entries:
+        raise UserError(f"{path}: after line {n}, the file cannot be read: {e}") from None
+    if not found:
         raise UserError(f"{path}: no game record in the file")
-    return [
-        (where, e["record"] if isinstance(e, dict) and "format" not in e and "record" in e else e)
-        for where, e in entries
-    ]
+
+
+def _check_game_index(path: str, index: int) -> None:
+    """`--game-index` names a record of the file (checked before any replay)."""
+    count = sum(1 for _ in _entries(path))
+    if not 0 <= index < count:
+        raise UserError(f"{path} holds {_count(count, 'game record')}: --game-index must be between 0 and {count - 1}")
+
+
+def _replay(args: argparse.Namespace) -> int:
+    if args.game_index is not None:
+        _check_game_index(args.file, args.game_index)
+    games = decisions = 0
+    unfinished: list[str] = []
+    for where, entry in _entries(args.file):
+        state = _replay_entry(where, entry)
+        decisions += len(state.history)
+        games += 1
+        if not state.is_terminal:
+            unfinished.append(f"{where} after {_count(len(state.history), 'decision')}")
+    print(_replay_summary(args.file, games, decisions, unfinished))
+    return 0
+
+
+def _replay_summary(path: str, games: int, decisions: int, unfinished: list[str]) -> str:
+    head = f"{_count(games, 'game')} replayed from {path}: every action legal"
+    if not unfinished:
+        return f"{head}, every final score matches ({_count(decisions, 'decision')})"
+    finished = games - len(unfinished)
+    shown = "; ".join(unfinished[:3]) + ("; ..." if len(unfinished) > 3 else "")
+    scores = f"{finished} finished, every final score matches" if finished else "none finished"
+    return f"{head} ({_count(decisions, 'decision')}); {scores}; {len(unfinished)} unfinished: {shown}"
+
+
+def _replay_entry(where: str, entry: Any) -> brass.State:
+    """Replay the game of one entry, checking a `selfplay --out` line's scores and winners; the final state."""
+    try:
+        state = brass.replay(json.dumps(_record_of(entry)))
+    except (ValueError, KeyError, TypeError) as e:
+        raise UserError(f"{where}: {e}") from None
+    if isinstance(entry, dict) and "scores" in entry and state.scores != entry["scores"]:
+        raise UserError(f"{where}: replayed scores {state.scores} differ from recorded {entry['scores']}")
+    if isinstance(entry, dict) and "winners" in entry and state.winners != entry["winners"]:
+        raise UserError(f"{where}: replayed winners differ from the record")
+    return state
 
 
 def _pick_record(path: str, index: int) -> tuple[str, Any]:
     """The record `--game-index` chooses and where it is."""
-    records = _read_records(path)
-    if not 0 <= index < len(records):
-        raise UserError(
-            f"{path} holds {len(records)} game record{'s' if len(records) != 1 else ''}: "
-            f"--game-index must be between 0 and {len(records) - 1}"
-        )
-    return records[index]
+    count = 0
+    for where, entry in _entries(path):
+        if count == index:
+            return where, _record_of(entry)
+        count += 1
+    raise UserError(f"{path} holds {_count(count, 'game record')}: --game-index must be between 0 and {count - 1}")
 
 
 def _chosen_game(path: str, index: int) -> tuple[str, list]:
@@ -345,26 +361,40 @@ def _chosen_game(path: str, index: int) -> tuple[str, list]:
         raise UserError(f"{where}: {e}") from None
 
 
+_PICTURE = re.compile(r"^[0-9]{3,}\.svg$")
+
+
 def _replay_and_show(args: argparse.Namespace) -> int:
-    """`brass replay`: check every record, then `--moves` / `--svg DIR` for the chosen game."""
-    code = _replay(args)
+    """`brass replay`: check every record, then `--moves` / `--svg DIR` for the chosen game. Pictures are written
+    before anything is printed, so a reader of stdout that goes away early (`| head`) does not stop them."""
     if not (args.moves or args.svg):
-        return code
+        return _replay(args)
     from brass import svg
 
-    _, game_positions = _chosen_game(args.file, args.game_index)
-    if args.moves:
-        for position in game_positions[1:]:
-            print(position.move)
+    index = 0 if args.game_index is None else args.game_index
+    _check_game_index(args.file, index)
+    buffer = io.StringIO()
+    with contextlib.redirect_stdout(buffer):
+        code = _replay(args)
+    _, game_positions = _chosen_game(args.file, index)
     if args.svg:
         width = max(3, len(str(len(game_positions) - 1)))
         try:
             os.makedirs(args.svg, exist_ok=True)
+            # Pictures of an earlier, longer game would pass for this game's later positions.
+            for name in os.listdir(args.svg):
+                if _PICTURE.match(name):
+                    os.remove(os.path.join(args.svg, name))
             for p in game_positions:
                 with open(os.path.join(args.svg, f"{p.index:0{width}d}.svg"), "w", encoding="utf-8") as f:
                     f.write(svg.board(p.state, scored_links=p.scored_links))
         except OSError as e:
             raise UserError(f"cannot write to {args.svg}: {e.strerror}") from None
+    sys.stdout.write(buffer.getvalue())
+    if args.moves:
+        for position in game_positions[1:]:
+            print(position.move)
+    if args.svg:
         print(
             f"{len(game_positions)} pictures written to {args.svg} ({0:0{width}d}.svg to "
             f"{len(game_positions) - 1:0{width}d}.svg)"
@@ -643,9 +673,9 @@ def build_parser() -> argparse.ArgumentParser:
     rp.add_argument(
         "--game-index",
         type=int,
-        default=0,
+        default=None,
         metavar="N",
-        help="the game for --moves and --svg: the Nth record of the file, from 0 (default 0)",
+        help="the game for --moves and --svg: the Nth record of the file, from 0 (default 0); checked first",
     )
     rp.set_defaults(run=_replay_and_show)
 
