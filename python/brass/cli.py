@@ -34,6 +34,7 @@ from typing import Any, NoReturn
 
 import brass
 from brass import agents
+from brass.text import result as text_result
 
 DEFAULT_AGENTS = {
     2: ["mcts:200", "greedy"],
@@ -539,6 +540,7 @@ def _play(args: argparse.Namespace) -> int:
         raise UserError(f"{len(specs)} agents given: give {others_text}")
     others = iter(parse_agent(s) for s in specs)
     seats: list[agents.Agent | None] = [None if p == args.seat else next(others) for p in range(args.players)]
+    _check_writable(args.out)  # before the game, not after an hour of play
     state = game.new_state(seed=args.seed)
     undo: list[brass.State] = []
     decision_seed = args.seed
@@ -568,10 +570,12 @@ def _play(args: argparse.Namespace) -> int:
             text = input("> ").strip()
         except EOFError:
             print()
-            return 0
+            text = "quit"
         if not text:
             continue
         if text in ("quit", "exit"):
+            print(f"Game left unfinished after {_count(len(state.history), 'decision')}.")
+            _save_played(args.out, state)
             return 0
         if text == "help":
             print(help_text(game))
@@ -599,10 +603,22 @@ def _play(args: argparse.Namespace) -> int:
             continue
         undo.append(before)
         print(f"player {p} (you): {game.action_name(choice)}")
-    scores = state.scores
     print(describe(state, args.seat))
-    print(f"Game over. VP: {scores}; winners: {state.winners}")
+    print(f"Game over: {text_result(state)}. VP: {state.scores}")
+    _save_played(args.out, state)
     return 0
+
+
+def _save_played(path: str | None, state: brass.State) -> None:
+    """`brass play --out FILE`: the game's record, finished or not (`brass render FILE`, `brass.replay`)."""
+    if path is None:
+        return
+    try:
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(state.record() + "\n")
+    except OSError as e:
+        raise UserError(f"cannot write {path}: {e.strerror}") from None
+    print(f"record saved to {path} (brass render {path} -o game.html)")
 
 
 def _bench(args: argparse.Namespace) -> int:
@@ -700,6 +716,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     pp.add_argument("--agents", nargs="+", metavar="AGENT", help="agents for the other seats (default greedy)")
     pp.add_argument("--seed", type=int, default=1)
+    pp.add_argument(
+        "--out", metavar="FILE", help="save the game record here when the game ends or is left (for brass render)"
+    )
     pp.set_defaults(run=_play)
 
     bp = sub.add_parser("bench", help="measure throughput on this machine (docs/performance.md)")

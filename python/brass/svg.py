@@ -53,6 +53,7 @@ from typing import Any
 from xml.sax.saxutils import escape
 
 import brass
+import brass.text
 
 DATA_DIR = Path(__file__).resolve().parent / "data"
 
@@ -829,9 +830,12 @@ def _cells(x: float, y: float, labels: list[str], filled: list[bool], fill: str,
     return _group(parts, class_=cls, **attrs)
 
 
-def _draw_panel(obj: dict, data: dict, pic: Picture, now: int | None, rounds: int, scored: bool = False) -> list[str]:
+def _draw_panel(
+    obj: dict, data: dict, pic: Picture, now: int | None, rounds: int, scored: bool = False, result: str = ""
+) -> list[str]:
     """Era, round (of `rounds`), whose turn (`now`), the decision and the action under way (with the coal, iron
-    and beer it still takes and the merchant it sells to), the players, the markets, the DCM and the deck."""
+    and beer it still takes and the merchant it sells to), the players, the markets, the DCM and the deck; at the
+    end, the `result` (who won, by which tie-break)."""
     x = MAP_WIDTH + 15
     out = [_element("rect", x=MAP_WIDTH, y=45, width=PANEL_WIDTH, height=HEIGHT - 45, fill="#ffffff")]
     players = obj["players"]
@@ -841,12 +845,18 @@ def _draw_panel(obj: dict, data: dict, pic: Picture, now: int | None, rounds: in
     out.append(_text(x, y, era, font_size=15, font_weight="bold", class_="era", data_era=obj["era"]))
     y += 22
     if now is None:
-        whose = "game over" if obj["decision"] == "over" else "no player to move"
+        whose = "no player to move"
+        if obj["decision"] == "over":
+            whose = "game over"
     else:
         whose = f"player {now} ({PLAYER_COLOUR_NAMES[now % 4]}) to decide: {obj['decision']}"
         if obj["decision"] != "remove":
             whose += f", {obj['actions_left']} action{'s' if obj['actions_left'] != 1 else ''} left"
     out.append(_text(x, y, whose, font_size=12, class_="turn", data_player=now, data_decision=obj["decision"]))
+    if result:  # on a line of its own: a tie-break's wording is longer than the panel is wide
+        for line in result.split(": ", 1):
+            y += 16
+            out.append(_text(x, y, line, font_size=12, font_weight="bold", class_="result"))
     action = obj.get("action")
     if action:
         y += 18
@@ -1023,7 +1033,15 @@ def board(state: Any, *, scored_links: dict[str, int] | None = None) -> str:
     body += [
         _group([_draw_location(obj, pic, location) for location in data["locations"]], class_="locations"),
         _group(
-            _draw_panel(obj, data, pic, native.current_player, native.game.rounds_per_era, scored_links is not None),
+            _draw_panel(
+                obj,
+                data,
+                pic,
+                native.current_player,
+                native.game.rounds_per_era,
+                scored_links is not None,
+                brass.text.result(native) if native.is_terminal else "",
+            ),
             class_="panel",
         ),
     ]

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["board"]
+__all__ = ["board", "result"]
 
 
 def _header(state: Any) -> str:
@@ -21,12 +21,41 @@ def _header(state: Any) -> str:
     name = f"{game.name} ({', '.join(chosen)})" if chosen else game.name  # `birmingham (intro)`
     where = f"{name}, {game.players} players · {state.era} era, round {state.round} of {game.rounds_per_era}"
     if state.is_terminal:
-        winners = state.winners
-        names = " and ".join(f"player {p}" for p in winners)
-        verb = "wins" if len(winners) == 1 else "share the win"
-        return f"{where} · game over: {names} {verb}"
+        return f"{where} · game over: {result(state)}"
     left = f" ({state.actions_left} action{'s' if state.actions_left != 1 else ''} left)"
     return f"{where} · player {state.current_player} to decide: {state.decision}{left}"
+
+
+def result(state: Any) -> str:
+    """Who won a finished game and, when the VP were tied, which tie-break decided (L-53: income level, then
+    money, then a shared win; the original Brass, C-15: then the next turn order), e.g. `player 1 wins with
+    133 VP` or `player 0 wins on the tie-break: 120 VP each, income level 12 against 10 (L-53)`."""
+    winners = list(state.winners)
+    if not winners:
+        return "the game is not over"
+    views = {p: state.player(p) for p in range(state.game.players)}
+    names = " and ".join(f"player {p}" for p in winners)
+    best = max(v.vp for v in views.values())
+    tied = [p for p, v in views.items() if v.vp == best]
+    if len(tied) == 1:
+        return f"{names} wins with {best} VP"
+    rule = "C-15" if state.game.name == "brass" else "L-53"
+    levels = sorted({views[p].income_level for p in tied}, reverse=True)
+    if (
+        len(winners) == 1
+        and len(levels) > 1
+        and views[winners[0]].income_level == levels[0]
+        and [p for p in tied if views[p].income_level == levels[0]] == winners
+    ):
+        return f"{names} wins on the tie-break: {best} VP each, income level {levels[0]} against {levels[1]} ({rule})"
+    top = [p for p in tied if views[p].income_level == levels[0]]
+    money = sorted({views[p].money for p in top}, reverse=True)
+    same_level = f"{best} VP and income level {levels[0]} each"
+    if len(winners) == 1 and len(money) > 1 and [p for p in top if views[p].money == money[0]] == winners:
+        return f"{names} wins on the tie-break: {same_level}, £{money[0]} against £{money[1]} ({rule})"
+    if len(winners) == 1:  # C-15: the player who would act earlier in the next turn order
+        return f"{names} wins on the tie-break: {same_level}, £{money[0]} each; earlier in the next turn order ({rule})"
+    return f"{names} share the win: {same_level}, £{money[0]} each ({rule})"
 
 
 def _players(state: Any) -> list[str]:

@@ -34,6 +34,7 @@ from typing import Any
 
 import brass
 import brass.svg
+import brass.text
 
 FORMAT = "brass-record/1"
 
@@ -200,6 +201,7 @@ def _info(p: Position) -> dict:
         "decision": s.decision,
         "current": s.current_player,
         "players": [[v.money, v.income_level, v.vp] for v in players],
+        "result": brass.text.result(s) if s.is_terminal else "",
     }
 
 
@@ -276,7 +278,7 @@ _SCRIPT = r"""
     counter.textContent = "position " + i + " of " + (count - 1);
     var era = info.era.charAt(0).toUpperCase() + info.era.slice(1);
     statusText.textContent = info.decision === "over"
-      ? "Game over (" + era + " Era, round " + info.round + ")"
+      ? "Game over (" + era + " Era, round " + info.round + "): " + info.result
       : era + " Era, round " + info.round + ": player " + info.current + " to decide (" + info.decision + ")";
     note.textContent = info.scored || "";
     for (var p = 0; p < rows.length; p++) {
