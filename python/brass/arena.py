@@ -645,7 +645,9 @@ def add_parser(sub: Any) -> None:
         "--deals", type=int, default=10, help="deals, each played by every lineup in every seat rotation (default 10)"
     )
     ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--jobs", type=int, default=0, help="threads for the native games (default: all cores)")
+    ap.add_argument(
+        "--jobs", type=int, default=0, metavar="N", help="threads for the native games; 0 (the default) uses every core"
+    )
     ap.add_argument("--json", metavar="FILE", help="write the report as JSON (`-`: print it in place of the table)")
     ap.add_argument(
         "--plot", metavar="FILE", help=f"write a PNG chart of the ratings (needs matplotlib: {INSTALL_HINT})"

@@ -121,7 +121,17 @@ def describe_game(game: brass.Game) -> str:
 
 
 def _options(args: argparse.Namespace) -> dict[str, bool]:
-    """`--option intro --option virtual_link` -> {"intro": True, "virtual_link": True} (docs/classic.md)."""
+    """`--option intro --option virtual_link` -> {"intro": True, "virtual_link": True} (docs/classic.md). Only
+    true/false options can be set this way, so only they are offered (a `variant` takes a name)."""
+    specs = brass.games()[args.game]["options"] if args.game in brass.games() else {}
+    offered = ", ".join(name for name, spec in specs.items() if spec.get("type") == "bool") or "none"
+    for name in args.option or []:
+        if name not in specs:
+            raise UserError(f"unknown option `{name}` for {args.game}; --option takes: {offered}")
+        if specs[name].get("type") != "bool":
+            raise UserError(
+                f"`{name}` is not a true/false option, so --option cannot set it; --option takes: {offered}"
+            )
     return {name: True for name in args.option or []}
 
 
@@ -160,7 +170,7 @@ def _selfplay(args: argparse.Namespace) -> int:
 
     specs = args.agents or DEFAULT_AGENTS[args.players]
     if len(specs) != args.players:
-        raise UserError(f"{len(specs)} agents for {args.players} players: give one agent per seat")
+        raise UserError(f"{_count(len(specs), 'agent')} given for {args.players} players: give one agent per seat")
     seats = [parse_agent(s) for s in specs]
     game = brass.Game(args.game, players=args.players, **_options(args))
     game.new_state(seed=args.seed)  # a bad --seed is reported now, before the progress bar shows
@@ -648,7 +658,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     sp.add_argument("--games", type=int, default=40)
     sp.add_argument("--seed", type=int, default=1)
-    sp.add_argument("--jobs", type=int, default=0, help="threads (default: all cores)")
+    sp.add_argument("--jobs", type=int, default=0, metavar="N", help="threads; 0 (the default) uses every core")
     sp.add_argument(
         "--out",
         metavar="FILE",

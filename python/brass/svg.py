@@ -44,6 +44,7 @@ game shows the network that scored.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import math
 from dataclasses import dataclass
@@ -88,6 +89,14 @@ def _position(state: Any) -> tuple[dict, brass.State]:
     """The state JSON object and the player to decide, for a state of either engine, a JSON text or a parsed
     object. Everything goes through the native loader (`brass.State.from_json`), so input is validated
     (`InvalidStateError`, `ArgumentTypeError`) and the player to decide comes from the engine."""
+    if isinstance(state, str):
+        with contextlib.suppress(ValueError):  # the loader below says what is wrong with the text
+            state = json.loads(state)
+    if isinstance(state, dict) and "actions" in state:
+        raise brass.InvalidStateError(
+            "this is a game record (config, seed, actions), not a state: draw `brass.replay(record)`, the position "
+            "it reaches, or use brass.viewer for every position"
+        )
     if isinstance(state, brass.State):
         native = state
     elif isinstance(state, str):

@@ -160,3 +160,10 @@ def test_api_test_birmingham(players):
 
 def test_seed_test_birmingham():
     run_quietly(seed_test, lambda: bpz.env(game="birmingham", players=3), num_cycles=500)
+
+
+def test_a_negative_seed_is_a_brass_error_not_numpy_s():
+    """Issue 21, item 9: reset(seed=-1) says what a seed is, as the engine does."""
+    env = bpz.env(game="lancashire", players=2)
+    with pytest.raises(brass.ConfigError, match=r"seed must be an int with 0 <= seed < 2\*\*64, not -1"):
+        env.reset(seed=-1)

@@ -47,7 +47,8 @@ def check_config(game: str, players: int, **options: bool) -> brass.Game:
     if game not in configs:
         raise brass.ConfigError(f"unknown game `{game}`; available: {', '.join(sorted(configs))}")
     if players not in configs[game]:
-        allowed = ", ".join(str(n) for n in configs[game])
+        words = [str(n) for n in configs[game]]
+        allowed = ", ".join(words[:-1]) + " or " + words[-1] if len(words) > 1 else words[0]
         raise brass.ConfigError(f"{game} is played by {allowed} players, not {players}")
     return brass.Game(game, players=players, **options)
 

@@ -41,6 +41,7 @@ from brass.env._common import (
     OBS_HIGH,
     OBS_LOW,
     check_config,
+    check_seed,
     config_label,
     deal_seed,
     final_info,
@@ -104,7 +105,7 @@ class BrassAECEnv(AECEnv):
         """A new game. `reset(seed=s)` deals `game.new_state(s)` and reseeds the generator that deals later
         `reset()` calls; `options` is accepted and ignored."""
         if seed is not None:
-            self._rng = np.random.default_rng(int(seed))
+            self._rng = np.random.default_rng(check_seed(seed))
         self.brass_state = self.game.new_state(deal_seed(seed, self._rng))
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)

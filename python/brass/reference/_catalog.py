@@ -47,6 +47,12 @@ def player_counts(name: str) -> list[int]:
     return list(entry(name)["players"])
 
 
+def counts_text(counts: list[int]) -> str:
+    """`2, 3 or 4`, `3 or 4`: the player counts as every brass error message words them."""
+    words = [str(n) for n in counts]
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " or " + words[-1]
+
+
 def data_file(name: str) -> str:
     """The game's data file, `brass/data/<data_file>.json`."""
     file: str = entry(name)["data"]

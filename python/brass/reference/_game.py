@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 from brass._errors import ArgumentTypeError, ConfigError, IllegalActionError
 
 from ._actions import ActionSpace, as_index
-from ._catalog import check_options, names, player_counts
+from ._catalog import check_options, counts_text, names, player_counts
 from ._catalog import games as catalog_games
 from ._rules import Rules, rules
 from ._setup import new_position
@@ -39,7 +39,7 @@ class Game:
         counts = player_counts(name)
         players = as_index(players, ArgumentTypeError, "players must be an int")
         if players not in counts:
-            raise ConfigError(f"{name} is played by {counts[0]}-{counts[-1]} players, not {players!r}")
+            raise ConfigError(f"{name} is played by {counts_text(counts)} players, not {players!r}")
         chosen = check_options(name, players, options)
         self._name = name
         self._players = players

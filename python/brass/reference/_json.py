@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from brass._errors import ArgumentTypeError, ConfigError
 
-from ._catalog import check_options, data_file, names, player_counts
+from ._catalog import check_options, counts_text, data_file, names, player_counts
 from ._checks import check_bool, check_counts, check_dict, check_int, check_list, check_str, fail
 from ._data import load
 from ._invariants import check_cards, check_decision, check_tiles
@@ -174,7 +174,7 @@ def check_game(value: object, path: str = "game") -> tuple[str, int, dict[str, b
     counts = player_counts(name)
     players = check_int(game["players"], f"{path}.players", min(counts), max(counts))
     if players not in counts:
-        fail(f"{path}.players: {name} is played by {counts[0]}-{counts[-1]} players, not {players}")
+        fail(f"{path}.players: {name} is played by {counts_text(counts)} players, not {players}")
     options = check_dict(game["options"], f"{path}.options")
     for key in sorted(options):
         if options[key] is not True:

@@ -1,0 +1,55 @@
+"""The same mistake is worded the same way everywhere (issue 21, item 9): the native engine, the reference
+engine and the adapters name player counts alike; the command line counts agents with the right plural and
+offers only the options `--option` can set."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+import brass
+from brass import reference
+from brass.cli import main
+from brass.env._common import check_config
+
+
+@pytest.mark.parametrize(("name", "players", "allowed"), [("lancashire", 5, "2, 3 or 4"), ("brass", 2, "3 or 4")])
+def test_player_counts_are_worded_alike_by_every_engine(name: str, players: int, allowed: str) -> None:
+    said = f"{name} is played by {allowed} players, not {players}"
+    for make in (brass.Game, reference.Game, lambda n, players: check_config(n, players)):
+        with pytest.raises(brass.ConfigError) as caught:
+            make(name, players=players)
+        assert str(caught.value) == said
+
+
+def test_an_agent_count_is_counted_with_the_right_plural(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["selfplay", "--players", "3", "--agents", "random"]) == 2
+    assert capsys.readouterr().err == "brass: 1 agent given for 3 players: give one agent per seat\n"
+
+
+def test_option_offers_only_what_it_can_set(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["selfplay", "--option", "foo"]) == 2
+    err = capsys.readouterr().err
+    assert err == "brass: unknown option `foo` for lancashire; --option takes: classic_deck, intro, virtual_link\n"
+    assert main(["selfplay", "--option", "variant"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("brass: `variant` is not a true/false option") and "unknown variant" not in err
+    assert main(["selfplay", "--game", "birmingham", "--option", "virtual_link"]) == 2
+    assert capsys.readouterr().err.endswith("--option takes: intro\n")
+
+
+@pytest.mark.parametrize("as_text", [True, False])
+def test_a_record_given_for_a_state_points_to_replay(as_text: bool) -> None:
+    from brass import svg
+
+    record = brass.Game("lancashire", players=2).new_state(seed=1).record()
+    with pytest.raises(brass.InvalidStateError, match=r"a game record .* not a state: draw `brass\.replay\(record\)`"):
+        svg.board(record if as_text else json.loads(record))
+
+
+@pytest.mark.parametrize("command", [["selfplay"], ["arena"]])
+def test_jobs_zero_is_documented(command: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        main([*command, "--help"])
+    assert "0 (the default) uses every core" in " ".join(capsys.readouterr().out.split())
