@@ -174,3 +174,14 @@ def test_check_env_birmingham(players):
     check_without_warnings(env.unwrapped)
     env.unwrapped.reset(seed=5)
     assert env.unwrapped.brass_state.game == brass.Game("birmingham", players=players)
+
+
+def test_mask_types_follow_the_documented_rule():
+    """Issue 21, item 9 (docs/env.md, "Mask types, one rule"): int8 inside the framework's data, bool from every
+    method that hands a mask to the user."""
+    env = BrassEnv(game="lancashire", players=2)
+    _, info = env.reset(seed=1)
+    assert info["action_mask"].dtype == np.int8
+    assert env.action_masks().dtype == np.bool_
+    assert env.brass_state.legal_action_mask().dtype == np.bool_
+    assert brass.VecEnv(brass.Game("lancashire", players=2), 2, seed=1).legal_action_masks().dtype == np.bool_
