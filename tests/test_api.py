@@ -6,11 +6,13 @@ import copy
 import json
 import pickle
 import random
+from typing import Any
 
 import numpy as np
 import pytest
 
 import brass
+from brass import reference
 
 
 @pytest.fixture(params=[2, 3, 4])
@@ -54,10 +56,24 @@ def test_error_hierarchy() -> None:
     assert issubclass(brass.BrassError, ValueError)
 
 
-@pytest.mark.parametrize("players", ["4", 4.0, True, None])
+@pytest.mark.parametrize("players", ["4", 4.0, True])
 def test_players_of_the_wrong_type_raise_argument_type_error(players: object) -> None:
     with pytest.raises(brass.ArgumentTypeError, match="players must be an int"):
         brass.Game("lancashire", players=players)
+
+
+@pytest.mark.parametrize("engine", [brass, reference])
+@pytest.mark.parametrize("players", [{}, {"players": None}])
+def test_a_missing_player_count_names_the_counts_not_new(engine: Any, players: dict[str, Any]) -> None:
+    """Issue 21, item 9: `brass.Game("lancashire")` says what is missing, not a bare TypeError about __new__."""
+    with pytest.raises(brass.ArgumentTypeError) as caught:
+        engine.Game("lancashire", **players)
+    assert str(caught.value) == (
+        'players is needed: lancashire is played by 2, 3 or 4 players, e.g. brass.Game("lancashire", players=4)'
+    )
+    assert isinstance(caught.value, TypeError)
+    with pytest.raises(brass.ConfigError, match="unknown game"):
+        engine.Game("nope")
 
 
 @pytest.mark.parametrize("seed", [-1, 2**64])

@@ -17,7 +17,8 @@ def _play(
 ) -> str:
     lines = iter([*answers, "quit"])
     monkeypatch.setattr("builtins.input", lambda prompt="": next(lines))
-    assert main(["play", *argv]) == 0
+    seed = [] if "--seed" in argv else ["--seed", "1"]  # without one, every game is a fresh deal
+    assert main(["play", *seed, *argv]) == 0
     return capsys.readouterr().out
 
 
@@ -84,7 +85,7 @@ def test_a_whole_birmingham_game_can_be_played_in_the_terminal(
     monkeypatch.setattr("builtins.input", lambda prompt="": "0")  # always the first move listed
     assert main(["play", "--game", "birmingham", "--players", "2", "--agents", "greedy", "--seed", "4"]) == 0
     out = capsys.readouterr().out
-    assert "Game over. VP: [" in out and "Rail Era, round 10 of 10" in out
+    assert "Game over: player 1 wins with 87 VP. VP: [" in out and "Rail Era, round 10 of 10" in out
 
 
 def test_a_bare_source_name_is_enough_at_a_beer_decision() -> None:

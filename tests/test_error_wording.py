@@ -5,6 +5,7 @@ offers only the options `--option` can set."""
 from __future__ import annotations
 
 import json
+import pathlib
 
 import pytest
 
@@ -53,3 +54,17 @@ def test_jobs_zero_is_documented(command: list[str], capsys: pytest.CaptureFixtu
     with pytest.raises(SystemExit):
         main([*command, "--help"])
     assert "0 (the default) uses every core" in " ".join(capsys.readouterr().out.split())
+
+
+@pytest.mark.parametrize("name", ["x.jpg", "x"])
+def test_svg_save_refuses_a_name_it_cannot_write(name: str, tmp_path: pathlib.Path) -> None:
+    """Issue 21, item 8: `save(state, "x.png")` wrote SVG text into a .png; now .png is a real PNG (below)
+    and any other name is refused."""
+    from brass import svg
+
+    state = brass.Game("lancashire", players=2).new_state(seed=1)
+    with pytest.raises(brass.ConfigError, match=r"writes \*\.svg \(SVG\) or \*\.png \(PNG\) files"):
+        svg.save(state, tmp_path / name)
+    assert not (tmp_path / name).exists()
+    svg.save(state, tmp_path / "x.SVG")
+    assert (tmp_path / "x.SVG").read_text().startswith("<svg")

@@ -25,7 +25,10 @@ GAME = ["--game", "birmingham", "--players", "2", "--agents", "greedy", "random"
 
 
 def run_cli(*argv: str) -> int:
-    return main(["selfplay", *GAME, *argv])
+    """`brass selfplay` on the test game, with run seed 1 unless the test gives one (without, every run
+    draws a fresh seed) or resumes (which takes the file's)."""
+    seed = [] if "--seed" in argv or "--resume" in argv else ["--seed", "1"]
+    return main(["selfplay", *GAME, *seed, *argv])
 
 
 def entries(path: pathlib.Path) -> list[dict]:

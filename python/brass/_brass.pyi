@@ -19,6 +19,8 @@ __all__ = [
     "_game_from_json",
     "_state_from_pickle",
     "_samples_of_game",
+    "_svg_to_png",
+    "_svg_to_rgb",
     "agents",
     "search",
 ]
@@ -37,8 +39,9 @@ class Game:
     `classic_deck` (L-56, 3-4 players); `variant="community-2p"` (L-57) raises ConfigError. Unknown names,
     non-bool values and player counts the game lacks raise ConfigError."""
 
-    def __new__(cls, name: str, players: int, **options: Any) -> Game:
-        """`options`: intro, virtual_link, classic_deck (bool; Lancashire) — see above."""
+    def __new__(cls, name: str, players: int | None = None, **options: Any) -> Game:
+        """`options`: intro, virtual_link, classic_deck (bool; Lancashire) — see above. `players` is needed:
+        without it, an ArgumentTypeError names the game's player counts."""
     @property
     def name(self) -> str: ...
     @property
@@ -72,7 +75,8 @@ class Game:
     def parse_action(self, text: str) -> int:
         """The id of a notation (NotationError if the text names no action, ArgumentTypeError if not a str)."""
     def new_state(self, seed: int | None = None) -> State:
-        """A new game; `seed` is an int in [0, 2**64) and fixes all hidden information."""
+        """A new game; `seed` is an int in [0, 2**64) and fixes all hidden information. Without one a fresh
+        seed is drawn from the operating system; `state.seed` and the record keep it."""
     def __eq__(self, other: object, /) -> bool: ...
     def __hash__(self) -> int: ...
 
@@ -154,6 +158,11 @@ class State:
     @property
     def history(self) -> list[int]:
         """The action ids applied since the state was made (new_state, from_json or replay)."""
+    @property
+    def seed(self) -> int | None:
+        """The deal seed (the one drawn when `new_state` got none); None for a game from a saved position."""
+    def undo(self) -> int:
+        """Take back the last decision and return its id (IllegalActionError at the start of the record)."""
     def _repr_svg_(self) -> str:
         """The position as an SVG picture (`brass.svg.board`)."""
     def legal_actions(self) -> list[int]: ...
@@ -165,8 +174,9 @@ class State:
     def to_json(self) -> str: ...
     @staticmethod
     def from_json(text: str | bytes | dict[str, Any]) -> State: ...
-    def record(self, notation: bool | None = None) -> str:
-        """The game record as JSON: decisions as ids (`actions`), or as notation (`moves`) with notation=True."""
+    def record(self, notation: bool | None = None, headers: dict[str, str] | None = None) -> str:
+        """The game record as JSON: decisions as ids (`actions`), or as notation (`moves`) with notation=True;
+        `headers` (strings, like PGN's tags) describe the game."""
     def player(self, index: int) -> PlayerView: ...
     def observation(self, player: int) -> npt.NDArray[np.float32]:
         """What `player` may know, as float32 (docs/observation.md)."""
@@ -231,6 +241,12 @@ def _game_from_json(text: str) -> Game:
 
 def _state_from_pickle(text: str, history: list[int], seed: int | None, start: str | None) -> State:
     """Rebuild a pickled state (`State.__reduce__`)."""
+
+def _svg_to_png(svg: str, width: int | None = None) -> bytes:
+    """PNG bytes of an SVG picture drawn by resvg, `width` pixels wide (`brass.svg.png`)."""
+
+def _svg_to_rgb(svg: str, width: int | None = None) -> tuple[npt.NDArray[np.uint8], int, int]:
+    """The RGB pixels of an SVG picture, flat, with its height and width (`brass.svg.rgb`)."""
 
 def _samples_of_game(game: Game, seed: int, actions: list[int], sample_rate: float) -> dict[str, Any]:
     """The training samples of a recorded game (`brass.selfplay.samples_of_record`)."""

@@ -21,11 +21,13 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import datetime
 import io
 import json
 import math
 import os
 import re
+import secrets
 import signal
 import sys
 import time
@@ -173,6 +175,12 @@ def _selfplay(args: argparse.Namespace) -> int:
         raise UserError(f"{_count(len(specs), 'agent')} given for {args.players} players: give one agent per seat")
     seats = [parse_agent(s) for s in specs]
     game = brass.Game(args.game, players=args.players, **_options(args))
+    if args.seed is None and args.resume and args.out:
+        args.seed = selfplay.run_seed_of(args.out)  # the run's own seed, which every line records
+        if args.seed is None:
+            raise UserError(f"{args.out} names no run seed to resume: give the run's --seed")
+    if args.seed is None:
+        args.seed = secrets.randbits(64)  # fresh games unless asked for a seed; the summary prints it
     game.new_state(seed=args.seed)  # a bad --seed is reported now, before the progress bar shows
     if args.games < 1:
         raise UserError("--games must be at least 1")
@@ -203,7 +211,10 @@ def _selfplay(args: argparse.Namespace) -> int:
         restore()
     names = [s.name for s in seats]
     took = f"{outcome.seconds:.1f}s ({outcome.played / max(outcome.seconds, 1e-9):.1f} games/s)"
-    heading = f"{_count(outcome.games, 'game')} of {describe_game(game)}, seats rotate every game; {took}"
+    heading = (
+        f"{_count(outcome.games, 'game')} of {describe_game(game)}, run seed {args.seed}, seats rotate every game; "
+        f"{took}"
+    )
     if outcome.resumed:
         heading += f"; {outcome.resumed} from {args.out}, {outcome.played} played now"
     print(outcome.tally.summary(names, heading))
@@ -551,10 +562,15 @@ def _play(args: argparse.Namespace) -> int:
     others = iter(parse_agent(s) for s in specs)
     seats: list[agents.Agent | None] = [None if p == args.seat else next(others) for p in range(args.players)]
     _check_writable(args.out)  # before the game, not after an hour of play
-    state = game.new_state(seed=args.seed)
+    state = game.new_state(seed=args.seed)  # None: a fresh deal, its seed printed below
     undo: list[brass.State] = []
-    decision_seed = args.seed
+    assert state.seed is not None
+    decision_seed = state.seed
+    names = ["you" if agent is None else agent.name for agent in seats]
+    headers = {"event": "brass play", "date": datetime.date.today().isoformat(), "engine": f"brass {brass.__version__}"}
+    headers.update({f"player_{p}": name for p, name in enumerate(names)})
     print(help_text(game))
+    print(f"Dealt from seed {state.seed} (`--seed {state.seed}` deals this game again).")
     shown = None  # the turn whose position was last shown
     listed = None  # the decision whose moves were last listed (how many decisions the game had then)
     while not state.is_terminal:
@@ -585,7 +601,7 @@ def _play(args: argparse.Namespace) -> int:
             continue
         if text in ("quit", "exit"):
             print(f"Game left unfinished after {_count(len(state.history), 'decision')}.")
-            _save_played(args.out, state)
+            _save_played(args.out, state, headers)
             return 0
         if text == "help":
             print(help_text(game))
@@ -615,17 +631,17 @@ def _play(args: argparse.Namespace) -> int:
         print(f"player {p} (you): {game.action_name(choice)}")
     print(describe(state, args.seat))
     print(f"Game over: {text_result(state)}. VP: {state.scores}")
-    _save_played(args.out, state)
+    _save_played(args.out, state, headers)
     return 0
 
 
-def _save_played(path: str | None, state: brass.State) -> None:
-    """`brass play --out FILE`: the game's record, finished or not (`brass render FILE`, `brass.replay`)."""
+def _save_played(path: str | None, state: brass.State, headers: dict[str, str]) -> None:
+    """`brass play --out FILE`: the game's record, finished or not, with its headers (who played, when)."""
     if path is None:
         return
     try:
         with open(path, "w", encoding="utf-8") as f:
-            f.write(state.record() + "\n")
+            f.write(state.record(headers=headers) + "\n")
     except OSError as e:
         raise UserError(f"cannot write {path}: {e.strerror}") from None
     print(f"record saved to {path} (brass render {path} -o game.html)")
@@ -657,7 +673,9 @@ def build_parser() -> argparse.ArgumentParser:
         "(default for 4 players: mcts:200 greedy greedy random)",
     )
     sp.add_argument("--games", type=int, default=40)
-    sp.add_argument("--seed", type=int, default=1)
+    sp.add_argument(
+        "--seed", type=int, help="the run seed: game i is dealt from (seed, i) (default: a fresh one, printed)"
+    )
     sp.add_argument("--jobs", type=int, default=0, metavar="N", help="threads; 0 (the default) uses every core")
     sp.add_argument(
         "--out",
@@ -725,7 +743,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="your player number, from 0 (default 0; the turn order is random)",
     )
     pp.add_argument("--agents", nargs="+", metavar="AGENT", help="agents for the other seats (default greedy)")
-    pp.add_argument("--seed", type=int, default=1)
+    pp.add_argument("--seed", type=int, help="the deal (default: a fresh one, printed)")
     pp.add_argument(
         "--out", metavar="FILE", help="save the game record here when the game ends or is left (for brass render)"
     )

@@ -155,6 +155,19 @@ def read_record_lines(path: str) -> tuple[list[bytes], bool]:
     return [line + b"\n" for line in lines], bool(tail) or not complete
 
 
+def run_seed_of(path: str) -> int | None:
+    """The run seed a record file's first game names (`run_seed`), for `--resume` without `--seed`; None if
+    the file is missing, empty or names none."""
+    try:
+        with open_records(path) as f:
+            first = f.readline()
+        entry = json.loads(first)
+    except (OSError, ValueError, EOFError):
+        return None
+    seed = entry.get("run_seed") if isinstance(entry, dict) else None
+    return seed if isinstance(seed, int) and not isinstance(seed, bool) else None
+
+
 def open_records(path: str) -> IO[str]:
     """A record file opened for reading as text, decompressed as its name says (`compression`): lines are
     read one at a time, so a file of any size can be checked in little memory."""
@@ -499,7 +512,7 @@ class RunSpec:
         if entry.get("seats") != self.seats(line):
             raise SelfPlayError(f"{where} was played by {entry.get('seats')}: this run seats {self.seats(line)}")
         deal, _ = agents.selfplay_seeds(self.seed, line)
-        if entry["record"].get("seed") != deal:
+        if entry.get("run_seed", self.seed) != self.seed or entry["record"].get("seed") != deal:
             raise SelfPlayError(f"{where} was dealt from another run seed than --seed {self.seed}")
 
 

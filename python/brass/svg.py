@@ -1062,9 +1062,38 @@ def board(state: Any, *, scored_links: dict[str, int] | None = None) -> str:
     )
 
 
-def save(state: Any, path: str | Path) -> None:
-    """Write the picture of `state` (see `board`) to an SVG file."""
-    Path(path).write_text(board(state), encoding="utf-8")
+def save(state: Any, path: str | Path, *, width: int | None = None) -> None:
+    """Write the picture of `state` (see `board`) to a file: `*.svg` as SVG text, `*.png` as a PNG image
+    drawn by resvg (`width` pixels wide, default the picture's own 1380). Another name is refused
+    (`ConfigError`), rather than given SVG text under a raster name."""
+    suffix = Path(path).suffix.lower()
+    if suffix == ".svg":
+        Path(path).write_text(board(state), encoding="utf-8")
+    elif suffix == ".png":
+        Path(path).write_bytes(png(state, width=width))
+    else:
+        raise brass.ConfigError(f"{path}: brass.svg.save writes *.svg (SVG) or *.png (PNG) files")
+
+
+def png(state: Any, *, width: int | None = None) -> bytes:
+    """The picture of `state` as PNG bytes, `width` pixels wide (16 to 8192; default the picture's own),
+    drawn natively by resvg with the system's fonts."""
+    return bytes(brass._brass._svg_to_png(board(state), _width(width)))
+
+
+def rgb(state: Any, *, width: int = 700) -> Any:
+    """The picture of `state` as a numpy array of pixels, `(height, width, 3)` uint8: what Gymnasium's
+    `rgb_array` render mode returns."""
+    flat, height, columns = brass._brass._svg_to_rgb(board(state), _width(width))
+    return flat.reshape(height, columns, 3)
+
+
+def _width(width: int | None) -> int | None:
+    if width is not None and (isinstance(width, bool) or not isinstance(width, int)):
+        raise brass.ArgumentTypeError(f"width must be an int, not {type(width).__name__}")
+    if width is not None and not 16 <= width <= 8192:
+        raise brass.ConfigError(f"width must be between 16 and 8192 pixels, not {width}")
+    return width
 
 
 class Board:

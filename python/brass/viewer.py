@@ -189,6 +189,12 @@ def _title(record: dict, game: brass.Game) -> str:
     if options:
         title += f" ({', '.join(options)})"
     title += f", seed {record['seed']}" if "seed" in record else ", from a saved position"
+    headers = record.get("headers") or {}
+    seated = [headers.get(f"player_{p}") for p in range(game.players)]
+    if any(seated):
+        title += " · " + ", ".join(f"{p}: {name}" for p, name in enumerate(seated) if name)
+    if headers.get("event"):
+        title += f" · {headers['event']}" + (f", {headers['date']}" if headers.get("date") else "")
     return title
 
 
@@ -237,6 +243,17 @@ tr.current td { font-weight: bold; background: #fff6d8; }
 #moves li:hover { background: #eef3f8; }
 #moves li[aria-current="true"] { background: #0072B2; color: #fff; }
 .help { color: #666; font-size: 12px; margin: 0; }
+/* A narrow window (a phone, a docked pane, 700 px): the side column goes under the board, whose picture
+   keeps the full width; nothing scrolls sideways. */
+@media (max-width: 900px) {
+  header { padding: 6px 8px; }
+  nav { flex-wrap: wrap; }
+  main { flex-direction: column; padding: 6px 8px; }
+  #view, aside { width: 100%; }
+  aside { flex: 1 1 auto; max-height: none; }
+  #board svg { max-height: none; }
+  #moves { max-height: 40vh; }
+}
 """
 
 _SCRIPT = r"""

@@ -200,3 +200,25 @@ def test_the_page_loads_nothing_from_outside_and_runs_cleanly(page, game, browse
     assert not page.events("Runtime.exceptionThrown")
     errors = [e["params"] for e in page.events("Runtime.consoleAPICalled") if e["params"]["type"] == "error"]
     assert not errors, json.dumps(errors)[:500]
+
+
+def test_the_viewer_stays_readable_700_pixels_wide(browser, game, tmp_path):
+    """Issue 21, item 8: at 700 px the side column goes under the board, the board takes the full width and
+    nothing scrolls sideways."""
+    record, _ = game
+    path = tmp_path / "narrow.html"
+    path.write_text(brass.viewer.render_html(record), encoding="utf-8")
+    tab = browser.new_page(700, 900)
+    tab.navigate(path.as_uri())
+    tab.wait_for("document.body.getAttribute('data-position') === '0'")
+    layout = tab.evaluate(
+        """(function () {
+            var board = document.querySelector("#board svg").getBoundingClientRect();
+            var aside = document.querySelector("aside").getBoundingClientRect();
+            return {scroll: document.documentElement.scrollWidth, boardWidth: board.width,
+                    boardBottom: board.bottom, asideTop: aside.top, asideWidth: aside.width};
+        })()"""
+    )
+    assert layout["scroll"] <= 700
+    assert layout["boardWidth"] >= 650 and layout["asideWidth"] >= 650
+    assert layout["asideTop"] >= layout["boardBottom"]

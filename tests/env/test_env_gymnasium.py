@@ -11,6 +11,7 @@ from gymnasium.utils.env_checker import check_env
 
 import brass
 import brass.env as benv
+import brass.svg
 from brass.env.gymnasium import BrassEnv, register_envs
 
 
@@ -185,3 +186,14 @@ def test_mask_types_follow_the_documented_rule():
     assert env.action_masks().dtype == np.bool_
     assert env.brass_state.legal_action_mask().dtype == np.bool_
     assert brass.VecEnv(brass.Game("lancashire", players=2), 2, seed=1).legal_action_masks().dtype == np.bool_
+
+
+def test_the_rgb_array_render_mode_gives_the_board_s_pixels():
+    """Issue 21, item 8: the render mode RL users expect: (height, width, 3) uint8, 700 pixels wide."""
+    env = BrassEnv(game="birmingham", players=2, render_mode="rgb_array")
+    env.reset(seed=3)
+    frame = env.render()
+    assert isinstance(frame, np.ndarray) and frame.dtype == np.uint8
+    assert frame.ndim == 3 and frame.shape[1:] == (700, 3) and 300 < frame.shape[0] < 700
+    assert "rgb_array" in BrassEnv.metadata["render_modes"]
+    np.testing.assert_array_equal(frame, brass.svg.rgb(env.brass_state, width=700))

@@ -199,13 +199,22 @@ def render_text(state: brass.State) -> str:
     return "\n".join(lines)
 
 
-def render(render_mode: str | None, state: brass.State | None) -> str | None:
-    """Both adapters' `render()`: the text for "ansi", printed for "human", a warning without a mode."""
+#: The width of the `rgb_array` pictures, in pixels (the board's aspect ratio gives the height).
+RGB_WIDTH = 700
+
+
+def render(render_mode: str | None, state: brass.State | None) -> Any:
+    """Both adapters' `render()`: the text for "ansi", printed for "human", the board as an RGB array
+    `(height, width, 3)` uint8 for "rgb_array" (`brass.svg.rgb`), a warning without a mode."""
     if render_mode is None or state is None:
         import gymnasium  # only the adapters call this, and both have gymnasium
 
-        gymnasium.logger.warn("render() called without a render_mode (use 'ansi' or 'human').")
+        gymnasium.logger.warn("render() called without a render_mode (use 'ansi', 'human' or 'rgb_array').")
         return None
+    if render_mode == "rgb_array":
+        from brass import svg
+
+        return svg.rgb(state, width=RGB_WIDTH)
     text = render_text(state)
     if render_mode == "human":
         print(text)

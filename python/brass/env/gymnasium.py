@@ -76,11 +76,12 @@ class BrassEnv(gymnasium.Env):
         opponents: the other seats' policies (see the module docstring); None: defaults everywhere.
         illegal_action: "terminate" (default: end the episode with `illegal_reward`) or "raise".
         illegal_reward: the reward of an illegal action under "terminate".
-        render_mode: None, "ansi" (render() returns text) or "human" (prints it).
+        render_mode: None, "ansi" (render() returns text), "human" (prints it) or "rgb_array" (the board as
+            a `(height, width, 3)` uint8 array, 700 pixels wide).
         **options: the game's options (docs/classic.md), e.g. `intro=True`.
     """
 
-    metadata: dict[str, Any] = {"render_modes": ["ansi", "human"], "render_fps": 4}
+    metadata: dict[str, Any] = {"render_modes": ["ansi", "human", "rgb_array"], "render_fps": 4}
 
     def __init__(
         self,
@@ -171,7 +172,7 @@ class BrassEnv(gymnasium.Env):
             return np.zeros(self.game.num_actions, dtype=bool)
         return state.legal_action_mask()
 
-    def render(self) -> str | None:
+    def render(self) -> Any:
         return render(self.render_mode, self._require_state() if self.render_mode else None)
 
     def close(self) -> None:

@@ -40,14 +40,17 @@ def check_str(value: object, path: str, allowed: Collection[str] | None = None) 
     return value
 
 
-def check_dict(value: object, path: str, keys: set[str] | None = None) -> dict[str, Any]:
+def check_dict(
+    value: object, path: str, keys: set[str] | None = None, optional: set[str] | frozenset[str] = frozenset()
+) -> dict[str, Any]:
+    """An object with exactly the `keys` (and any of the `optional` ones)."""
     if not isinstance(value, dict):
         fail(f"{path} must be an object")
     if keys is not None:
         missing = sorted(keys - set(value))
         if missing:
             fail(f"{path} lacks the key {missing[0]!r}")
-        extra = sorted(set(value) - keys)
+        extra = sorted(set(value) - keys - optional)
         if extra:
             fail(f"{path} has an unknown key {extra[0]!r}")
     return value

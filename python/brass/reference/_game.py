@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import secrets
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
@@ -31,12 +32,17 @@ class Game:
 
     __slots__ = ("_name", "_players", "_options", "_data", "_acts")
 
-    def __init__(self, name: str, players: int, **options: Any) -> None:
+    def __init__(self, name: str, players: int | None = None, **options: Any) -> None:
         if not isinstance(name, str):
             raise ArgumentTypeError(f"the game name must be a str, not {type(name).__name__}")
         if name not in names():
             raise ConfigError(f"unknown game {name!r}; this engine implements: {', '.join(names())}")
         counts = player_counts(name)
+        if players is None:
+            raise ArgumentTypeError(
+                f"players is needed: {name} is played by {counts_text(counts)} players, "
+                f'e.g. brass.Game("{name}", players={counts[-1]})'
+            )
         players = as_index(players, ArgumentTypeError, "players must be an int")
         if players not in counts:
             raise ConfigError(f"{name} is played by {counts_text(counts)} players, not {players!r}")
@@ -112,10 +118,13 @@ class Game:
         str."""
         return self._acts.parse(text)
 
-    def new_state(self, seed: int = 0) -> State:
-        """A new game from a seed in [0, 2^64) (docs/state-format.md "When the RNG is used")."""
+    def new_state(self, seed: int | None = None) -> State:
+        """A new game from a seed in [0, 2^64) (docs/state-format.md "When the RNG is used"); without one, a
+        fresh seed from the operating system, kept in `state.seed`."""
         from ._state import State
 
+        if seed is None:
+            seed = secrets.randbits(64)
         seed = as_index(seed, ArgumentTypeError, "seed must be an int with 0 <= seed < 2**64")
         if not 0 <= seed < 1 << 64:
             raise ConfigError(f"seed must be an int with 0 <= seed < 2**64, not {seed}")

@@ -219,6 +219,26 @@ class State:
         child.apply(action)
         return child
 
+    def undo(self) -> int:
+        """Take back the last decision and return its id: the game is played again from its start (the deal
+        seed or the saved position) without it. IllegalActionError, and no change, at the start."""
+        if not self._history:
+            raise IllegalActionError("nothing to undo: the state is at the start of its record")
+        earlier = self._history[:-1]
+        again = self._game.new_state(self._seed) if self._start is None else State._from_obj(self._start)
+        for aid in earlier:
+            again.apply(aid)
+        last = self._history[-1]
+        self._pos = again._pos
+        self._history = earlier
+        return last
+
+    @property
+    def seed(self) -> int | None:
+        """The deal seed (drawn from the operating system when `new_state` was given none); None for a game set
+        up from a saved position."""
+        return self._seed
+
     @property
     def history(self) -> list[int]:
         """The action ids applied since the state was made (new_state, from_json or replay)."""
@@ -262,11 +282,18 @@ class State:
         state._start = json.loads(state.to_json())
         return state
 
-    def record(self, notation: bool = False) -> str:
+    def record(self, notation: bool = False, headers: dict[str, str] | None = None) -> str:
         """The game record (docs/state-format.md "Game records"): the configuration, the seed or the starting
-        state, and the decisions as ids (`actions`) or, with `notation=True`, as notation (`moves`)."""
+        state, and the decisions as ids (`actions`) or, with `notation=True`, as notation (`moves`); `headers`
+        (strings, like PGN's tags) describe the game."""
         if not isinstance(notation, bool):
             raise ArgumentTypeError(f"notation must be True or False, not {type(notation).__name__}")
+        if headers is not None:
+            if not isinstance(headers, dict):
+                raise ArgumentTypeError(f"headers must be a dict of str, not {type(headers).__name__}")
+            for key, value in headers.items():
+                if not isinstance(key, str) or not isinstance(value, str):
+                    raise ArgumentTypeError(f"headers must be a dict of str: {key!r} -> {type(value).__name__}")
         rec: dict[str, Any] = {
             "format": RECORD_FORMAT,
             "game": game_obj(self._game._data, self._game.players, self._game._options),
@@ -279,6 +306,8 @@ class State:
             rec["start"] = self._start
         else:
             rec["seed"] = self._seed
+        if headers:
+            rec["headers"] = dict(headers)
         return dumps(rec)
 
     def __getstate__(self) -> dict[str, Any]:
@@ -347,7 +376,11 @@ def replay(text: object) -> State:
     if "actions" in keys and "moves" in keys:
         fail("a record has either `actions` (ids) or `moves` (notation), not both")
     moves_key = "moves" if "moves" in keys else "actions"
-    check_dict(obj, "record", {"format", "game", moves_key, start_key})
+    check_dict(obj, "record", {"format", "game", moves_key, start_key}, optional={"headers"})
+    if "headers" in obj:
+        for key, value in check_dict(obj["headers"], "record.headers").items():
+            if not isinstance(value, str):
+                fail(f"record.headers.{key}: expected a string, not {dumps(value)}")
     if obj["format"] != RECORD_FORMAT:
         fail(f"record format must be {RECORD_FORMAT!r}")
     name, players, options = check_game(obj["game"], "record.game")

@@ -59,6 +59,14 @@ impl Schedule {
         self.len() == 0
     }
 
+    /// The seed of a run (none for an explicit list of games).
+    pub fn run_seed(&self) -> Option<u64> {
+        match self {
+            Schedule::Run { seed, .. } => Some(*seed),
+            Schedule::Games(_) => None,
+        }
+    }
+
     /// The index reported for the `k`-th game of the schedule (a run's game index, or `k`).
     pub fn index(&self, k: u64) -> u64 {
         match self {
@@ -220,12 +228,20 @@ pub struct Finished {
     pub samples: Option<Samples>,
 }
 
-/// The JSON Lines entry `brass selfplay --out` writes for a game: `{"index", "seats", "scores", "winners",
-/// "decisions", "record"}` (docs/selfplay.md), on one line, without the newline; `seats` names the agent
+/// The JSON Lines entry `brass selfplay --out` writes for a game: `{"index", "run_seed", "seats", "scores",
+/// "winners", "decisions", "record"}` (docs/selfplay.md), on one line, without the newline; `run_seed` is the
+/// seed of the run the game belongs to (none for a game of an explicit schedule), `seats` names the agent
 /// of each player, `record` is the game record JSON.
-pub fn line(index: u64, seats: &[String], result: &GameResult, record: &str) -> String {
+pub fn line(
+    index: u64,
+    run_seed: Option<u64>,
+    seats: &[String],
+    result: &GameResult,
+    record: &str,
+) -> String {
+    let run_seed = run_seed.map_or(String::new(), |s| format!("\"run_seed\":{s},"));
     format!(
-        "{{\"index\":{index},\"seats\":{},\"scores\":{},\"winners\":{},\"decisions\":{},\"record\":{record}}}",
+        "{{\"index\":{index},{run_seed}\"seats\":{},\"scores\":{},\"winners\":{},\"decisions\":{},\"record\":{record}}}",
         json(seats),
         json(&result.scores),
         json(&result.winners),
@@ -508,7 +524,7 @@ fn play_one(shared: &Shared, k: u64, players: usize) -> Option<Finished> {
         .collect();
     Some(Finished {
         index,
-        line: line(index, &names, &result, &record),
+        line: line(index, shared.schedule.run_seed(), &names, &result, &record),
         seats: seating.seats,
         record,
         result,
@@ -586,9 +602,9 @@ mod tests {
             } else {
                 "random\",\"greedy"
             };
-            assert!(f
-                .line
-                .starts_with(&format!("{{\"index\":{i},\"seats\":[\"{seats}\"]")));
+            assert!(f.line.starts_with(&format!(
+                "{{\"index\":{i},\"run_seed\":9,\"seats\":[\"{seats}\"]"
+            )));
             assert!(f.line.ends_with(&format!(",\"record\":{}}}", f.record)));
             // The record written directly is the text serde_json makes of the record's value.
             let value = serde_json::json!({

@@ -204,6 +204,40 @@ impl GameResult {
     }
 }
 
+/// `agents` as native agents, or a `TypeError` that names the first entry that is not one (a Python
+/// function is played by `agents.play_game`, which calls it).
+pub(crate) fn native_agents<'py>(
+    py: Python<'py>,
+    agents: &Bound<'py, PyAny>,
+) -> PyResult<Vec<PyRef<'py, Agent>>> {
+    let Ok(items) = agents.extract::<Vec<Bound<'py, PyAny>>>() else {
+        return Err(type_error(
+            py,
+            format!(
+                "agents must be a list of native agents (brass.agents.Random(), Greedy(), MCTS(...), Net(...), \
+                 NetMCTS(...)), not {}",
+                type_name(agents)
+            ),
+        ));
+    };
+    items
+        .iter()
+        .enumerate()
+        .map(|(i, item)| {
+            item.extract::<PyRef<'py, Agent>>().map_err(|_| {
+                type_error(
+                    py,
+                    format!(
+                        "agents[{i}] is a {}, not a native agent: these games run on native threads; \
+                         play a Python policy with brass.agents.play_game",
+                        type_name(item)
+                    ),
+                )
+            })
+        })
+        .collect()
+}
+
 /// Play games `first .. first + games` between native agents, in parallel with the GIL released.
 /// Game `i` is dealt and played from seeds derived from (`seed`, `i`) only, so any split of the
 /// indices (threads, processes, machines) gives the same games. With `rotate`, game `i` seats agent
@@ -226,16 +260,8 @@ pub(crate) fn play_games(
         None => 0,
     };
     let g = game_arg(py, game, "game")?;
-    let agents: Vec<PyRef<'_, Agent>> = agents.extract().map_err(|_| {
-        type_error(
-            py,
-            format!(
-                "agents must be a list of brass.agents agents, not {}",
-                type_name(agents)
-            ),
-        )
-    })?;
-    let games = int_arg(py, games, "games", 0, 1 << 40, Error::Config)? as u64;
+    let agents = native_agents(py, agents)?;
+    let games = int_arg(py, games, "games", 0, u32::MAX as i64, Error::Config)? as u64;
     let first = match first {
         Some(f) => int_arg(py, f, "first", 0, i64::MAX >> 1, Error::Config)? as u64,
         None => 0,
@@ -252,8 +278,9 @@ pub(crate) fn play_games(
         return Err(to_py(
             py,
             Error::Config(format!(
-                "{} agents for a {}-player game",
+                "{} agent{} for a {}-player game: give one agent per seat",
                 agents.len(),
+                if agents.len() == 1 { "" } else { "s" },
                 g.players
             )),
         ));
@@ -280,7 +307,7 @@ pub(crate) fn play_games(
         .zip(first..)
         .map(|(r, i)| {
             let record = r.record(&g);
-            let line = selfplay::line(i, &seat_names(i), &r, &record);
+            let line = selfplay::line(i, Some(seed), &seat_names(i), &r, &record);
             GameResult {
                 index: i,
                 seed: r.seed,

@@ -63,7 +63,8 @@ pub(crate) fn rollouts(
         Some(s) => seed_arg(py, s)?,
         None => 0,
     };
-    let games = int_arg(py, games, "games", 0, 1 << 32, Error::Config)? as usize;
+    // The same bound as every other count of the API (`iterations`, `simulations`): below 2**32.
+    let games = int_arg(py, games, "games", 0, u32::MAX as i64, Error::Config)? as usize;
     let threads = match threads {
         Some(t) => int_arg(py, t, "threads", 0, 4096, Error::Config)? as usize,
         None => 0,
@@ -146,6 +147,13 @@ fn action_ids(py: Python<'_>, actions: &Bound<'_, PyAny>) -> PyResult<Vec<i64>> 
         .import("numpy")?
         .call_method1("asarray", (actions,))
         .map_err(|_| refuse(format!("not {}", type_name(actions))))?;
+    let ndim: usize = array.getattr("ndim")?.extract()?;
+    if ndim != 1 {
+        let shape = array.getattr("shape")?.str()?;
+        return Err(refuse(format!(
+            "one per game in a 1-D sequence, not an array of shape {shape}"
+        )));
+    }
     let dtype = array.getattr("dtype")?;
     let kind: String = dtype.getattr("kind")?.extract()?;
     let size: usize = array.getattr("size")?.extract()?;

@@ -44,11 +44,11 @@ impl PartialEq for Game {
 #[pymethods]
 impl Game {
     #[new]
-    #[pyo3(signature = (name, players, **options))]
+    #[pyo3(signature = (name, players = None, **options))]
     fn new(
         py: Python<'_>,
         name: &Bound<'_, PyAny>,
-        players: &Bound<'_, PyAny>,
+        players: Option<&Bound<'_, PyAny>>,
         options: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<Self> {
         let name: String = name.extract().map_err(|_| {
@@ -58,7 +58,24 @@ impl Game {
             )
         })?;
         let name = name.as_str();
-        let players = players_arg(py, players)?;
+        let players = match players {
+            Some(p) => players_arg(py, p)?,
+            None => match brass_core::catalog::entry(name) {
+                // A missing count is a missing argument (a TypeError), worded like a wrong count.
+                Some(entry) => {
+                    return Err(crate::errors::type_error(
+                        py,
+                        format!(
+                            "players is needed: {name} is played by {} players, e.g. \
+                             brass.Game({name:?}, players={})",
+                            brass_core::catalog::spoken_list(&entry.players),
+                            entry.players.last().copied().unwrap_or(2)
+                        ),
+                    ))
+                }
+                None => 0, // the engine reports the unknown game
+            },
+        };
         let options = options_from(py, options)?;
         let inner = guard(py, || CoreGame::new(name, players, &options))?;
         Ok(Game {
@@ -145,11 +162,12 @@ impl Game {
         let text = unicode(py, text, Error::Notation)?;
         guard(py, || self.inner.parse_action(text))
     }
-    /// A new game from a seed (an int in [0, 2**64)).
+    /// A new game from a seed (an int in [0, 2**64)) that fixes every hidden card; without one, a fresh
+    /// seed is drawn from the operating system and kept in `state.seed` (and the record).
     #[pyo3(signature = (seed = None))]
     fn new_state(&self, py: Python<'_>, seed: Option<&Bound<'_, PyAny>>) -> PyResult<State> {
         let seed = match seed {
-            None => 0,
+            None => fresh_seed(py)?,
             Some(s) => seed_arg(py, s)?,
         };
         let game = self.inner.clone();
@@ -209,6 +227,14 @@ fn players_arg(py: Python<'_>, players: &Bound<'_, PyAny>) -> PyResult<i64> {
             format!("players must be an int, not {}", type_name(players)),
         )
     })
+}
+
+/// A fresh seed from the operating system's randomness (`secrets.randbits(64)`), for a game asked for
+/// without one.
+pub(crate) fn fresh_seed(py: Python<'_>) -> PyResult<u64> {
+    py.import("secrets")?
+        .call_method1("randbits", (64,))?
+        .extract()
 }
 
 /// A seed: an int (or integer-like) with 0 ≤ seed < 2**64. ArgumentTypeError for another type,

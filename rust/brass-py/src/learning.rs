@@ -385,7 +385,7 @@ impl SearchGames {
                 ))
             }
         };
-        let games = int_arg(py, games, "games", 0, 1 << 40, Error::Config)? as u64;
+        let games = int_arg(py, games, "games", 0, u32::MAX as i64, Error::Config)? as u64;
         let seed = seed.map_or(Ok(0), |s| seed_arg(py, s))?;
         let first = match first {
             Some(f) => int_arg(py, f, "first", 0, i64::MAX >> 1, Error::Config)? as u64,

@@ -9,6 +9,7 @@ mod batch;
 mod errors;
 mod game;
 mod learning;
+mod picture;
 mod state;
 mod stream;
 
@@ -32,6 +33,8 @@ fn _brass(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(_game_from_json, m)?)?;
     m.add_function(wrap_pyfunction!(_state_from_pickle, m)?)?;
     m.add_function(wrap_pyfunction!(stream::_samples_of_game, m)?)?;
+    m.add_function(wrap_pyfunction!(picture::_svg_to_png, m)?)?;
+    m.add_function(wrap_pyfunction!(picture::_svg_to_rgb, m)?)?;
     let agents_mod = PyModule::new(m.py(), "agents")?;
     agents_mod.add_class::<agents::Agent>()?;
     agents_mod.add_class::<agents::Random>()?;

@@ -272,6 +272,46 @@ impl State {
         next.apply(py, action)?;
         Ok(next)
     }
+    /// Take back the last decision and return its action id (python-chess's `pop`, OpenSpiel's
+    /// `undo_action`). The position before it is rebuilt from the game's start (its deal seed or saved
+    /// position) and the earlier decisions, so the state is exactly as it was. Raises IllegalActionError,
+    /// and changes nothing, at the start of the record.
+    fn undo(&mut self, py: Python<'_>) -> PyResult<u16> {
+        let Some((&last, earlier)) = self.history.split_last() else {
+            return Err(to_py(
+                py,
+                Error::IllegalAction(
+                    "nothing to undo: the state is at the start of its record".into(),
+                ),
+            ));
+        };
+        let game = &self.game;
+        let (seed, start) = (self.seed, self.start.as_deref());
+        let before = guard(py, || {
+            let mut state = match (start, seed) {
+                (Some(start), _) => *start,
+                (None, Some(seed)) => apply::new_state(game, seed),
+                (None, None) => {
+                    return Err(Error::InvalidState(
+                        "the state has no start to undo from".into(),
+                    ))
+                }
+            };
+            for &id in earlier {
+                apply::apply(game, &mut state, id as i64)?;
+            }
+            Ok(state)
+        })?;
+        self.inner = before;
+        self.history.pop();
+        Ok(last)
+    }
+    /// The deal seed of the game (`game.new_state(seed)`), the one drawn from the operating system when
+    /// none was given; None for a game set up from a saved position.
+    #[getter]
+    fn seed(&self) -> Option<u64> {
+        self.seed
+    }
     /// An independent copy (history included).
     fn clone(&self) -> State {
         State {
@@ -369,25 +409,39 @@ impl State {
         self.history.clone()
     }
     /// The game record (configuration + seed or start state + decisions) as JSON; the decisions as action
-    /// ids (`"actions"`), or as notation (`"moves"`) with `notation=True`.
-    #[pyo3(signature = (notation = None))]
-    fn record(&self, py: Python<'_>, notation: Option<&Bound<'_, PyAny>>) -> PyResult<String> {
+    /// ids (`"actions"`), or as notation (`"moves"`) with `notation=True`. `headers`, a dict of strings
+    /// like PGN's tags (players, date, event), go in the record's `"headers"`.
+    #[pyo3(signature = (notation = None, headers = None))]
+    fn record(
+        &self,
+        py: Python<'_>,
+        notation: Option<&Bound<'_, PyAny>>,
+        headers: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<String> {
         let notation = match notation {
             Some(v) => crate::args::bool_arg(py, v, "notation")?,
             None => false,
+        };
+        let headers = match headers {
+            Some(h) if !h.is_none() => Some(headers_arg(py, h)?),
+            _ => None,
         };
         let moves = if notation {
             json::RecordMoves::Notation
         } else {
             json::RecordMoves::Ids
         };
-        Ok(json::record_json(
+        let text = json::record_json(
             &self.game,
             self.seed,
             self.start.as_deref(),
             &self.history,
             moves,
-        ))
+        );
+        match headers {
+            Some(h) => guard(py, || json::with_headers(&text, &h)),
+            None => Ok(text),
+        }
     }
     /// A snapshot of one player's holdings.
     fn player(&self, py: Python<'_>, index: &Bound<'_, PyAny>) -> PyResult<PlayerView> {
@@ -553,4 +607,32 @@ pub(crate) fn replay(py: Python<'_>, text: &Bound<'_, PyAny>) -> PyResult<State>
         seed,
         start,
     })
+}
+
+/// Record headers: a dict of str -> str (ArgumentTypeError naming the first entry that is not).
+fn headers_arg(
+    py: Python<'_>,
+    headers: &Bound<'_, PyAny>,
+) -> PyResult<serde_json::Map<String, serde_json::Value>> {
+    let dict = headers.cast::<pyo3::types::PyDict>().map_err(|_| {
+        crate::errors::type_error(
+            py,
+            format!("headers must be a dict of str, not {}", type_name(headers)),
+        )
+    })?;
+    let mut out = serde_json::Map::new();
+    for (k, v) in dict.iter() {
+        let (Ok(k), Ok(v)) = (k.extract::<String>(), v.extract::<String>()) else {
+            return Err(crate::errors::type_error(
+                py,
+                format!(
+                    "headers must be a dict of str: {} -> {}",
+                    k.repr()?,
+                    type_name(&v)
+                ),
+            ));
+        };
+        out.insert(k, serde_json::Value::String(v));
+    }
+    Ok(out)
 }

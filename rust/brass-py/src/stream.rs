@@ -1,10 +1,10 @@
 //! `brass.agents.GameStream`: games played on native threads, read one by one in index order
 //! (docs/selfplay.md). Waiting releases the GIL and wakes every 50 ms to let Python handle signals, so
 //! Ctrl-C or SIGTERM stops a run between two games it has handed out.
-use crate::agents::{Agent, GameResult};
+use crate::agents::GameResult;
 use crate::args::{bool_arg, float_arg, game_arg, int_arg};
 use crate::errors::{to_py, type_error};
-use crate::game::{seed_arg, type_name};
+use crate::game::seed_arg;
 use brass_core::agents::Agent as CoreAgent;
 use brass_core::selfplay::{self, Batch, Finished, Schedule, Seating, Stream, StreamConfig};
 use brass_core::{apply, observation, Error, Game as CoreGame};
@@ -56,15 +56,7 @@ impl GameStream {
         seatings: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<GameStream> {
         let g = game_arg(py, game, "game")?;
-        let agents: Vec<PyRef<'_, Agent>> = agents.extract().map_err(|_| {
-            type_error(
-                py,
-                format!(
-                    "agents must be a list of brass.agents agents, not {}",
-                    type_name(agents)
-                ),
-            )
-        })?;
+        let agents = crate::agents::native_agents(py, agents)?;
         for a in &agents {
             a.check_game(py, &g)?;
         }
@@ -72,11 +64,12 @@ impl GameStream {
         let players = g.players as usize;
         let schedule = match (games, seatings) {
             (Some(games), None) => {
-                let games = int_arg(py, games, "games", 0, 1 << 40, Error::Config)? as u64;
+                let games = int_arg(py, games, "games", 0, u32::MAX as i64, Error::Config)? as u64;
                 if owned.len() != players {
                     return Err(config(format!(
-                        "{} agents for a {players}-player game",
-                        owned.len()
+                        "{} agent{} for a {players}-player game: give one agent per seat",
+                        owned.len(),
+                        if owned.len() == 1 { "" } else { "s" }
                     )));
                 }
                 Schedule::Run {

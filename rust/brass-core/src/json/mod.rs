@@ -11,7 +11,9 @@ mod record;
 mod write;
 
 pub use read::{from_json, from_json_in, from_value};
-pub use record::{parse_record, record_json, seeded_record_json, Record, RecordMoves};
+pub use record::{
+    parse_record, record_json, seeded_record_json, with_headers, Record, RecordMoves,
+};
 pub use write::{state_value, to_json};
 
 pub const STATE_FORMAT: &str = "brass-state/1";

@@ -77,9 +77,16 @@ pub fn parse_record(text: &str) -> Result<Record> {
         .as_object()
         .ok_or_else(|| invalid("record: expected an object".into()))?;
     for k in obj.keys() {
-        if !["format", "game", "seed", "start", "actions", "moves"].contains(&k.as_str()) {
+        if ![
+            "format", "game", "seed", "start", "actions", "moves", "headers",
+        ]
+        .contains(&k.as_str())
+        {
             return Err(invalid(format!("record: unexpected key `{k}`")));
         }
+    }
+    if let Some(headers) = obj.get("headers") {
+        check_headers(headers)?;
     }
     if obj.get("format").and_then(Value::as_str) != Some(RECORD_FORMAT) {
         return Err(invalid(format!(
@@ -127,6 +134,35 @@ pub fn parse_record(text: &str) -> Result<Record> {
         seed,
         actions,
     })
+}
+
+/// Optional headers, like PGN's tags: an object of strings (who played, when, the event, the engine). They
+/// describe the game and change nothing in it.
+fn check_headers(v: &Value) -> Result<()> {
+    let obj = v
+        .as_object()
+        .ok_or_else(|| invalid("record.headers: expected an object of strings".into()))?;
+    for (k, value) in obj {
+        if !value.is_string() {
+            return Err(invalid(format!(
+                "record.headers.{k}: expected a string, not {value}"
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// The record JSON `text` with `headers` (an object of strings) added: a record keeps its keys sorted.
+pub fn with_headers(text: &str, headers: &Map<String, Value>) -> Result<String> {
+    let headers = Value::Object(headers.clone());
+    check_headers(&headers)?;
+    let mut v: Value = serde_json::from_str(text).map_err(|e| invalid(e.to_string()))?;
+    if let Some(obj) = v.as_object_mut() {
+        if !headers.as_object().is_some_and(Map::is_empty) {
+            obj.insert("headers".into(), headers);
+        }
+    }
+    Ok(v.to_string())
 }
 
 fn action_ids(v: &Value) -> Result<Vec<i64>> {
