@@ -88,6 +88,7 @@ def test_selfplay_draws_a_run_seed_prints_it_and_resume_finds_it(
     lines = [json.loads(x) for x in out.read_text().splitlines()]
     seed = lines[0]["run_seed"]
     assert f"run seed {seed}," in printed and all(e["run_seed"] == seed for e in lines)
+    assert all(e["engine"] == f"brass {brass.__version__}" for e in lines)  # issue 21, item 2
     again = tmp_path / "again.jsonl"
     assert main([*base, "3", "--seed", str(seed), "--out", str(again), "--quiet"]) == 0
     assert again.read_bytes() == out.read_bytes()

@@ -638,13 +638,16 @@ def add_parser(sub: Any) -> None:
         nargs="+",
         required=True,
         metavar="AGENT",
-        help="two or more: random, greedy, mcts[:ITERATIONS[:DEPTH]], mcts@MS, or a Python policy "
+        help="two or more: random, greedy, mcts[:ITERATIONS[:DEPTH]], mcts@MS, net:NETWORK, "
+        "netmcts:SIMULATIONS:NETWORK (a file or a shipped network's name), or a Python policy "
         "module:function or path/to/file.py:function",
     )
     ap.add_argument(
         "--deals", type=int, default=10, help="deals, each played by every lineup in every seat rotation (default 10)"
     )
-    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument(
+        "--seed", type=int, default=1, help="the deals (default 1: a tournament is reproducible unless asked not to be)"
+    )
     ap.add_argument(
         "--jobs", type=int, default=0, metavar="N", help="threads for the native games; 0 (the default) uses every core"
     )

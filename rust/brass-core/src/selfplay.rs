@@ -228,10 +228,11 @@ pub struct Finished {
     pub samples: Option<Samples>,
 }
 
-/// The JSON Lines entry `brass selfplay --out` writes for a game: `{"index", "run_seed", "seats", "scores",
-/// "winners", "decisions", "record"}` (docs/selfplay.md), on one line, without the newline; `run_seed` is the
-/// seed of the run the game belongs to (none for a game of an explicit schedule), `seats` names the agent
-/// of each player, `record` is the game record JSON.
+/// The JSON Lines entry `brass selfplay --out` writes for a game: `{"index", "run_seed", "engine", "seats",
+/// "scores", "winners", "decisions", "record"}` (docs/selfplay.md), on one line, without the newline;
+/// `run_seed` is the seed of the run the game belongs to (none for a game of an explicit schedule), `engine`
+/// the version that played it (`brass 0.1.0`), `seats` names the agent of each player, `record` is the game
+/// record JSON.
 pub fn line(
     index: u64,
     run_seed: Option<u64>,
@@ -241,7 +242,8 @@ pub fn line(
 ) -> String {
     let run_seed = run_seed.map_or(String::new(), |s| format!("\"run_seed\":{s},"));
     format!(
-        "{{\"index\":{index},{run_seed}\"seats\":{},\"scores\":{},\"winners\":{},\"decisions\":{},\"record\":{record}}}",
+        "{{\"index\":{index},{run_seed}\"engine\":\"brass {}\",\"seats\":{},\"scores\":{},\"winners\":{},\"decisions\":{},\"record\":{record}}}",
+        env!("CARGO_PKG_VERSION"),
         json(seats),
         json(&result.scores),
         json(&result.winners),
@@ -603,7 +605,8 @@ mod tests {
                 "random\",\"greedy"
             };
             assert!(f.line.starts_with(&format!(
-                "{{\"index\":{i},\"run_seed\":9,\"seats\":[\"{seats}\"]"
+                "{{\"index\":{i},\"run_seed\":9,\"engine\":\"brass {}\",\"seats\":[\"{seats}\"]",
+                env!("CARGO_PKG_VERSION")
             )));
             assert!(f.line.ends_with(&format!(",\"record\":{}}}", f.record)));
             // The record written directly is the text serde_json makes of the record's value.
