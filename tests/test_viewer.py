@@ -99,9 +99,7 @@ def test_every_move_in_notation_and_the_positions(record, page):
         info = data["info"][i]
         assert info["era"] == state.era and info["round"] == state.round and info["decision"] == state.decision
         assert info["current"] == state.current_player
-        assert info["players"] == [
-            [state.player(p).money, state.player(p).income_level, state.player(p).vp] for p in range(3)
-        ]
+        assert info["hands"] == [state.player(p).hand for p in range(3)]
     # Distinct pictures, stored once: far smaller than every picture in full.
     assert len({picture(data, i) for i in range(len(states))}) > MOVES // 2
     assert len(page) < sum(len(brass.svg.board(s)) for s, _ in states) / 4

@@ -430,7 +430,7 @@ def _render(args: argparse.Namespace) -> int:
 
     where, record = _pick_record(args.record, args.game_index)
     try:
-        page = viewer.render_html(record)
+        page = viewer.render_html(record, hands=args.hands)
     except brass.BrassError as e:
         raise UserError(f"{where}: {e}") from None
     try:
@@ -729,6 +729,7 @@ def build_parser() -> argparse.ArgumentParser:
     vp.add_argument(
         "--game-index", type=int, default=0, metavar="N", help="the Nth record of a JSON Lines file, from 0 (default 0)"
     )
+    vp.add_argument("--hands", action="store_true", help="show every player's hand from the start (a checkbox)")
     vp.set_defaults(run=_render)
 
     pp = sub.add_parser("play", help="play against agents in the terminal")

@@ -206,7 +206,7 @@ def _info(p: Position) -> dict:
         "round": s.round,
         "decision": s.decision,
         "current": s.current_player,
-        "players": [[v.money, v.income_level, v.vp] for v in players],
+        "hands": [list(v.hand) for v in players],
         "result": brass.text.result(s) if s.is_terminal else "",
     }
 
@@ -231,18 +231,13 @@ main { display: flex; gap: 12px; padding: 10px 14px; align-items: flex-start; }
   border: 1px solid #ddd; background: #fff; }
 aside { flex: 0 0 340px; display: flex; flex-direction: column; gap: 10px; max-height: calc(100vh - 80px); }
 #status { font-weight: bold; }
-table { border-collapse: collapse; width: 100%; background: #fff; }
-th, td { padding: 3px 6px; border-bottom: 1px solid #e4e4e4; text-align: right;
-  font-variant-numeric: tabular-nums; }
-th:first-child, td:first-child { text-align: left; }
-tr.current td { font-weight: bold; background: #fff6d8; }
-.swatch { display: inline-block; width: 10px; height: 10px; margin-right: 6px; border: 1px solid #333; }
 #moves { flex: 1 1 auto; overflow-y: auto; margin: 0; padding: 0; list-style: none; background: #fff;
   border: 1px solid #ddd; min-height: 160px; }
 #moves li { padding: 2px 8px 2px 2.2em; text-indent: -1.4em; cursor: pointer; font-size: 13px; }
 #moves li:hover { background: #eef3f8; }
 #moves li[aria-current="true"] { background: #0072B2; color: #fff; }
 .help { color: #666; font-size: 12px; margin: 0; }
+#hands { margin: 0; padding: 4px 8px; list-style: none; background: #fff; border: 1px solid #ddd; font-size: 13px; }
 /* A narrow window (a phone, a docked pane, 700 px): the side column goes under the board, whose picture
    keeps the full width; nothing scrolls sideways. */
 @media (max-width: 900px) {
@@ -266,7 +261,8 @@ _SCRIPT = r"""
   var note = document.getElementById("note");
   var counter = document.getElementById("counter");
   var statusText = document.getElementById("status");
-  var rows = document.querySelectorAll("#players tbody tr");
+  var handsBox = document.getElementById("show-hands");
+  var handsList = document.getElementById("hands");
   var items = document.querySelectorAll("#moves li");
   var buttons = {
     first: document.getElementById("first"), prev: document.getElementById("prev"),
@@ -282,7 +278,18 @@ _SCRIPT = r"""
     return out.join("");
   }
 
-  function sign(n) { return n > 0 ? "+" + n : String(n); }
+  function showHands() {
+    var info = data.info[current];
+    handsList.hidden = !handsBox.checked;
+    handsList.innerHTML = "";
+    if (!handsBox.checked) { return; }
+    for (var p = 0; p < info.hands.length; p++) {
+      var item = document.createElement("li");
+      item.setAttribute("data-player", String(p));
+      item.textContent = "player " + p + ": " + (info.hands[p].join(", ") || "no cards");
+      handsList.appendChild(item);
+    }
+  }
 
   function show(i) {
     i = Math.max(0, Math.min(count - 1, i));
@@ -298,13 +305,7 @@ _SCRIPT = r"""
       ? "Game over (" + era + " Era, round " + info.round + "): " + info.result
       : era + " Era, round " + info.round + ": player " + info.current + " to decide (" + info.decision + ")";
     note.textContent = info.scored || "";
-    for (var p = 0; p < rows.length; p++) {
-      var cells = rows[p].cells, v = info.players[p];
-      cells[1].textContent = "£" + v[0];
-      cells[2].textContent = sign(v[1]);
-      cells[3].textContent = v[2];
-      rows[p].className = p === info.current ? "current" : "";
-    }
+    showHands();
     items[i].setAttribute("aria-current", "true");
     items[i].scrollIntoView({block: "nearest"});
     buttons.first.disabled = buttons.prev.disabled = i === 0;
@@ -316,6 +317,7 @@ _SCRIPT = r"""
   buttons.prev.addEventListener("click", function () { show(current - 1); });
   buttons.next.addEventListener("click", function () { show(current + 1); });
   buttons.last.addEventListener("click", function () { show(count - 1); });
+  handsBox.addEventListener("change", showHands);
   document.getElementById("moves").addEventListener("click", function (event) {
     var item = event.target.closest("li[data-index]");
     if (item) { show(Number(item.getAttribute("data-index"))); }
@@ -332,10 +334,11 @@ _SCRIPT = r"""
 """
 
 
-def render_html(record: Any) -> str:
+def render_html(record: Any, *, hands: bool = False) -> str:
     """One self-contained HTML page stepping through the game of `record` (see the module docstring): JSON
-    text or its parsed object, as `state.record()` writes it. A malformed record raises a `BrassError`
-    subclass (`load_record`)."""
+    text or its parsed object, as `state.record()` writes it. The players are shown once, in the picture's
+    panel; every player's hand (which the record knows) is shown under a checkbox, ticked with `hands=True`.
+    A malformed record raises a `BrassError` subclass (`load_record`)."""
     record = load_record(record)
     game_positions = _replay(record)
     game = game_positions[0].state.game
@@ -352,11 +355,6 @@ def render_html(record: Any) -> str:
     data = {"pieces": pieces, "positions": runs, "info": info, "moves": [p.move for p in game_positions[1:]]}
     title = _title(record, game)
 
-    player_rows = "".join(
-        f'<tr data-player="{i}"><td><span class="swatch" style="background:{brass.svg.PLAYER_COLOURS[i % 4]}">'
-        f"</span>player {i} ({brass.svg.PLAYER_COLOUR_NAMES[i % 4]})</td><td></td><td></td><td></td></tr>"
-        for i in range(game.players)
-    )
     move_items = ['<li data-index="0">Start of the game</li>'] + [
         f'<li data-index="{p.index}">{html.escape(p.move or "")}</li>' for p in game_positions[1:]
     ]
@@ -387,10 +385,8 @@ def render_html(record: Any) -> str:
 </section>
 <aside>
 <div id="status"></div>
-<table id="players">
-<thead><tr><th>player</th><th>money</th><th>income</th><th>VP</th></tr></thead>
-<tbody>{player_rows}</tbody>
-</table>
+<label class="help"><input type="checkbox" id="show-hands"{" checked" if hands else ""}> show every hand</label>
+<ul id="hands" hidden></ul>
 <p class="help">Keys: &#x2190; / &#x2192; step, Home / End jump; click a move to go there.</p>
 <ol id="moves">
 {chr(10).join(move_items)}

@@ -79,12 +79,9 @@ VIEW = """(function () {
             return [el.getAttribute("data-line"), Number(el.getAttribute("data-owner"))];
         }),
         turn: board.querySelector(".turn").textContent,
-        current: Array.prototype.map.call(document.querySelectorAll("#players tr.current"), function (tr) {
-            return Number(tr.getAttribute("data-player"));
-        }),
-        money: Array.prototype.map.call(document.querySelectorAll("#players tbody tr"), function (tr) {
-            return tr.cells[1].textContent;
-        }),
+        current: all(".player.current").map(function (el) { return Number(el.getAttribute("data-player")); }),
+        money: all(".player").map(function (el) { return "£" + el.getAttribute("data-money"); }),
+        tables: document.querySelectorAll("table").length,
         selected: Array.prototype.map.call(document.querySelectorAll("#moves li[aria-current=true]"), function (li) {
             return Number(li.getAttribute("data-index"));
         }),
@@ -113,6 +110,7 @@ def check(seen: dict, positions: list, i: int) -> None:
     assert seen["turn"].startswith(f"player {state.current_player} ")
     assert seen["current"] == [state.current_player]
     assert seen["money"] == [f"£{state.player(q).money}" for q in range(state.game.players)]
+    assert seen["tables"] == 0  # the players are shown once, in the picture's panel (issue 21, item 8)
     assert seen["selected"] == [i]
     assert seen["svg"].startswith("<svg") and seen["width"] > 500
 
@@ -222,3 +220,26 @@ def test_the_viewer_stays_readable_700_pixels_wide(browser, game, tmp_path):
     assert layout["scroll"] <= 700
     assert layout["boardWidth"] >= 650 and layout["asideWidth"] >= 650
     assert layout["asideTop"] >= layout["boardBottom"]
+
+
+def test_every_hand_is_shown_when_asked(browser, game, tmp_path):
+    """Issue 21, item 8: the record knows the hands; the checkbox (ticked by `hands=True`, `brass render
+    --hands`) lists them for the position shown."""
+    record, positions = game
+    path = tmp_path / "hands.html"
+    path.write_text(brass.viewer.render_html(record, hands=True), encoding="utf-8")
+    tab = browser.new_page(WIDTH, HEIGHT)
+    tab.navigate(path.as_uri())
+    tab.wait_for("document.body.getAttribute('data-position') === '0'")
+    listed = (
+        "Array.prototype.map.call(document.querySelectorAll('#hands li'), function (li) { return li.textContent; })"
+    )
+    state = positions[0].state
+    expected = [f"player {p}: {', '.join(state.player(p).hand)}" for p in range(state.game.players)]
+    assert tab.evaluate(listed) == expected
+    tab.press("End")
+    last = positions[-1].state
+    tab.wait_for(f"document.body.getAttribute('data-position') === '{len(positions) - 1}'")
+    assert tab.evaluate(listed) == [f"player {p}: {', '.join(last.player(p).hand)}" for p in range(3)]
+    tab.click("#show-hands")
+    assert tab.evaluate("document.getElementById('hands').hidden") is True
