@@ -270,3 +270,30 @@ def test_the_command_line_prints_the_table_and_writes_json(
         capsys, "--players", "2", "--agents", "random", "greedy", "--deals", "1", "--json", "-", "--quiet"
     )
     assert code == 0 and json.loads(out)["games"] == 2
+
+
+def test_records_replay_every_game_with_headers_naming_its_agents(
+    tmp_path: pathlib.Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 21, item 7: `brass arena --records FILE` writes each game's record with PGN-like headers; a forfeited
+    game's record stops where the forfeit happened."""
+    records, report_file = tmp_path / "games.jsonl", tmp_path / "arena.json"
+    argv = ["--game", "birmingham", "--players", "2", "--agents", "random", "greedy", f"{HERE}:gives_up"]
+    code, out, _ = run_cli(
+        capsys, *argv, "--deals", "1", "--seed", "3", "--records", str(records), "--json", str(report_file), "--quiet"
+    )
+    assert code == 0 and f"records: {records}" in out
+    lines = records.read_text().splitlines()
+    results = json.loads(report_file.read_text())["results"]
+    assert len(lines) == len(results) == 6
+    for line, result in zip(lines, results, strict=True):
+        record = json.loads(line)
+        headers = record["headers"]
+        assert headers["event"] == "brass arena" and headers["round"] == f"deal {result['deal']}"
+        assert [headers[f"player_{p}"] for p in range(2)] == result["seats"]
+        state = brass.replay(line)
+        assert len(state.history) == result["decisions"] and record["seed"] == result["seed"]
+        if result["forfeit"]:
+            assert not state.is_terminal and headers["forfeit"].endswith("RuntimeError: policy gave up")
+        else:
+            assert state.is_terminal and state.scores == result["scores"]

@@ -208,6 +208,20 @@ class Outcome:
     placings: list[int]
     decisions: int
     forfeit: Forfeit | None = None
+    #: The action ids played (up to the forfeit, for a forfeited game): `record` rebuilds the game from them.
+    actions: tuple[int, ...] = ()
+
+    def record(self, game: brass.Game, seed: int) -> str:
+        """The game's record (docs/state-format.md) with headers naming the event, the agents and the deal."""
+        state = game.new_state(seed=self.seed)
+        for action in self.actions:
+            state.apply(action)
+        headers = {"event": "brass arena", "engine": f"brass {brass.__version__}", "round": f"deal {self.deal}"}
+        headers.update({f"player_{p}": name for p, name in enumerate(self.seats)})
+        headers["arena_seed"] = str(seed)
+        if self.forfeit is not None:
+            headers["forfeit"] = f"player {self.forfeit.player}: {self.forfeit.error}"
+        return state.record(headers=headers)
 
 
 def play(game: brass.Game, entered: Sequence[Entrant], seating: Seating) -> Outcome:
@@ -228,21 +242,28 @@ def play(game: brass.Game, entered: Sequence[Entrant], seating: Seating) -> Outc
         try:
             choice = agent(state.clone())  # a copy: the policy may explore it, the game stays as it was
         except Exception as e:
-            return _forfeited(game, seating, names, player, len(state.history), _one_line(e))
+            return _forfeited(game, seating, names, player, state.history, _one_line(e))
         try:
             state.apply(choice)
         except Exception as e:
             error = f"returned {reprlib.repr(choice)}: {_one_line(e)}"
-            return _forfeited(game, seating, names, player, len(state.history), error)
+            return _forfeited(game, seating, names, player, state.history, error)
     placings = list(agents.placings(state))
-    return Outcome(seating.index, seating.deal, seating.deal_seed, names, state.scores, placings, len(state.history))
+    history = tuple(state.history)
+    return Outcome(
+        seating.index, seating.deal, seating.deal_seed, names, state.scores, placings, len(history), None, history
+    )
 
 
-def _forfeited(game: brass.Game, seating: Seating, names: list[str], player: int, decision: int, error: str) -> Outcome:
+def _forfeited(
+    game: brass.Game, seating: Seating, names: list[str], player: int, history: list[int], error: str
+) -> Outcome:
     """The forfeiting player placed last, the others sharing first."""
-    forfeit = Forfeit(seating.index, seating.deal, player, names[player], decision, error)
+    forfeit = Forfeit(seating.index, seating.deal, player, names[player], len(history), error)
     placings = [game.players - 1 if p == player else 0 for p in range(game.players)]
-    return Outcome(seating.index, seating.deal, seating.deal_seed, names, None, placings, decision, forfeit)
+    return Outcome(
+        seating.index, seating.deal, seating.deal_seed, names, None, placings, len(history), forfeit, tuple(history)
+    )
 
 
 def _one_line(e: BaseException) -> str:
@@ -275,7 +296,17 @@ def _play_all(
             if all(entered[a].native for a in g.seats):
                 r = next(results)
                 names = [entered[a].name for a in g.seats]
-                yield Outcome(g.index, g.deal, g.deal_seed, names, list(r.scores), list(r.placings), len(r.actions))
+                yield Outcome(
+                    g.index,
+                    g.deal,
+                    g.deal_seed,
+                    names,
+                    list(r.scores),
+                    list(r.placings),
+                    len(r.actions),
+                    None,
+                    tuple(r.actions),
+                )
             else:
                 yield play(game, entered, g)
             if progress is not None:
@@ -653,6 +684,11 @@ def add_parser(sub: Any) -> None:
     )
     ap.add_argument("--json", metavar="FILE", help="write the report as JSON (`-`: print it in place of the table)")
     ap.add_argument(
+        "--records",
+        metavar="FILE",
+        help="write every game's record, one per line, with headers naming the agents and the deal (JSON Lines)",
+    )
+    ap.add_argument(
         "--plot", metavar="FILE", help=f"write a PNG chart of the ratings (needs matplotlib: {INSTALL_HINT})"
     )
     ap.add_argument("--quiet", action="store_true", help="no progress bar")
@@ -672,7 +708,7 @@ def _arena(args: argparse.Namespace) -> int:
     game = brass.Game(args.game, players=args.players, **_options(args))
     if args.plot:
         _matplotlib()  # missing matplotlib is reported now rather than after the games
-    for path in (args.json, args.plot):
+    for path in (args.json, args.plot, args.records):
         if path and path != "-":
             try:
                 with open(path, "w"):  # fail now rather than after the games
@@ -713,6 +749,9 @@ def _arena(args: argparse.Namespace) -> int:
             result.plot(args.plot)
         except OSError as e:
             raise UserError(f"cannot write {args.plot}: {e.strerror}") from None
+    if args.records:
+        _write(args.records, "".join(o.record(game, args.seed) + "\n" for o in result.outcomes))
+        print(f"records: {args.records} (brass replay / brass render read them)")
     if args.json and args.json != "-":
         print(f"report: {args.json}")
     if args.plot:
