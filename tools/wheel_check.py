@@ -28,6 +28,10 @@ def main(readme_path: str) -> int:
     readme = pathlib.Path(readme_path).read_text(encoding="utf-8")
     example = re.findall(r"```python\n(.*?)```", readme, re.DOTALL)[0]
     exec(compile(example, "README.md (first Python example)", "exec"), {"__name__": "__readme__"})  # noqa: S102
+    from brass import agents
+
+    shipped = agents.Net.pretrained("birmingham-2p")  # the trained network is inside the wheel
+    print(f"wheel check: the shipped network plays {shipped.game.name}, hidden layers {shipped.widths}")
     done = subprocess.run(
         [sys.executable, "-m", "brass", "selfplay", "--players", "2", "--agents", "greedy", "random", "--games", "4"],
         capture_output=True,

@@ -494,12 +494,13 @@ class Trainer:
 
     def plot(self) -> str | None:
         """The learning curve as curve.png (`plot_log`)."""
-        return plot_log(self.folder, self.config.eval_simulations, say=self.say)
+        return plot_log(self.folder, say=self.say)
 
 
-def plot_log(folder: str, eval_simulations: int, say: Callable[[str], None] = print) -> str | None:
+def plot_log(folder: str, say: Callable[[str], None] = print) -> str | None:
     """The learning curve of the run in `folder` (losses, and the arena's win rates with their intervals,
-    against minutes) as `folder/curve.png`; None without matplotlib or without a logged iteration."""
+    against minutes) as `folder/curve.png`, from its log.csv and config.json (so an interrupted run can be
+    drawn); None without matplotlib or without a logged iteration."""
     try:
         import matplotlib
 
@@ -527,7 +528,7 @@ def plot_log(folder: str, eval_simulations: int, say: Callable[[str], None] = pr
         rate = np.array([float(r["vs_greedy_win_rate"]) for r in evals])
         low = rate - np.array([float(r["vs_greedy_low"]) for r in evals])
         high = np.array([float(r["vs_greedy_high"]) for r in evals]) - rate
-        label = f"NetMCTS({eval_simulations}) vs Greedy"
+        label = f"NetMCTS({config.get('eval_simulations', 64)}) vs Greedy"
         bottom.errorbar(x, rate, yerr=[low, high], marker="o", capsize=3, label=label)
         bottom.plot(x, [float(r["vs_random_win_rate"]) for r in evals], marker="s", label="Net vs Random")
         bottom.axhline(0.5, color="grey", linewidth=0.5)
