@@ -71,7 +71,7 @@ def test_row_groups_are_batches_of_the_same_rows_whatever_the_threads(tmp_path: 
     files = []
     for jobs in ("1", "2"):
         path = tmp_path / f"s{jobs}.parquet"
-        argv = ["selfplay", *GAME, "--games", "4", "--jobs", jobs, "--samples", str(path)]
+        argv = ["selfplay", *GAME, "--games", "4", "--seed", "1", "--jobs", jobs, "--samples", str(path)]
         assert main(argv) == 0
         files.append(pq.ParquetFile(path))
     assert files[0].metadata.num_row_groups == files[1].metadata.num_row_groups

@@ -29,7 +29,7 @@ def test_configurations_are_discovered_from_the_engine():
 def test_check_config_names_what_is_allowed():
     with pytest.raises(brass.ConfigError, match="lancashire"):
         _common.check_config("nope", 2)
-    with pytest.raises(brass.ConfigError, match="2, 3, 4"):
+    with pytest.raises(brass.ConfigError, match="2, 3 or 4 players"):
         _common.check_config("lancashire", 5)
 
 

@@ -134,7 +134,7 @@ def test_unsupported_observation_types_and_parameters():
     )
     with pytest.raises(ValueError):
         game.make_py_observer(public_only)
-    with pytest.raises(brass.ConfigError, match="2, 3, 4"):  # raised by the creator, through OpenSpiel
+    with pytest.raises(brass.ConfigError, match="2, 3 or 4 players"):  # raised by the creator, through OpenSpiel
         load(5)
     with pytest.raises(ValueError, match="deals"):
         load(2, deals=0)

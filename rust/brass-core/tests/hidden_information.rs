@@ -81,3 +81,32 @@ fn resample_in_random_games_of_every_family_stays_valid() {
     }
     check_game(&Game::new("brass", 4, &none).unwrap(), 9);
 }
+
+/// Issue 25 (a mutation survivor): the face-down Distant Cotton Market tiles are hidden from every player
+/// (L-42), so a redeal reshuffles their order while keeping the same tiles. A search over resampled states
+/// must not see the true order.
+#[test]
+fn l42_resample_hidden_reshuffles_the_dcm_pile() {
+    let g = Game::new("lancashire", 3, &BTreeMap::new()).unwrap();
+    let s = apply::new_state(&g, 1);
+    let pile = |st: &brass_core::State| {
+        let e = st.lancashire();
+        e.dcm_pile[..e.dcm_pile_len as usize].to_vec()
+    };
+    let truth = pile(&s);
+    assert!(truth.len() > 1);
+    let mut sorted_truth = truth.clone();
+    sorted_truth.sort_unstable();
+    let mut orders = std::collections::BTreeSet::new();
+    for seed in 0..8 {
+        let r = resample_hidden(&g, &s, 0, seed);
+        let mut tiles = pile(&r);
+        orders.insert(tiles.clone());
+        tiles.sort_unstable();
+        assert_eq!(tiles, sorted_truth, "the same tiles, in some order");
+    }
+    assert!(
+        orders.len() > 1 || !orders.contains(&truth),
+        "eight redeals all kept the true order of the pile"
+    );
+}

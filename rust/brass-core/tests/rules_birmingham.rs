@@ -1154,3 +1154,50 @@ fn a_bonus_comes_after_every_barrel_and_a_rails_barrel_is_the_second_rails() {
     bad.action.as_mut().unwrap().merchant_beer = true;
     refused(&g, &bad, "merchant barrel in a rail");
 }
+
+/// Issue 25 (mutation survivors of `check_state`): on a new 2-player state, each of these breaks B-2, B-3 or
+/// B-17 and must be refused by validation and by the JSON loader.
+#[test]
+fn b2_b3_b17_states_the_rules_forbid_are_refused() {
+    let g = common::birmingham(2, &[]);
+    let s = new_state(&g, 1);
+    brass_core::invariants::validate(&g, &s).unwrap();
+    let w = g.card_by_name("wild_location").unwrap() as usize;
+    // B-17: a wild card goes back to its own pile, never to a discard pile.
+    let mut bad = s;
+    bad.players[0].discards[w] += 1;
+    refused(&g, &bad, "wild card in a discard pile");
+    // B-2: a wild card added to the draw pile (one more card, not a swap).
+    let mut bad = s;
+    bad.deck[bad.deck_len as usize] = w as u8;
+    bad.deck_len += 1;
+    refused(&g, &bad, "wild card added to the draw pile");
+    let config = g.birmingham();
+    let blank = TILE_KINDS.iter().position(|&k| k == "blank").unwrap() as u8;
+    // B-3: a barrel beside a blank merchant tile, wherever the blank tile lies (not only the first space).
+    let blanks: Vec<usize> = (0..config.spaces.len())
+        .filter(|&i| s.birmingham().tile[i] == blank)
+        .collect();
+    assert!(
+        !blanks.is_empty(),
+        "a 2-player deal has blank merchant tiles"
+    );
+    for &i in &blanks {
+        let mut bad = s;
+        bad.birmingham_mut().beer |= 1 << i;
+        refused(&g, &bad, "barrel beside a blank tile");
+    }
+    // B-3: a barrel on a merchant space that 2 players do not use.
+    let unused: Vec<usize> = (0..config.spaces.len())
+        .filter(|&i| !config.spaces[i].in_use)
+        .collect();
+    assert!(!unused.is_empty(), "2 players leave merchant spaces unused");
+    for &i in &unused {
+        let mut bad = s;
+        bad.birmingham_mut().beer |= 1 << i;
+        // The JSON lists only the spaces in use, so it cannot even say this: validation alone refuses it.
+        let err =
+            brass_core::invariants::validate(&g, &bad).expect_err("barrel on an unused space");
+        assert!(matches!(err, brass_core::Error::InvalidState(_)), "{err}");
+    }
+}

@@ -107,6 +107,23 @@ fn l23_shipyard_level_zero_never_and_level_two_only_in_rail() {
     assert!(r.is_legal("build shipyard liverpool/4"));
 }
 
+/// Issue 25 (a mutation survivor of `check_build_site`): with the two other shipyard spaces taken, the last
+/// free one, Liverpool's, is still offered (L-24 chooses among the free spaces; it never drops the last).
+#[test]
+fn l24_the_last_free_shipyard_space_is_still_offered() {
+    let mut p = Pos::new(4);
+    p.hand(0, &["liverpool", "wigan"])
+        .tile("liverpool/1", 1, "port", 1, 0)
+        .lowest(0, "shipyard", 1)
+        .money(0, 100);
+    assert!(p.is_legal("build shipyard liverpool/4"));
+    p.tile("barrow_in_furness/1", 1, "shipyard", 1, 0)
+        .tile("birkenhead/1", 2, "shipyard", 1, 0);
+    assert!(p.is_legal("build shipyard liverpool/4"));
+    p.play("build shipyard liverpool/4");
+    assert_eq!(p.at("liverpool/4").owner, 0);
+}
+
 #[test]
 fn l24_slot_priority_in_lancaster() {
     let mut p = Pos::new(4);

@@ -17,9 +17,16 @@ fn l16_equally_close_coal_mines_ask_the_player() {
     p.tile("bolton/1", 1, "coal_mine", 1, 2)
         .tile("oldham/1", 2, "coal_mine", 1, 2);
     p.link("bolton-manchester", 1).link("oldham-manchester", 2);
+    // A farther mine (Bury, over Bolton) and a space with no mine are not among the choices: refused.
+    p.tile("bury/1", 3, "coal_mine", 1, 2)
+        .link("bolton-bury", 3);
     p.play("build cotton_mill manchester/1");
     assert_eq!(p.decision(), Decision::Coal);
     assert_eq!(p.legal(), ["coal bolton/1", "coal oldham/1"]);
+    for not_offered in ["coal bury/1", "coal wigan/1", "coal manchester/2"] {
+        let why = p.refuse(not_offered);
+        assert!(!why.is_empty(), "{not_offered}");
+    }
     p.play("coal oldham/1");
     assert_eq!((p.at("oldham/1").cubes, p.at("bolton/1").cubes), (1, 2));
     assert_eq!(p.s.players[0].money, 30 - 14);
@@ -102,6 +109,12 @@ fn l18_iron_from_any_works_with_a_choice_and_market_otherwise() {
     p.play("develop cotton_mill");
     assert_eq!(p.decision(), Decision::Iron);
     assert_eq!(p.legal(), ["iron bolton/3", "iron rochdale/3"]);
+    // A source not offered (an empty works, or a space with none) is refused (L-18).
+    p.tile("preston/2", 3, "iron_works", 1, 0);
+    for not_offered in ["iron preston/2", "iron manchester/4"] {
+        let why = p.refuse(not_offered);
+        assert!(!why.is_empty(), "{not_offered}");
+    }
     p.play("iron rochdale/3");
     assert_eq!(p.at("rochdale/3").cubes, 2);
     // A second develop is offered; with no iron works left it comes from the market.

@@ -17,6 +17,30 @@ fn last_action_of_round(players: i64, round: u8) -> Pos {
     p
 }
 
+/// Issue 25 (a mutation survivor in `apply/turns.rs`): a player whose last card went with their first action
+/// cannot take the second, so their turn ends there and the next player acts (L-8).
+#[test]
+fn l8_a_player_left_with_no_cards_ends_the_turn() {
+    let mut p = Pos::new(2);
+    p.hand(0, &["wigan"]);
+    assert_eq!((p.s.turn, p.s.actions_left), (0, 2));
+    p.play("pass");
+    while p.decision() == Decision::Card {
+        p.play("card wigan");
+    }
+    // The turn is over: player 0 has drawn back up to 8 cards (L-9).
+    assert_eq!(
+        p.s.players[0].hand.iter().map(|&c| c as u32).sum::<u32>(),
+        8
+    );
+    assert_eq!(
+        p.s.current_player(&p.g),
+        Some(1),
+        "player 0 has no card for a second action"
+    );
+    assert_eq!((p.s.turn, p.s.actions_left), (1, 2));
+}
+
 #[test]
 fn l8_first_canal_round_has_one_action_then_two() {
     let g = Game::new("lancashire", 3, &BTreeMap::new()).unwrap();
