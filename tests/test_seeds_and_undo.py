@@ -102,6 +102,26 @@ def test_selfplay_draws_a_run_seed_prints_it_and_resume_finds_it(
     assert "another run seed" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize("before", [None, b"", b'{"index": 0, "run_se'])
+def test_resume_without_a_seed_or_a_whole_line_starts_the_run(
+    before: bytes | None, tmp_path: pathlib.Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """docs/selfplay.md: a job script can always pass --resume; with no file yet (or one holding no whole game, cut
+    off by a kill) the run starts with a fresh seed."""
+    out = tmp_path / "g.jsonl"
+    if before is not None:
+        out.write_bytes(before)
+    argv = ["selfplay", "--players", "2", "--agents", "random", "random", "--games", "2", "--out", str(out)]
+    assert main([*argv, "--resume", "--quiet"]) == 0
+    lines = [json.loads(x) for x in out.read_text().splitlines()]
+    assert [e["index"] for e in lines] == [0, 1] and lines[0]["run_seed"] == lines[1]["run_seed"]
+    capsys.readouterr()
+    old = out.read_text().splitlines(keepends=True)
+    out.write_text(old[0])
+    assert main([*argv, "--resume", "--quiet"]) == 0  # and again: the file's seed, the same games
+    assert out.read_text() == "".join(old)
+
+
 def test_binding_arguments_are_worded_for_the_user() -> None:
     game = brass.Game("lancashire", players=2)
     with pytest.raises(brass.ArgumentTypeError, match=r"agents\[1\] is a function, not a native agent.*play_game"):

@@ -175,10 +175,13 @@ def _selfplay(args: argparse.Namespace) -> int:
         raise UserError(f"{_count(len(specs), 'agent')} given for {args.players} players: give one agent per seat")
     seats = [parse_agent(s) for s in specs]
     game = brass.Game(args.game, players=args.players, **_options(args))
-    if args.seed is None and args.resume and args.out:
-        args.seed = selfplay.run_seed_of(args.out)  # the run's own seed, which every line records
-        if args.seed is None:
-            raise UserError(f"{args.out} names no run seed to resume: give the run's --seed")
+    if args.seed is None and args.resume and args.out and os.path.exists(args.out):
+        # The run's own seed, which every line records; a file with no whole line yet starts afresh.
+        whole, _ = selfplay.read_record_lines(args.out)
+        if whole:
+            args.seed = selfplay.run_seed_of(args.out)
+            if args.seed is None:
+                raise UserError(f"{args.out} names no run seed to resume: give the run's --seed")
     if args.seed is None:
         args.seed = secrets.randbits(64)  # fresh games unless asked for a seed; the summary prints it
     game.new_state(seed=args.seed)  # a bad --seed is reported now, before the progress bar shows
