@@ -30,3 +30,12 @@ def test_games_are_spread_over_the_configurations_and_policies() -> None:
     # The seeds depend on (game, players, k) only.
     assert verify_run.task_seed("lancashire", 2, 7) == verify_run.task_seed("lancashire", 2, 7)
     assert verify_run.task_seed("lancashire", 2, 7) != verify_run.task_seed("lancashire", 3, 7)
+
+
+def test_every_configuration_meets_every_policy() -> None:
+    """Game k of a count plays configuration k mod m with policy (k // m) mod 6: within 6m games every
+    configuration meets every policy (k mod 6 would pin one policy to each configuration when m is 6)."""
+    for (game, players), cfgs in verify_run.configurations().items():
+        planned = [verify_run.plan(game, players, k) for k in range(len(cfgs) * len(verify_run.POLICIES))]
+        met = {(cfg, policy) for cfg, _, policy in planned}
+        assert len(met) == len(cfgs) * len(verify_run.POLICIES), (game, players)

@@ -9,7 +9,7 @@ mix of policies, and a summary of what they reached.
   configurations that play that count (Lancashire with and without its options, Birmingham with and without
   the introductory game), its deal seed and policy from (`game`, `players`, `k`) alone, so any split of the
   work gives the same games.
-- **Policies** (one per game, by `k`): uniform random; Greedy; MCTS with 8 iterations; a builder that prefers
+- **Policies** (one per game, cycling within each configuration's games): uniform random; Greedy; MCTS with 8 iterations; a builder that prefers
   builds, sales and links; a trader that prefers sales, then loans when poor, then trade builds and links; and
   a mix that draws one of these at every decision. About 30 % of the moves are given by notation, the rest by
   id.
@@ -74,6 +74,14 @@ def task_seed(game: str, players: int, k: int) -> int:
     return int.from_bytes(digest[:8], "little")
 
 
+def plan(game: str, players: int, k: int) -> tuple[h.Config, int, str]:
+    """Game `k` of (`game`, `players`): its configuration (`k mod m` of the `m` that play the count), its seed,
+    and its policy, which cycles within the configuration's own games (`k // m`), so that every configuration
+    meets every policy (`k mod 6` would pin one policy to each configuration of a count with 6 of them)."""
+    cfgs = configurations()[(game, players)]
+    return cfgs[k % len(cfgs)], task_seed(game, players, k), POLICIES[(k // len(cfgs)) % len(POLICIES)]
+
+
 def _preferred(pair: h.Pair, policy: str, rng: random.Random) -> list[int]:
     legal, ids = pair.legal, pair.ids
     if pair.rust.decision != "action":
@@ -113,10 +121,7 @@ def check_observation(pair: h.Pair, rng: random.Random) -> None:
 def play_one(task: tuple[str, int, int, str]) -> dict:
     """Play game `k` of (`game`, `players`) in lock-step; what it reached, or the divergence."""
     game, players, k, divergences = task
-    cfgs = configurations()[(game, players)]
-    cfg = cfgs[k % len(cfgs)]
-    seed = task_seed(game, players, k)
-    policy = POLICIES[k % len(POLICIES)]
+    cfg, seed, policy = plan(game, players, k)
     rng = random.Random(seed)
     os.environ["BRASS_DIVERGENCE_DIR"] = divergences
     native = {"greedy": agents.Greedy(), "mcts": agents.MCTS(iterations=8)}
