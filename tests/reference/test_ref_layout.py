@@ -11,14 +11,15 @@ import random
 import pytest
 
 from brass._errors import InvalidStateError
-from brass.reference import _birmingham, _catalog, _lancashire, _rules
+from brass.reference import _birmingham, _catalog, _games, _lancashire
 from brass.reference._actions import ActionSpace
 from brass.reference._data import DATA_DIR, GameData
 from brass.reference._json import dumps, from_obj, to_obj
 from brass.reference._legal import first_link_price, legal_actions, loan_problem, second_link_price
 from brass.reference._network import distances, network
 from brass.reference._resolve import apply_decision
-from brass.reference._rules import GAME_MODULES, Rules
+from brass.reference._games import GAME_MODULES
+from brass.reference._rules import Rules
 from brass.reference._scoring import score_links
 from brass.reference._setup import new_position
 from brass.reference._turns import current_player
@@ -29,8 +30,8 @@ def lancashire_raw() -> dict:
 
 
 def rules_from(raw: dict, name: str = "lancashire", players: int = 3, **options: bool) -> Rules:
-    """A configuration on edited data (not cached, unlike `_rules.rules`)."""
-    return Rules(GameData(raw), name, players, options)
+    """A configuration on edited data (not cached, unlike `_games.rules`)."""
+    return Rules(GameData(raw), name, players, options, GAME_MODULES[_catalog.family(name)])
 
 
 def play(data: Rules, seed: int, rng: random.Random) -> dict:
@@ -102,19 +103,19 @@ def test_games_play_with_a_line_of_three_ends():
 
 def test_every_family_of_the_catalog_has_a_game_module():
     assert {_catalog.family(name) for name in _catalog.names()} <= set(GAME_MODULES)
-    assert isinstance(_rules.rules("brass", 3, {}).game, _lancashire.Lancashire)
-    assert _rules.rules("brass", 3, {}).game.classic
-    assert not _rules.rules("lancashire", 3, {}).game.classic
-    assert isinstance(_rules.rules("birmingham", 2, {}).game, _birmingham.Birmingham)
+    assert isinstance(_games.rules("brass", 3, {}).game, _lancashire.Lancashire)
+    assert _games.rules("brass", 3, {}).game.classic
+    assert not _games.rules("lancashire", 3, {}).game.classic
+    assert isinstance(_games.rules("birmingham", 2, {}).game, _birmingham.Birmingham)
 
 
 def test_the_id_blocks_a_game_does_not_have_are_empty():
     """docs/actions.md, docs/birmingham.md: Lancashire has no SCOUT and no BEER ids (523 ids, unchanged);
     Birmingham has no BUILD_DOUBLE ids, and SCOUT sits between LOAN and PASS, BEER between IRON and STOP."""
-    lancashire = ActionSpace(_rules.rules("lancashire", 4, {}))
+    lancashire = ActionSpace(_games.rules("lancashire", 4, {}))
     assert len(lancashire) == 523
     assert not [n for n in lancashire.names if n.split()[0] in ("scout", "beer")]
-    birmingham = ActionSpace(_rules.rules("birmingham", 4, {}))
+    birmingham = ActionSpace(_games.rules("birmingham", 4, {}))
     kinds = [n.split()[0] for n in birmingham.names]
     assert len(birmingham) == 569 and not [n for n in birmingham.names if n.endswith("double")]
     blocks = [k for i, k in enumerate(kinds) if i == 0 or kinds[i - 1] != k]
@@ -124,7 +125,7 @@ def test_the_id_blocks_a_game_does_not_have_are_empty():
     ]
     assert birmingham.names[kinds.index("beer") :][:1] == ["beer derby/1"]
     assert [n for n in birmingham.names if n.startswith("beer ")][-9:] == [
-        f"beer {m.name}" for m in _rules.rules("birmingham", 4, {}).game.merchants
+        f"beer {m.name}" for m in _games.rules("birmingham", 4, {}).game.merchants
     ]
 
 
@@ -184,7 +185,7 @@ def test_a_game_module_without_the_lancashire_sections_plays_on_the_shared_code(
 
 
 def test_the_lancashire_sections_are_written_by_the_game_module():
-    data = _rules.rules("lancashire", 4, {})
+    data = _games.rules("lancashire", 4, {})
     pos = new_position(data, 9)
     obj = to_obj(data, 4, {}, pos)
     assert {"dcm", "deck_tile"} <= set(obj)

@@ -18,8 +18,8 @@ from brass._errors import (
     PlayerIndexError,
 )
 
-from ._game import Game, games
-from ._state import PlayerView, State, replay
+from ._catalog import games
+from ._state import Game, PlayerView, State, replay
 
 __all__ = [
     "ArgumentTypeError",

@@ -11,10 +11,8 @@ classic Brass player key `built_industry` (C-6, R-14) and Birmingham's `merchant
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, NotRequired, TypedDict
+from typing import Any, NotRequired, TypedDict
 
-if TYPE_CHECKING:
-    from ._rules import Rules
 
 CardCounts = dict[str, int]
 """Card kind -> count, zero counts omitted (hands, discards, the deck tile, the removed cards)."""
@@ -136,39 +134,3 @@ def new_action(
         "merchant": None,
         "merchant_beer": False,
     }
-
-
-def copy_position(data: Rules, pos: Position) -> Position:
-    """An independent copy of a position (plain dicts and lists, copied level by level); the game module copies
-    its own sections."""
-    action = pos["action"]
-    if action is not None:
-        action = action.copy()
-        if action["cards"] is not None:
-            action["cards"] = list(action["cards"])
-    players = []
-    for p in pos["players"]:
-        player = p.copy()
-        player["hand"] = dict(p["hand"])
-        player["discards"] = dict(p["discards"])
-        player["mat"] = dict(p["mat"])
-        players.append(player)
-    copy: Position = {
-        "rng": pos["rng"],
-        "era": pos["era"],
-        "round": pos["round"],
-        "turn_order": list(pos["turn_order"]),
-        "turn": pos["turn"],
-        "actions_left": pos["actions_left"],
-        "decision": pos["decision"],
-        "action": action,
-        "players": players,
-        "board": {s: t.copy() for s, t in pos["board"].items()},
-        "links": dict(pos["links"]),
-        "coal_market": pos["coal_market"],
-        "iron_market": pos["iron_market"],
-        "deck": list(pos["deck"]),
-        "removed": dict(pos["removed"]),
-    }
-    data.game.copy_sections(pos, copy)
-    return copy

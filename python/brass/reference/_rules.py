@@ -10,8 +10,8 @@ second copy of a function.
 What only one game has (Lancashire: ports as sale targets, the Distant Cotton Market, the deck tile, the virtual
 link; Birmingham: the merchants, their barrels and bonuses, the wild cards and Scout) lives in that game's module,
 behind `Rules.game`: an object that follows the `GameRules` protocol below, chosen once per configuration from the
-catalog's `family` in `GAME_MODULES`. The shared code calls it at a few named points and nowhere asks which game it
-is playing.
+catalog's `family` (`_games.GAME_MODULES`, which builds the `Rules`: this module sits below the game modules and
+never imports them). The shared code calls it at a few named points and nowhere asks which game it is playing.
 
 Configurations (docs/classic.md):
 
@@ -30,12 +30,9 @@ Configurations (docs/classic.md):
 from __future__ import annotations
 
 from collections.abc import Callable
-from functools import cache
 from typing import Any, Protocol
 
-from . import _birmingham, _lancashire
-from ._catalog import data_file, family
-from ._data import GameData, load
+from ._data import GameData
 from ._position import CardCounts, Position, SaleTarget
 from ._rng import SplitMix64
 
@@ -187,23 +184,23 @@ class GameRules(Protocol):
         ...
 
 
-# The dispatch point: the catalog's `family` -> the game module's rules for a configuration.
-GAME_MODULES: dict[str, Callable[[Rules], GameRules]] = {
-    "lancashire": _lancashire.Lancashire,  # Brass: Lancashire and its options (L-…)
-    "classic": _lancashire.classic,  # classic Brass: Lancashire with the classic switches (C-…)
-    "birmingham": _birmingham.Birmingham,  # Brass: Birmingham (B-…, docs/birmingham.md)
-}
-
-
 class Rules(GameData):
-    """The data of one configuration and its rule switches. Built once per configuration (`rules()`)."""
+    """The data of one configuration and its rule switches. Built once per configuration (`_games.rules()`), with
+    `game_module`, the game module's class for the catalog family, which makes `self.game`."""
 
-    def __init__(self, data: GameData, name: str, players: int, options: dict[str, bool]) -> None:
+    def __init__(
+        self,
+        data: GameData,
+        name: str,
+        players: int,
+        options: dict[str, bool],
+        game_module: Callable[[Rules], GameRules],
+    ) -> None:
         self.__dict__.update(data.__dict__)  # the indexed data (GameData attributes), shared, read-only
         self.game_name = name
         self.players = players
         self.options = dict(sorted(options.items()))
-        self.game: GameRules = GAME_MODULES[family(name)](self)
+        self.game: GameRules = game_module(self)
 
         # The configuration as the game module sets it (the switches are read at the place their rule applies).
         game = self.game
@@ -240,13 +237,3 @@ class Rules(GameData):
         if self.scores_vp_classic and "vp_classic" in row:
             return row["vp_classic"]
         return row["vp"]
-
-
-@cache
-def _rules(name: str, players: int, options: tuple[tuple[str, bool], ...]) -> Rules:
-    return Rules(load(data_file(name)), name, players, dict(options))
-
-
-def rules(name: str, players: int, options: dict[str, bool]) -> Rules:
-    """The `Rules` of a configuration whose name, player count and options are already checked."""
-    return _rules(name, players, tuple(sorted(options.items())))
