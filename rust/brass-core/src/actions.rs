@@ -2,6 +2,9 @@
 use crate::error::{Error, Result};
 use crate::game::{BeerSource, Game, SaleTarget, NONE};
 
+/// Cards a Scout discards (B-17).
+pub const SCOUT_CARDS: u8 = 3;
+
 /// A decoded action id.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Action {
@@ -187,7 +190,7 @@ impl Game {
                 let target = match target {
                     SaleTarget::Port(port) => space(port),
                     SaleTarget::Distant => "distant",
-                    SaleTarget::Merchant(m) => crate::games::merchant_space_name(self, m),
+                    SaleTarget::Merchant(m) => self.merchant_space_name(m),
                 };
                 format!("sell {} {}", space(tile), target)
             }
@@ -199,7 +202,7 @@ impl Game {
             Action::Beer { source } => match source {
                 BeerSource::Brewery(s) => format!("beer {}", space(s)),
                 BeerSource::Merchant(m) => {
-                    format!("beer {}", crate::games::merchant_space_name(self, m))
+                    format!("beer {}", self.merchant_space_name(m))
                 }
             },
             Action::Stop => "stop".into(),
@@ -265,34 +268,9 @@ impl Game {
                     })?,
             },
             ["develop", i] => Action::Develop { industry: industry(i)? },
-            ["sell", m, t] => {
-                let tile = space(m)?;
-                if self.layout.sell_index[tile as usize] == NONE {
-                    return Err(err(&format!("{m} is not a space of an industry that sells")));
-                }
-                let target = if *t == "distant" {
-                    SaleTarget::Distant
-                } else if let Some(slot) = crate::games::merchant_space_by_name(self, t) {
-                    SaleTarget::Merchant(slot)
-                } else {
-                    SaleTarget::Port(space(t)?)
-                };
-                if self.layout.target_index(target).is_none() {
-                    return Err(err(&format!("{t} is not a place this game sells to")));
-                }
-                Action::Sell { tile, target }
-            }
+            ["sell", m, t] => self.parse_sale(m, t, &err, &space)?,
             ["scout"] if self.layout.pass > self.layout.scout => Action::Scout,
-            ["beer", s] if self.layout.stop > self.layout.beer => {
-                let source = match crate::games::merchant_space_by_name(self, s) {
-                    Some(slot) => BeerSource::Merchant(slot),
-                    None => BeerSource::Brewery(space(s)?),
-                };
-                if self.layout.beer_index(source).is_none() {
-                    return Err(err("that space cannot hold a brewery"));
-                }
-                Action::Beer { source }
-            }
+            ["beer", s] if self.layout.stop > self.layout.beer => self.parse_beer(s, &err, &space)?,
             ["loan", n] => match self.loan_amounts.iter().find(|a| a.to_string() == *n) {
                 Some(&amount) => Action::Loan { amount },
                 None => {
@@ -331,5 +309,50 @@ impl Game {
             }
         };
         Ok(self.encode(action))
+    }
+
+    /// `sell <tile> <target>`: the tile's space must show an industry that sells, the target be one this game
+    /// sells to (a port space, `distant`, or a merchant space).
+    fn parse_sale(
+        &self,
+        m: &str,
+        t: &str,
+        err: &dyn Fn(&str) -> Error,
+        space: &dyn Fn(&str) -> Result<u8>,
+    ) -> Result<Action> {
+        let tile = space(m)?;
+        if self.layout.sell_index[tile as usize] == NONE {
+            return Err(err(&format!(
+                "{m} is not a space of an industry that sells"
+            )));
+        }
+        let target = if t == "distant" {
+            SaleTarget::Distant
+        } else if let Some(slot) = self.merchant_space_by_name(t) {
+            SaleTarget::Merchant(slot)
+        } else {
+            SaleTarget::Port(space(t)?)
+        };
+        if self.layout.target_index(target).is_none() {
+            return Err(err(&format!("{t} is not a place this game sells to")));
+        }
+        Ok(Action::Sell { tile, target })
+    }
+
+    /// `beer <source>`: a space that can hold a brewery, or a merchant space.
+    fn parse_beer(
+        &self,
+        s: &str,
+        err: &dyn Fn(&str) -> Error,
+        space: &dyn Fn(&str) -> Result<u8>,
+    ) -> Result<Action> {
+        let source = match self.merchant_space_by_name(s) {
+            Some(slot) => BeerSource::Merchant(slot),
+            None => BeerSource::Brewery(space(s)?),
+        };
+        if self.layout.beer_index(source).is_none() {
+            return Err(err("that space cannot hold a brewery"));
+        }
+        Ok(Action::Beer { source })
     }
 }

@@ -168,7 +168,7 @@ pub fn evaluate(game: &Game, state: &State, player: u8) -> f64 {
             {
                 // The sale is legal, so its beer is there: count it as made.
                 let mut sold = *state;
-                apply::flip(game, &mut sold, u.target);
+                crate::income::flip(game, &mut sold, u.target);
                 return evaluate_position(game, &sold, player);
             }
         }

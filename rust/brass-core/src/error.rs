@@ -38,3 +38,6 @@ impl std::error::Error for Error {}
 
 /// Result with the core's error.
 pub type Result<T> = std::result::Result<T, Error>;
+
+/// Why an action is not legal; shown to users after the action's notation.
+pub type Why = &'static str;

@@ -340,7 +340,7 @@ fn check_action(state: &State) -> Result<()> {
         ActionKind::Build | ActionKind::Loan | ActionKind::Pass => (0, 0),
         ActionKind::Link | ActionKind::Develop => (1, 2),
         ActionKind::Sell => (0, u8::MAX),
-        ActionKind::Scout => (0, crate::apply::SCOUT_CARDS - 1),
+        ActionKind::Scout => (0, crate::actions::SCOUT_CARDS - 1),
     };
     if u.count < lo || u.count > hi {
         return Err(invalid(format!(

@@ -24,7 +24,7 @@ impl Evaluator for NetEvaluator<'_> {
         rows: usize,
         logits: &mut Vec<f32>,
         values: &mut Vec<f32>,
-    ) -> crate::Result<()> {
+    ) -> crate::error::Result<()> {
         self.net
             .evaluate(observations, rows, &mut self.scratch, logits, values);
         Ok(())

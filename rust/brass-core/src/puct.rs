@@ -58,7 +58,7 @@ pub trait Evaluator {
         rows: usize,
         logits: &mut Vec<f32>,
         values: &mut Vec<f32>,
-    ) -> crate::Result<()>;
+    ) -> crate::error::Result<()>;
 }
 
 struct Node {
@@ -405,7 +405,7 @@ pub fn search(
     config: &PuctConfig,
     seed: u64,
     evaluator: &mut dyn Evaluator,
-) -> crate::Result<Search> {
+) -> crate::error::Result<Search> {
     let mut s = Search::new(game, state, config, seed);
     let mut batch = Batch::new(game, 1);
     loop {
@@ -471,7 +471,7 @@ mod tests {
             rows: usize,
             logits: &mut Vec<f32>,
             values: &mut Vec<f32>,
-        ) -> crate::Result<()> {
+        ) -> crate::error::Result<()> {
             logits.clear();
             logits.resize(masks.len(), 0.0);
             values.clear();

@@ -132,7 +132,7 @@ impl SearchGames {
 
     /// One round: every game advances until its search needs a leaf evaluated (or the game ends), the
     /// leaves go to `evaluator` together, and the evaluations go back. Returns the games that ended.
-    pub fn step(&mut self, evaluator: &mut dyn Evaluator) -> crate::Result<Vec<SearchGame>> {
+    pub fn step(&mut self, evaluator: &mut dyn Evaluator) -> crate::error::Result<Vec<SearchGame>> {
         let started = Instant::now();
         let finished = self.advance();
         let (obs, masks, rows) = self.leaves();
@@ -212,13 +212,13 @@ impl SearchGames {
     /// The second half of [`step`](SearchGames::step): the evaluations of the leaves of
     /// [`leaves`](SearchGames::leaves), in their order: logits (`rows × num_actions`) and values
     /// (`rows × players`, relative to each leaf's player to move).
-    pub fn deliver(&mut self, logits: &[f32], values: &[f32]) -> crate::Result<()> {
+    pub fn deliver(&mut self, logits: &[f32], values: &[f32]) -> crate::error::Result<()> {
         let game = &self.game;
         let actions = game.num_actions();
         let n = game.players as usize;
         let rows = self.slots.iter().flatten().filter(|s| s.waiting).count();
         if logits.len() != rows * actions || values.len() != rows * n {
-            return Err(crate::Error::Config(format!(
+            return Err(crate::error::Error::Config(format!(
                 "the evaluator gave {} logits and {} values for {rows} leaves: {} and {} are needed",
                 logits.len(),
                 values.len(),
@@ -227,7 +227,7 @@ impl SearchGames {
             )));
         }
         if let Some(bad) = logits.iter().chain(values).find(|x| !x.is_finite()) {
-            return Err(crate::Error::Config(format!(
+            return Err(crate::error::Error::Config(format!(
                 "the evaluator gave a value that is not finite ({bad})"
             )));
         }
@@ -375,7 +375,7 @@ mod tests {
             rows: usize,
             logits: &mut Vec<f32>,
             values: &mut Vec<f32>,
-        ) -> crate::Result<()> {
+        ) -> crate::error::Result<()> {
             let a = masks.len() / rows.max(1);
             logits.clear();
             logits.extend((0..masks.len()).map(|i| -((i % a) as f32) / a as f32));

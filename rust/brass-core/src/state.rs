@@ -1,8 +1,8 @@
 //! The game state: small, flat and `Copy`, so cloning is a memcpy (docs/architecture.md).
+use crate::game::family::Extra;
 use crate::game::{
     Era, Game, MAX_CARD_KINDS, MAX_DECK, MAX_INDUSTRIES, MAX_LINES, MAX_PLAYERS, MAX_SPACES, NONE,
 };
-use crate::games::Extra;
 use crate::rng::Rng;
 
 /// What the current player is being asked (docs/actions.md, "Decisions").
@@ -289,25 +289,31 @@ impl State {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn hand_kinds_marks_every_kind_held() {
-        let mut rng = crate::Rng(5);
-        let counts = [0u8, 0, 0, 1, 2, 4, 127, 128, 255];
-        let game = crate::Game::new("lancashire", 2, &Default::default()).unwrap();
-        let mut p = crate::apply::new_state(&game, 1).players[0];
-        for _ in 0..2000 {
-            for c in p.hand.iter_mut() {
-                *c = counts[rng.below(counts.len() as u64) as usize];
-            }
-            let want = p
-                .hand
-                .iter()
-                .enumerate()
-                .filter(|(_, &c)| c > 0)
-                .fold(0u32, |m, (k, _)| m | 1 << k);
-            assert_eq!(p.hand_kinds(), want);
+impl State {
+    /// The Lancashire-family block of the position (see [`Game::lancashire`]).
+    pub fn lancashire(&self) -> &crate::game::lancashire::Extra {
+        match &self.extra {
+            Extra::Lancashire(e) => e,
+            Extra::Birmingham(_) => panic!("not a Lancashire-family position"),
+        }
+    }
+    pub fn lancashire_mut(&mut self) -> &mut crate::game::lancashire::Extra {
+        match &mut self.extra {
+            Extra::Lancashire(e) => e,
+            Extra::Birmingham(_) => panic!("not a Lancashire-family position"),
+        }
+    }
+    /// The Birmingham block of the position.
+    pub fn birmingham(&self) -> &crate::game::birmingham::Extra {
+        match &self.extra {
+            Extra::Birmingham(e) => e,
+            Extra::Lancashire(_) => panic!("not a Birmingham position"),
+        }
+    }
+    pub fn birmingham_mut(&mut self) -> &mut crate::game::birmingham::Extra {
+        match &mut self.extra {
+            Extra::Birmingham(e) => e,
+            Extra::Lancashire(_) => panic!("not a Birmingham position"),
         }
     }
 }

@@ -1,7 +1,9 @@
 //! Build: cards, first build, levels, slot priority, canal limit, overbuilding (L-21 … L-31).
 mod common;
 use brass_core::state::Decision;
+use brass_core::{apply, rules, Game, Rng, State};
 use common::Pos;
+use std::collections::BTreeMap;
 
 #[test]
 fn l21_location_card_builds_outside_the_network() {
@@ -262,4 +264,53 @@ fn l31_canal_overbuild_of_an_opponent_counts_as_a_tile_in_the_location() {
     p.s.markets[0] = 0;
     let why = p.refuse("build coal_mine wigan/1");
     assert!(why.contains("one tile per location"), "{why}");
+}
+
+/// The original single-space form of L-24, kept as the specification `canonical_spaces` follows.
+fn is_canonical_space_slow(game: &Game, state: &State, space: u8, industry: u8) -> bool {
+    let loc = &game.locations[game.spaces[space as usize].location as usize];
+    let only = 1u8 << industry;
+    let open =
+        |s: u8| state.board[s as usize].is_empty() && game.spaces[s as usize].icons & only != 0;
+    let any_single = loc
+        .spaces()
+        .any(|s| open(s) && game.spaces[s as usize].icons == only);
+    let icons = game.spaces[space as usize].icons;
+    if any_single && icons != only {
+        return false;
+    }
+    // No earlier open space with the same icons.
+    !loc.spaces()
+        .take_while(|&s| s != space)
+        .any(|s| open(s) && game.spaces[s as usize].icons == icons)
+}
+
+#[test]
+fn l24_canonical_spaces_agree_with_the_single_space_rule() {
+    let game = Game::new("lancashire", 4, &BTreeMap::new()).unwrap();
+    let mut rng = Rng(5);
+    for seed in 0..20 {
+        let mut state = apply::new_state(&game, seed);
+        let mut ids = Vec::new();
+        while !state.is_terminal() {
+            let c = rules::canonical_spaces(&game, &state);
+            for s in 0..game.spaces.len() as u8 {
+                for i in 0..game.industries.len() as u8 {
+                    // The rule is about undeveloped spaces (occupied ones are overbuilds).
+                    if game.spaces[s as usize].icons & (1 << i) != 0
+                        && state.board[s as usize].is_empty()
+                    {
+                        assert_eq!(
+                            c[i as usize] & (1 << s) != 0,
+                            is_canonical_space_slow(&game, &state, s, i)
+                        );
+                    }
+                }
+            }
+            ids.clear();
+            rules::legal_actions(&game, &state, &mut ids);
+            let id = ids[rng.below(ids.len() as u64) as usize];
+            apply::apply_unchecked(&game, &mut state, game.decode(id as i64).unwrap());
+        }
+    }
 }

@@ -126,3 +126,23 @@ fn l40_only_own_unflipped_mills_sell() {
     p.tile("colne/1", 0, "cotton_mill", 1, 0);
     assert!(p.is_legal("sell colne/1 distant"));
 }
+
+#[test]
+fn hand_kinds_marks_every_kind_held() {
+    let mut rng = brass_core::Rng(5);
+    let counts = [0u8, 0, 0, 1, 2, 4, 127, 128, 255];
+    let game = Game::new("lancashire", 2, &Default::default()).unwrap();
+    let mut p = apply::new_state(&game, 1).players[0];
+    for _ in 0..2000 {
+        for c in p.hand.iter_mut() {
+            *c = counts[rng.below(counts.len() as u64) as usize];
+        }
+        let want = p
+            .hand
+            .iter()
+            .enumerate()
+            .filter(|(_, &c)| c > 0)
+            .fold(0u32, |m, (k, _)| m | 1 << k);
+        assert_eq!(p.hand_kinds(), want);
+    }
+}

@@ -1,13 +1,13 @@
-//! Build (L-21 … L-28): place the tile, then (after its coal and iron, `resolve`) finish it.
-use super::{flip, resolve, spend};
+//! Build (L-21 … L-28): place the tile; then (after its coal and iron, which `apply` resolves) finish it.
 use crate::game::{Game, Resource, NONE};
+use crate::income::{flip, spend};
 use crate::market;
 use crate::network::{adjacency, reachable, trade_locations};
 use crate::rules;
 use crate::state::{ActionKind, State, Tile, Underway};
 
 /// L-21 … L-26: fix the cards that may pay, place the tile (an overbuilt tile leaves with its cubes,
-/// L-29, L-30), pay the cost, then take its coal and iron.
+/// L-29, L-30), pay the cost; its coal and iron are owed (the caller resolves them).
 pub(super) fn start_build(
     game: &Game,
     state: &mut State,
@@ -56,7 +56,6 @@ pub(super) fn start_build(
     u.iron = spec.iron;
     u.cards = cards;
     state.action = Some(u);
-    resolve(game, state);
 }
 
 /// L-27, L-28: a new coal mine or iron works gets its cubes and sells what fits to its market (a coal

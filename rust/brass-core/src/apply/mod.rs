@@ -13,6 +13,8 @@ mod scoring;
 mod setup;
 mod turns;
 
+pub use crate::actions::SCOUT_CARDS;
+use crate::income::{flip, spend, take_cube};
 pub use scoring::{link_icons, placings, returns, winners};
 pub use setup::new_state;
 
@@ -47,7 +49,10 @@ pub fn apply_unchecked(game: &Game, state: &mut State, action: Action) {
             space,
             industry,
             double,
-        } => build::start_build(game, state, p, space, industry, double),
+        } => {
+            build::start_build(game, state, p, space, industry, double);
+            resolve(game, state);
+        }
         Action::Link { line } => place_link(game, state, p, line),
         Action::Develop { industry } if state.decision == Decision::Bonus => {
             // B-26: Gloucester's free develop: the lowest tile leaves the mat, no iron, no card.
@@ -145,36 +150,6 @@ fn take_chosen(game: &Game, state: &mut State, space: u8, resource: Resource) {
         *u.owed_mut(resource) -= 1;
     }
     resolve(game, state);
-}
-
-pub(crate) fn spend(state: &mut State, p: usize, amount: u32) {
-    state.players[p].money -= amount as i32;
-    state.players[p].money_spent += amount as i32;
-}
-
-/// Advance a player's income marker by `spaces`, stopping at the last space (L-43, L-48).
-pub(crate) fn gain_income(game: &Game, state: &mut State, player: u8, spaces: u8) {
-    let p = &mut state.players[player as usize];
-    p.income_space =
-        (p.income_space as u16 + spaces as u16).min(game.last_track_space() as u16) as u8;
-}
-
-/// Flip a tile; its owner's income advances by the tile's income (L-20, L-28, L-41).
-pub(crate) fn flip(game: &Game, state: &mut State, space: u8) {
-    let tile = &mut state.board[space as usize];
-    tile.flipped = true;
-    let (owner, industry, level) = (tile.owner, tile.industry, tile.level);
-    let income = game.tile_spec(industry, level).map_or(0, |t| t.income);
-    gain_income(game, state, owner, income);
-}
-
-/// Take one cube from a mine or works; it flips when emptied, whoever took it (L-20).
-fn take_cube(game: &Game, state: &mut State, space: u8) {
-    let tile = &mut state.board[space as usize];
-    tile.cubes -= 1;
-    if tile.cubes == 0 {
-        flip(game, state, space);
-    }
 }
 
 /// The tiles one cube of `resource` may come from now: the closest coal mines (L-16, C-14) or every iron
@@ -328,9 +303,6 @@ fn card_paid(game: &Game, state: &mut State, p: usize, kind: u8) -> bool {
     }
     false
 }
-
-/// Cards a Scout discards (B-17).
-pub const SCOUT_CARDS: u8 = 3;
 
 /// Ask for the action's card, or discard it when only one kind can pay.
 fn card_stage(game: &Game, state: &mut State) {

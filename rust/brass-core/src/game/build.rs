@@ -1,6 +1,7 @@
 //! Building a [`Game`] from the catalog (name, players, options) and the data file, one builder per part:
 //! options, map, tiles, cards, switches; the per-game block comes from the game's module (`games/`).
 use super::layout::{Layout, LayoutSpec};
+pub use super::parts::Options;
 use super::{
     CardKind, Era, FirstBuild, FirstOrder, Game, LinkCosts, LoanBan, Location, Market, RailCoal,
     Resource, Role, Space, SpaceGroup, Switches, TileSpec, MAX_CARD_KINDS, MAX_DECK,
@@ -9,30 +10,8 @@ use super::{
 use crate::catalog::{self, spoken_list, GameEntry};
 use crate::data::{self, DataFile};
 use crate::error::{Error, Result};
-use crate::games::{self, Family};
+use crate::game::family::{self as games, Family};
 use std::collections::BTreeMap;
-
-/// The options a configuration was built with, as plain values.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub struct Options {
-    /// L-54: the introductory game.
-    pub intro: bool,
-    /// L-55: the virtual link Liverpool–Birkenhead.
-    pub virtual_link: bool,
-    /// L-56: the classic deck set-up.
-    pub classic_deck: bool,
-}
-
-impl Options {
-    fn set(&mut self, name: &str) {
-        match name {
-            "intro" => self.intro = true,
-            "virtual_link" => self.virtual_link = true,
-            "classic_deck" => self.classic_deck = true,
-            _ => {}
-        }
-    }
-}
 
 /// A failure of the embedded data: a build defect, reported as a configuration error.
 fn bad(what: String) -> Error {

@@ -1,7 +1,7 @@
 //! The action-id layout of a configuration (docs/actions.md, "Action ids"): blocks of ids in a fixed order,
 //! each sized from the data, so every configuration has a fixed, documented id space. A block a game does
 //! not have is empty, so the ids of the other blocks do not move.
-use super::{Space, MAX_INDUSTRIES, NONE};
+use crate::game::parts::{Space, MAX_INDUSTRIES, NONE};
 
 /// Where a sale goes (L-41, L-42): the Sell block has one id per (tile space, target).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

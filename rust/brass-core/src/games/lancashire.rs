@@ -2,156 +2,12 @@
 //! the same map with the rule switches of `game::Switches`): what only these games have — ports as sale
 //! targets, the Distant Cotton Market (L-4, L-42 … L-44, C-11), the deck tile (L-3, L-56) and the virtual
 //! link Liverpool–Birkenhead (C-7, L-55).
-use crate::data::DataFile;
-use crate::error::{Error, Result};
-use crate::game::{Game, Location, Role, SaleTarget, Space, MAX_CARD_KINDS};
-use crate::rules::{Ctx, Why};
+use crate::context::Ctx;
+use crate::error::{Error, Result, Why};
+use crate::game::{Game, SaleTarget, MAX_CARD_KINDS};
 use crate::state::State;
 
-use super::Family;
-
-/// Most DCM tiles any configuration has.
-pub const MAX_DCM_TILES: usize = 16;
-/// DCM tile values are the spaces they move the marker: 0 … 7.
-const DCM_VALUES: usize = 8;
-
-/// The configuration block of these games.
-#[derive(Clone, Debug)]
-pub struct Config {
-    /// The industry whose tiles are ports (sale targets and trade icons, L-15, L-41).
-    pub port: u8,
-    /// DCM tiles for this player count (spaces moved), ascending (L-4; C-11: all 12).
-    pub dcm_tiles: Vec<u8>,
-    /// Income (track spaces) beside each DCM space above X (L-42).
-    pub dcm_income: Vec<u8>,
-    pub dcm_x: u8,
-    /// C-11: drawn DCM tiles go to the bottom of the pile.
-    pub dcm_recycle: bool,
-    /// Cards under the deck tile in the Canal Era (L-3, L-56); 0 for the classic rules.
-    pub deck_tile_cards: u8,
-    /// C-7, L-55: the two locations joined for industry cards, or None.
-    pub virtual_link: Option<(u8, u8)>,
-}
-
-/// The part of a position only these games have.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct Extra {
-    pub dcm_marker: u8,
-    pub dcm_pile: [u8; MAX_DCM_TILES],
-    pub dcm_pile_len: u8,
-    /// Drawn DCM tiles, counted by value (spaces moved).
-    pub dcm_discards: [u8; DCM_VALUES],
-    /// Cards under the deck tile (Canal Era), counted by kind.
-    pub deck_tile: [u8; MAX_CARD_KINDS],
-}
-
-impl Extra {
-    pub const EMPTY: Extra = Extra {
-        dcm_marker: 0,
-        dcm_pile: [0; MAX_DCM_TILES],
-        dcm_pile_len: 0,
-        dcm_discards: [0; DCM_VALUES],
-        deck_tile: [0; MAX_CARD_KINDS],
-    };
-    /// The DCM pile, top first.
-    pub fn dcm_pile(&self) -> &[u8] {
-        &self.dcm_pile[..self.dcm_pile_len as usize]
-    }
-    /// Are there no DCM tiles at all (pile and discards empty, R-3)?
-    pub fn dcm_exhausted(&self) -> bool {
-        self.dcm_pile_len == 0 && self.dcm_discards.iter().all(|&c| c == 0)
-    }
-}
-
-fn bad(what: String) -> Error {
-    Error::Config(format!("game data: {what}"))
-}
-
-/// The configuration of a Lancashire-family game from its data.
-pub fn configure(
-    data: &DataFile,
-    family: Family,
-    players: u8,
-    classic_deck: bool,
-    virtual_link: bool,
-    locations: &[Location],
-) -> Result<Config> {
-    let classic = family == Family::Classic;
-    let port = data
-        .industries
-        .iter()
-        .position(|i| data.industry_roles.get(i).is_some_and(|r| r.port))
-        .ok_or_else(|| bad("no port industry".into()))? as u8;
-    let dcm = data
-        .distant_cotton_market
-        .as_ref()
-        .ok_or_else(|| bad("no distant_cotton_market section".into()))?;
-    let key = if classic {
-        "full".to_string()
-    } else {
-        players.to_string()
-    };
-    let mut dcm_tiles = dcm
-        .tiles
-        .get(&key)
-        .ok_or_else(|| bad(format!("no DCM tiles for {players} players")))?
-        .clone();
-    if dcm_tiles.len() > MAX_DCM_TILES || dcm_tiles.iter().any(|&t| t as usize >= DCM_VALUES) {
-        return Err(bad("DCM tiles".into()));
-    }
-    dcm_tiles.sort_unstable();
-    let classic_data = data.classic.as_ref();
-    let deck_tile_cards = match (classic, classic_deck) {
-        (true, _) => 0,
-        (false, true) => classic_data
-            .and_then(|c| c.deck_tile.get(&players.to_string()).copied())
-            .unwrap_or(0),
-        (false, false) => players,
-    };
-    let virtual_link = if classic || virtual_link {
-        let [a, b] = &classic_data
-            .ok_or_else(|| bad("no classic section".into()))?
-            .virtual_link;
-        let index = |id: &str| {
-            locations
-                .iter()
-                .position(|l| l.id == id)
-                .map(|i| i as u8)
-                .ok_or_else(|| bad(format!("unknown location `{id}`")))
-        };
-        Some((index(a)?, index(b)?))
-    } else {
-        None
-    };
-    Ok(Config {
-        port,
-        dcm_tiles,
-        dcm_income: dcm.income_by_space.clone(),
-        dcm_x: dcm.x_space,
-        dcm_recycle: classic,
-        deck_tile_cards,
-        virtual_link,
-    })
-}
-
-/// The targets of a sale, in id order: every space that shows a port, then the Distant Cotton Market.
-pub fn sale_targets(config: &Config, spaces: &[Space], _roles: &[Role]) -> Vec<SaleTarget> {
-    let mut targets: Vec<SaleTarget> = (0..spaces.len() as u8)
-        .filter(|&s| spaces[s as usize].icons & (1 << config.port) != 0)
-        .map(SaleTarget::Port)
-        .collect();
-    targets.push(SaleTarget::Distant);
-    targets
-}
-
-/// The option values these games refuse (L-57, R-13).
-pub fn refuse_option(key: &str, value: &serde_json::Value) -> Error {
-    Error::Config(match (key, value.as_str()) {
-        ("variant", Some("community-2p")) => "the community 2-player variant (L-57) needs the alternate map, whose spaces and lines are not known (R-13); it cannot be played yet".to_string(),
-        ("variant", _) => format!("unknown variant {value}; the only variant, \"community-2p\", cannot be played yet (R-13)"),
-        _ => format!("option `{key}` is True or False, not {value}"),
-    })
-}
+pub use crate::game::lancashire::{Config, Extra, DCM_VALUES, MAX_DCM_TILES};
 
 // --- set-up and eras ---------------------------------------------------------------------------------------
 
@@ -247,7 +103,7 @@ pub fn sell(game: &Game, config: &Config, state: &mut State, p: u8, target: Sale
     match target {
         SaleTarget::Merchant(_) => unreachable!("no merchants in Lancashire"),
         SaleTarget::Port(port) => {
-            crate::apply::flip(game, state, port);
+            crate::income::flip(game, state, port);
             true
         }
         SaleTarget::Distant => {
@@ -270,7 +126,7 @@ pub fn sell(game: &Game, config: &Config, state: &mut State, p: u8, target: Sale
                 return false;
             }
             let income = config.dcm_income[extra.dcm_marker as usize];
-            crate::apply::gain_income(game, state, p, income);
+            crate::income::gain_income(game, state, p, income);
             true
         }
     }
@@ -317,7 +173,7 @@ pub fn write_json(
     );
     obj.insert(
         "deck_tile".into(),
-        crate::json::counts(game, &extra.deck_tile),
+        crate::json::fields::counts(game, &extra.deck_tile),
     );
 }
 
@@ -325,10 +181,10 @@ pub fn write_json(
 pub(crate) fn read_json(
     game: &Game,
     config: &Config,
-    r: &crate::json::Reader,
+    r: &crate::json::fields::Reader,
     state: &mut State,
 ) -> Result<()> {
-    use crate::json::{int_in, invalid, Reader};
+    use crate::json::fields::{int_in, invalid, Reader};
     let dr = Reader::new("dcm", r.value("dcm"), &["marker", "pile", "discards"])?;
     let pile = dr.list("pile")?;
     let discards = dr.list("discards")?;
@@ -351,7 +207,7 @@ pub(crate) fn read_json(
         last = t;
         extra.dcm_discards[t as usize] += 1;
     }
-    extra.deck_tile = crate::json::card_counts(game, "deck_tile", r.value("deck_tile"))?;
+    extra.deck_tile = crate::json::fields::card_counts(game, "deck_tile", r.value("deck_tile"))?;
     Ok(())
 }
 

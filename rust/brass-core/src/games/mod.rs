@@ -2,123 +2,18 @@
 //! rounds and eras, scoring): each module holds what only its game has — where goods are sold, its own
 //! configuration block ([`Variant`]) and its own small `Copy` block of the position ([`Extra`]). The shared
 //! code reaches a game's rules through the small enum dispatch below (docs/architecture.md).
-use crate::catalog::GameEntry;
-use crate::data::DataFile;
-use crate::error::{Error, Result};
-use crate::game::build::Options;
-use crate::game::{BeerSource, Game, Location, Role, SaleTarget, Space, MAX_CARD_KINDS};
-use crate::rules::{Ctx, Why};
+use crate::context::Ctx;
+use crate::error::{Result, Why};
+use crate::game::{Game, SaleTarget, MAX_CARD_KINDS};
 use crate::state::{State, Underway};
 
 pub mod birmingham;
 pub mod lancashire;
 
-/// The rules family of a catalog entry (`games.json` `family`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Family {
-    /// Brass: Lancashire (Roxley 2018).
-    Lancashire,
-    /// The original Brass (Warfrog 2007): the Lancashire module with the classic switches.
-    Classic,
-    /// Brass: Birmingham (Roxley 2018).
-    Birmingham,
-}
-
-impl Family {
-    pub fn from_name(name: &str) -> Option<Family> {
-        match name {
-            "lancashire" => Some(Family::Lancashire),
-            "classic" => Some(Family::Classic),
-            "birmingham" => Some(Family::Birmingham),
-            _ => None,
-        }
-    }
-}
-
-/// The per-game configuration block of a [`Game`].
-#[derive(Clone, Debug)]
-pub enum Variant {
-    Lancashire(lancashire::Config),
-    Birmingham(birmingham::Config),
-}
-
-/// The per-game block of a position.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Extra {
-    Lancashire(lancashire::Extra),
-    Birmingham(birmingham::Extra),
-}
+pub use crate::game::family::{Extra, Family, Variant};
 
 /// No cards set aside (a game without a deck tile).
 static NO_CARDS: [u8; MAX_CARD_KINDS] = [0; MAX_CARD_KINDS];
-
-impl Game {
-    /// The Lancashire-family configuration. Only the Lancashire module and code behind its dispatch call
-    /// this; any other game reaching it is an engine bug.
-    pub fn lancashire(&self) -> &lancashire::Config {
-        match &self.variant {
-            Variant::Lancashire(c) => c,
-            Variant::Birmingham(_) => panic!("not a Lancashire-family game"),
-        }
-    }
-    /// The Birmingham configuration (see [`Game::lancashire`]).
-    pub fn birmingham(&self) -> &birmingham::Config {
-        match &self.variant {
-            Variant::Birmingham(c) => c,
-            Variant::Lancashire(_) => panic!("not Birmingham"),
-        }
-    }
-}
-
-impl State {
-    /// The Lancashire-family block of the position (see [`Game::lancashire`]).
-    pub fn lancashire(&self) -> &lancashire::Extra {
-        match &self.extra {
-            Extra::Lancashire(e) => e,
-            Extra::Birmingham(_) => panic!("not a Lancashire-family position"),
-        }
-    }
-    pub fn lancashire_mut(&mut self) -> &mut lancashire::Extra {
-        match &mut self.extra {
-            Extra::Lancashire(e) => e,
-            Extra::Birmingham(_) => panic!("not a Lancashire-family position"),
-        }
-    }
-    /// The Birmingham block of the position.
-    pub fn birmingham(&self) -> &birmingham::Extra {
-        match &self.extra {
-            Extra::Birmingham(e) => e,
-            Extra::Lancashire(_) => panic!("not a Birmingham position"),
-        }
-    }
-    pub fn birmingham_mut(&mut self) -> &mut birmingham::Extra {
-        match &mut self.extra {
-            Extra::Birmingham(e) => e,
-            Extra::Lancashire(_) => panic!("not a Birmingham position"),
-        }
-    }
-}
-
-/// The configuration block of a family.
-pub(crate) fn configure(
-    family: Family,
-    data: &DataFile,
-    players: u8,
-    flags: Options,
-    locations: &[Location],
-) -> Result<Variant> {
-    Ok(match family {
-        Family::Lancashire | Family::Classic => Variant::Lancashire(lancashire::configure(
-            data,
-            family,
-            players,
-            flags.classic_deck,
-            flags.virtual_link,
-            locations,
-        )?),
-        Family::Birmingham => Variant::Birmingham(birmingham::configure(data, players, locations)?),
-    })
-}
 
 /// An empty per-game block for a new position.
 pub fn new_extra(game: &Game) -> Extra {
@@ -128,51 +23,14 @@ pub fn new_extra(game: &Game) -> Extra {
     }
 }
 
-/// The targets of the Sell block, in id order.
-pub(crate) fn sale_targets(variant: &Variant, spaces: &[Space], roles: &[Role]) -> Vec<SaleTarget> {
-    match variant {
-        Variant::Lancashire(c) => lancashire::sale_targets(c, spaces, roles),
-        Variant::Birmingham(c) => birmingham::sale_targets(c),
-    }
-}
-
-/// The sources of the Beer block, in id order (none in a game without beer).
-pub(crate) fn beer_sources(variant: &Variant, spaces: &[Space], brewery: u8) -> Vec<BeerSource> {
-    match variant {
-        Variant::Lancashire(_) => Vec::new(),
-        Variant::Birmingham(c) => birmingham::beer_sources(c, spaces, brewery),
-    }
-}
-
-/// Does the family have the double-action build (L-21; not in Birmingham, B-23)?
-pub(crate) fn has_double_build(family: Family) -> bool {
-    family != Family::Birmingham
-}
-
-/// Does the family have Scout (B-17)?
-pub(crate) fn has_scout(family: Family) -> bool {
-    family == Family::Birmingham
-}
-
-/// The error for an option value of a type the generic reader does not take (a `str` option).
-pub(crate) fn refuse_option(entry: &GameEntry, key: &str, value: &serde_json::Value) -> Error {
-    match Family::from_name(&entry.family) {
-        Some(Family::Lancashire | Family::Classic) => lancashire::refuse_option(key, value),
-        _ => Error::Config(format!("option `{key}` is not supported, not {value}")),
-    }
-}
-
 /// The name of a merchant space (`oxford/2`).
 pub fn merchant_space_name(game: &Game, m: u8) -> &str {
-    birmingham::space_name(game.birmingham(), m)
+    game.merchant_space_name(m)
 }
 
 /// The merchant space with this name, in a game with merchants.
 pub fn merchant_space_by_name(game: &Game, name: &str) -> Option<u8> {
-    match &game.variant {
-        Variant::Birmingham(c) => birmingham::space_by_name(c, name),
-        Variant::Lancashire(_) => None,
-    }
+    game.merchant_space_by_name(name)
 }
 
 // --- set-up and eras ----------------------------------------------------------------------------------
@@ -375,7 +233,11 @@ pub fn write_action(
 }
 
 /// Read the game's own sections of the state JSON.
-pub(crate) fn read_json(game: &Game, r: &crate::json::Reader, state: &mut State) -> Result<()> {
+pub(crate) fn read_json(
+    game: &Game,
+    r: &crate::json::fields::Reader,
+    state: &mut State,
+) -> Result<()> {
     match &game.variant {
         Variant::Lancashire(c) => lancashire::read_json(game, c, r, state),
         Variant::Birmingham(c) => birmingham::read_json(c, r, state),
@@ -383,7 +245,11 @@ pub(crate) fn read_json(game: &Game, r: &crate::json::Reader, state: &mut State)
 }
 
 /// Read the game's own keys of the `action` object.
-pub(crate) fn read_action(game: &Game, ar: &crate::json::Reader, u: &mut Underway) -> Result<()> {
+pub(crate) fn read_action(
+    game: &Game,
+    ar: &crate::json::fields::Reader,
+    u: &mut Underway,
+) -> Result<()> {
     match &game.variant {
         Variant::Lancashire(_) => Ok(()),
         Variant::Birmingham(_) => birmingham::read_action(game, ar, u),

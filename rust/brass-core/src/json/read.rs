@@ -1,6 +1,8 @@
 //! Reading a state from JSON (docs/state-format.md, "Validation"): one function per section, each checking
 //! types, ranges and names; then every invariant (`invariants::check_state`).
-use super::{card_counts, game_from_value, int_in, invalid, parse_bounded, Reader, STATE_FORMAT};
+use super::fields::{
+    card_counts, game_from_value, game_json, int_in, invalid, parse_bounded, Reader, STATE_FORMAT,
+};
 use crate::error::Result;
 use crate::game::{Era, FirstBuild, Game, Resource, MAX_PLAYERS};
 use crate::rng::Rng;
@@ -52,7 +54,7 @@ pub fn from_json_in(game: &Game, text: &str) -> Result<State> {
     let given = v
         .get("game")
         .ok_or_else(|| invalid("state: missing key `game`".into()))?;
-    if *given != super::game_json(game) {
+    if *given != game_json(game) {
         return Err(invalid("game: not this configuration".into()));
     }
     read_state(game, &v)

@@ -1,8 +1,8 @@
 //! Game records (docs/state-format.md, "Game records"): the configuration, a seed or a starting state,
 //! and the decisions, written as action ids (`actions`) or as notation (`moves`).
-use super::{
-    from_value, game_from_value, game_json, invalid, parse_bounded, state_value, RECORD_FORMAT,
-};
+use super::fields::{game_from_value, game_json, invalid, parse_bounded, RECORD_FORMAT};
+use super::read::from_value;
+use super::write::state_value;
 use crate::error::Result;
 use crate::game::Game;
 use crate::state::State;

@@ -1,5 +1,5 @@
 //! Writing a state as canonical JSON (docs/state-format.md).
-use super::{counts, game_json, STATE_FORMAT};
+use super::fields::{counts, game_json, STATE_FORMAT};
 use crate::game::{FirstBuild, Game, Resource, NONE};
 use crate::state::{ActionKind, Player, State, Underway};
 use serde_json::{json, Map, Value};

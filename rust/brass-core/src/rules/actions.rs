@@ -1,6 +1,7 @@
 //! The other actions: Network (L-34 … L-37), Develop (L-39), Sell (L-40, the targets in the game's module),
 //! Loan (L-45, L-46, C-5).
-use super::{Ctx, Why};
+use crate::context::Ctx;
+use crate::error::Why;
 use crate::game::{Era, Game, LoanBan, Resource, SaleTarget, NONE};
 use crate::market;
 use crate::state::State;
@@ -163,7 +164,7 @@ pub fn check_scout(game: &Game, state: &State, player: u8) -> Result<(), Why> {
     if p.hand_kinds() & game.wild_kinds != 0 {
         return Err("you may not Scout while holding a wild card (B-17)");
     }
-    if p.hand_size() < crate::apply::SCOUT_CARDS as u32 {
+    if p.hand_size() < crate::actions::SCOUT_CARDS as u32 {
         return Err("Scout discards 3 cards (B-17)");
     }
     Ok(())

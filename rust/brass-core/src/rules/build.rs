@@ -1,5 +1,6 @@
 //! Build (L-21 … L-33, C-6): the tile, the space, the cards, coal and iron, money.
-use super::{Ctx, Why};
+use crate::context::Ctx;
+use crate::error::Why;
 use crate::game::{Era, FirstBuild, Game, Resource, TileSpec, MAX_INDUSTRIES, NONE};
 use crate::market;
 use crate::network::{self, adjacency, closest_coal, reachable};
@@ -297,4 +298,23 @@ fn build_reaches_trade(
         trade |= 1 << loc;
     }
     reachable(&adj, 1 << loc) & trade != 0
+}
+
+impl Ctx {
+    /// The same, with the spaces builds may use computed (for a decision with many build checks).
+    pub fn for_builds(game: &Game, state: &State, player: u8) -> Ctx {
+        let mut ctx = Ctx::new(game, state, player);
+        // Only industries whose next tile may be built now and is affordable can be built at all (the
+        // site check refuses the others before it looks at spaces).
+        let player = &state.players[player as usize];
+        let industries = (0..game.industries.len())
+            .filter(|&i| {
+                state
+                    .next_tile(game, ctx.player, i as u8)
+                    .is_some_and(|t| t.buildable_in(state.era) && player.money >= t.cost as i32)
+            })
+            .fold(0u32, |m, i| m | 1 << i);
+        ctx.canonical = Some(canonical_spaces_of(game, state, industries));
+        ctx
+    }
 }

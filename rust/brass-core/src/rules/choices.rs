@@ -49,7 +49,7 @@ pub fn card_choices(state: &State, player: u8) -> u32 {
     if u.kind == ActionKind::Scout {
         // B-17: three cards, an unordered set: each of a kind not lower than the last, with enough cards of
         // that kind or later ones left for the rest.
-        let left = (crate::apply::SCOUT_CARDS - u.count) as u32;
+        let left = (crate::actions::SCOUT_CARDS - u.count) as u32;
         let from = if u.first_card == NONE {
             0
         } else {

@@ -2,157 +2,21 @@
 //! One check per action kind (`build.rs`, `actions.rs`), shared by `legal_actions` and `why_illegal`, so
 //! the two cannot disagree; the choices of the follow-up decisions are in `choices.rs`.
 use crate::actions::Action;
-use crate::game::{BeerSource, FirstBuild, Game, Resource, MAX_INDUSTRIES, MAX_LOCATIONS, NONE};
+use crate::game::{BeerSource, Game, Resource, MAX_INDUSTRIES, NONE};
 use crate::state::{Decision, State};
 
 mod actions;
 mod build;
 mod choices;
 
+pub use crate::context::Ctx;
+pub use crate::error::Why;
 pub use actions::{any_sale, check_develop, check_link, check_loan, check_scout, check_sell};
 pub use build::{
     build_cards, canonical_spaces, canonical_spaces_of, check_build, check_build_site,
     first_build_used, is_canonical_space, BuildPlan,
 };
 pub use choices::{card_choices, coal_choices, consumer_locations, own_tiles, works_with_cubes};
-
-/// Why an action is not legal; shown to users after the action's notation.
-pub type Why = &'static str;
-
-/// Facts about the position that every check of one decision shares.
-pub struct Ctx {
-    pub player: u8,
-    pub network: u64,
-    /// The industry-card "first build anywhere" exception is no longer available to the player (L-22,
-    /// C-6; see [`first_build_used`]).
-    pub first_build_used: bool,
-    /// The player has an industry tile or a link on the board (L-22, R-2, B-12).
-    pub presence: bool,
-    /// Per resource, the cubes on all unflipped tiles producing it (L-16, L-18).
-    pub on_board: [u32; 2],
-    /// Connected component of each location (L-14): locations are connected exactly when they share one.
-    pub component: [u8; MAX_LOCATIONS],
-    /// Per component: coal on its mines (L-16) and whether it holds a market trade icon (L-15).
-    pub component_coal: [u32; MAX_LOCATIONS],
-    pub component_trade: [bool; MAX_LOCATIONS],
-    /// Locations holding one of the player's industry tiles (L-25).
-    pub own_tile_locations: u64,
-    /// Per industry, the undeveloped spaces a build may use (L-24), when computed for a build decision.
-    pub canonical: Option<[u64; MAX_INDUSTRIES]>,
-    /// The card kinds in the player's hand, as a bitmask.
-    pub hand: u32,
-}
-
-/// Union-find root with path halving.
-fn root(parent: &mut [u8; MAX_LOCATIONS], mut x: u8) -> u8 {
-    while parent[x as usize] != x {
-        parent[x as usize] = parent[parent[x as usize] as usize];
-        x = parent[x as usize];
-    }
-    x
-}
-
-impl Ctx {
-    pub fn new(game: &Game, state: &State, player: u8) -> Ctx {
-        let coal = game.producer(Resource::Coal);
-        let iron = game.producer(Resource::Iron);
-        let port = game.port_industry;
-        let mut on_board = [0u32; 2];
-        let mut coal_at = [0u32; MAX_LOCATIONS];
-        let mut own_tile_locations = 0u64;
-        let mut presence = false;
-        let mut trade = game.printed_trade_locations();
-        for (s, tile) in state.board[..game.spaces.len()].iter().enumerate() {
-            if tile.is_empty() {
-                continue;
-            }
-            let loc = game.spaces[s].location;
-            if tile.owner == player {
-                own_tile_locations |= 1 << loc;
-                presence = true;
-            }
-            if tile.industry == iron {
-                on_board[Resource::Iron.index()] += tile.cubes as u32;
-            } else if tile.industry == coal {
-                on_board[Resource::Coal.index()] += tile.cubes as u32;
-                coal_at[loc as usize] += tile.cubes as u32;
-            } else if tile.industry == port {
-                trade |= 1 << loc;
-            }
-        }
-        let mut network = own_tile_locations;
-        // Components by union-find over the placed links (any owner).
-        let mut parent = [0u8; MAX_LOCATIONS];
-        for (l, p) in parent.iter_mut().enumerate().take(game.locations.len()) {
-            *p = l as u8;
-        }
-        for (i, &owner) in state.links[..game.lines.len()].iter().enumerate() {
-            if owner == NONE {
-                continue;
-            }
-            let line = &game.lines[i];
-            if owner == player {
-                network |= line.ends();
-                presence = true;
-            }
-            let first = root(&mut parent, line.ends[0]);
-            for &e in &line.ends[1..] {
-                let r = root(&mut parent, e);
-                if r != first {
-                    parent[r as usize] = first;
-                }
-            }
-        }
-        let mut component = [NONE; MAX_LOCATIONS];
-        let mut component_coal = [0u32; MAX_LOCATIONS];
-        let mut component_trade = [false; MAX_LOCATIONS];
-        for l in 0..game.locations.len() {
-            let c = root(&mut parent, l as u8);
-            component[l] = c;
-            component_coal[c as usize] += coal_at[l];
-            component_trade[c as usize] |= trade & (1 << l) != 0;
-        }
-        let first_build_used = match game.switches.first_build {
-            FirstBuild::NothingOnBoard => presence,
-            FirstBuild::FirstOfGame => state.players[player as usize].built_industry,
-        };
-        Ctx {
-            player,
-            network,
-            first_build_used,
-            presence,
-            on_board,
-            component,
-            component_coal,
-            component_trade,
-            own_tile_locations,
-            canonical: None,
-            hand: state.players[player as usize].hand_kinds(),
-        }
-    }
-
-    /// The same, with the spaces builds may use computed (for a decision with many build checks).
-    pub fn for_builds(game: &Game, state: &State, player: u8) -> Ctx {
-        let mut ctx = Ctx::new(game, state, player);
-        // Only industries whose next tile may be built now and is affordable can be built at all (the
-        // site check refuses the others before it looks at spaces).
-        let player = &state.players[player as usize];
-        let industries = (0..game.industries.len())
-            .filter(|&i| {
-                state
-                    .next_tile(game, ctx.player, i as u8)
-                    .is_some_and(|t| t.buildable_in(state.era) && player.money >= t.cost as i32)
-            })
-            .fold(0u32, |m, i| m | 1 << i);
-        ctx.canonical = Some(canonical_spaces_of(game, state, industries));
-        ctx
-    }
-
-    /// Are two locations connected (L-14)?
-    pub fn connected(&self, a: u8, b: u8) -> bool {
-        self.component[a as usize] == self.component[b as usize]
-    }
-}
 
 /// Append the legal action ids of the current decision to `out`, ascending.
 pub fn legal_actions(game: &Game, state: &State, out: &mut Vec<u16>) {
@@ -493,62 +357,5 @@ fn expected(decision: Decision) -> Why {
         Decision::Over => "the game is over",
         Decision::Beer => "the beer source is expected (`beer <space>` or `beer <merchant>/<n>`)",
         Decision::Bonus => "the Gloucester develop or `stop` is expected",
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::apply;
-    use crate::rng::Rng;
-    use std::collections::BTreeMap;
-
-    /// The original single-space form of L-24, kept as the specification `canonical_spaces` follows.
-    fn is_canonical_space_slow(game: &Game, state: &State, space: u8, industry: u8) -> bool {
-        let loc = &game.locations[game.spaces[space as usize].location as usize];
-        let only = 1u8 << industry;
-        let open =
-            |s: u8| state.board[s as usize].is_empty() && game.spaces[s as usize].icons & only != 0;
-        let any_single = loc
-            .spaces()
-            .any(|s| open(s) && game.spaces[s as usize].icons == only);
-        let icons = game.spaces[space as usize].icons;
-        if any_single && icons != only {
-            return false;
-        }
-        // No earlier open space with the same icons.
-        !loc.spaces()
-            .take_while(|&s| s != space)
-            .any(|s| open(s) && game.spaces[s as usize].icons == icons)
-    }
-
-    #[test]
-    fn l24_canonical_spaces_agree_with_the_single_space_rule() {
-        let game = Game::new("lancashire", 4, &BTreeMap::new()).unwrap();
-        let mut rng = Rng(5);
-        for seed in 0..20 {
-            let mut state = apply::new_state(&game, seed);
-            let mut ids = Vec::new();
-            while !state.is_terminal() {
-                let c = canonical_spaces(&game, &state);
-                for s in 0..game.spaces.len() as u8 {
-                    for i in 0..game.industries.len() as u8 {
-                        // The rule is about undeveloped spaces (occupied ones are overbuilds).
-                        if game.spaces[s as usize].icons & (1 << i) != 0
-                            && state.board[s as usize].is_empty()
-                        {
-                            assert_eq!(
-                                c[i as usize] & (1 << s) != 0,
-                                is_canonical_space_slow(&game, &state, s, i)
-                            );
-                        }
-                    }
-                }
-                ids.clear();
-                legal_actions(&game, &state, &mut ids);
-                let id = ids[rng.below(ids.len() as u64) as usize];
-                apply::apply_unchecked(&game, &mut state, game.decode(id as i64).unwrap());
-            }
-        }
     }
 }
