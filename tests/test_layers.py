@@ -153,16 +153,16 @@ def rust_graph(src: Path) -> tuple[dict[Module, set[Module]], list[str]]:
     for module, path in files.items():
         code = strip_rust(path.read_text(encoding="utf-8"))
         is_dir_module = path.name in ("mod.rs", "lib.rs")
-        parent = list(module if is_dir_module else module[:-1])
         inline = inline_module_spans(code)
         named: list[list[str]] = []
 
-        def base(word: str, at: int) -> list[str]:
+        def base(word: str, at: int, module: Module = module, inline: list[tuple[int, int]] = inline) -> list[str]:
+            """Where a path starting with `crate`, `self` or `super` at offset `at` starts."""
             if word == "crate":
                 return []
             if word == "self" or (word == "super" and any(a <= at < b for a, b in inline)):
                 return list(module)
-            return parent[:-1] if is_dir_module else parent
+            return list(module[:-1])
 
         uses = list(re.finditer(r"\buse\s+((?:crate|super|self)\s*::[^;]*);", code))
         for m in uses:

@@ -14,11 +14,11 @@ from brass._errors import InvalidStateError
 from brass.reference import _birmingham, _catalog, _games, _lancashire
 from brass.reference._actions import ActionSpace
 from brass.reference._data import DATA_DIR, GameData
+from brass.reference._games import GAME_MODULES
 from brass.reference._json import dumps, from_obj, to_obj
 from brass.reference._legal import first_link_price, legal_actions, loan_problem, second_link_price
 from brass.reference._network import distances, network
 from brass.reference._resolve import apply_decision
-from brass.reference._games import GAME_MODULES
 from brass.reference._rules import Rules
 from brass.reference._scoring import score_links
 from brass.reference._setup import new_position

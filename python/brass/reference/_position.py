@@ -13,7 +13,6 @@ from __future__ import annotations
 
 from typing import Any, NotRequired, TypedDict
 
-
 CardCounts = dict[str, int]
 """Card kind -> count, zero counts omitted (hands, discards, the deck tile, the removed cards)."""
 
