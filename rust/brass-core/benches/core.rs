@@ -37,6 +37,23 @@ fn sample_positions(game: &Game, games: u64) -> Vec<State> {
 }
 
 fn main() {
+    // `core rollouts GAME PLAYERS GAMES`: only random games, one thread (for profilers: callgrind, cachegrind).
+    let args: Vec<String> = std::env::args().collect();
+    if let Some(at) = args.iter().position(|a| a == "rollouts") {
+        let name = args.get(at + 1).map_or("birmingham", String::as_str);
+        let players: i64 = args.get(at + 2).map_or(4, |a| a.parse().expect("players"));
+        let games: usize = args.get(at + 3).map_or(300, |a| a.parse().expect("games"));
+        let game = Game::new(name, players, &BTreeMap::new()).unwrap();
+        let t = Instant::now();
+        let r = rollout::rollouts(&game, None, games, 7, 1);
+        let secs = t.elapsed().as_secs_f64();
+        let decisions: u64 = r.decisions.iter().map(|&d| d as u64).sum();
+        println!(
+            "{name} {players}p: {games} games, {decisions} decisions, {:.0} games/s",
+            games as f64 / secs
+        );
+        return;
+    }
     println!(
         "{:<12} {:<8} {:>14} {:>14} {:>12} {:>16} {:>18}",
         "game", "players", "legal ns", "apply ns", "clone ns", "game us", "games/s 1 thread"

@@ -1,8 +1,9 @@
 //! The facts about a position that every legality check of one decision shares (`Ctx`), read from the board
-//! in one pass: the player's network and presence, the link components (union-find), the coal and trade icons
-//! of each component, the hand. Used by the rules and by the game modules' checks (docs/architecture.md).
-use crate::game::{FirstBuild, Game, Resource, MAX_INDUSTRIES, MAX_LOCATIONS, NONE};
+//! in one pass: the player's network and presence, the link components (union-find, kept while the links stay
+//! the same), the coal and trade icons of each component, the hand. Used by the rules and by the game modules' checks (docs/architecture.md).
+use crate::game::{FirstBuild, Game, Resource, MAX_INDUSTRIES, MAX_LINES, MAX_LOCATIONS, NONE};
 use crate::state::State;
+use std::cell::Cell;
 
 /// Facts about the position that every check of one decision shares.
 pub struct Ctx {
@@ -37,13 +38,73 @@ fn root(parent: &mut [u8; MAX_LOCATIONS], mut x: u8) -> u8 {
     x
 }
 
+/// The link components of a board (L-14), which depend only on the links placed: the component of each
+/// location, named by one of its locations.
+fn link_components(game: &Game, links: &[u8; MAX_LINES]) -> [u8; MAX_LOCATIONS] {
+    let mut parent = [0u8; MAX_LOCATIONS];
+    for (l, p) in parent.iter_mut().enumerate().take(game.locations.len()) {
+        *p = l as u8;
+    }
+    for (i, &owner) in links[..game.lines.len()].iter().enumerate() {
+        if owner == NONE {
+            continue;
+        }
+        let ends = &game.lines[i].ends;
+        let first = root(&mut parent, ends[0]);
+        for &e in &ends[1..] {
+            let r = root(&mut parent, e);
+            if r != first {
+                parent[r as usize] = first;
+            }
+        }
+    }
+    let mut component = [NONE; MAX_LOCATIONS];
+    for (l, c) in component.iter_mut().enumerate().take(game.locations.len()) {
+        *c = root(&mut parent, l as u8);
+    }
+    component
+}
+
+/// The link components last computed on this thread, with the configuration and the links they are for.
+/// Most decisions place no link, so consecutive contexts (a legality check, then the follow-ups of the action
+/// applied) almost always share them: comparing 64 bytes of links is far cheaper than the union-find.
+#[derive(Clone, Copy)]
+struct LastComponents {
+    game: u64,
+    links: [u8; MAX_LINES],
+    component: [u8; MAX_LOCATIONS],
+}
+
+thread_local! {
+    static LAST_COMPONENTS: Cell<LastComponents> = const {
+        Cell::new(LastComponents { game: 0, links: [NONE; MAX_LINES], component: [NONE; MAX_LOCATIONS] })
+    };
+}
+
+fn components(game: &Game, state: &State) -> [u8; MAX_LOCATIONS] {
+    LAST_COMPONENTS.with(|last| {
+        let known = last.get();
+        if known.game == game.uid && known.links == state.links {
+            return known.component;
+        }
+        let component = link_components(game, &state.links);
+        last.set(LastComponents {
+            game: game.uid,
+            links: state.links,
+            component,
+        });
+        component
+    })
+}
+
 impl Ctx {
     pub fn new(game: &Game, state: &State, player: u8) -> Ctx {
         let coal = game.producer(Resource::Coal);
         let iron = game.producer(Resource::Iron);
         let port = game.port_industry;
+        let component = components(game, state);
         let mut on_board = [0u32; 2];
-        let mut coal_at = [0u32; MAX_LOCATIONS];
+        let mut component_coal = [0u32; MAX_LOCATIONS];
         let mut own_tile_locations = 0u64;
         let mut presence = false;
         let mut trade = game.printed_trade_locations();
@@ -60,42 +121,23 @@ impl Ctx {
                 on_board[Resource::Iron.index()] += tile.cubes as u32;
             } else if tile.industry == coal {
                 on_board[Resource::Coal.index()] += tile.cubes as u32;
-                coal_at[loc as usize] += tile.cubes as u32;
+                component_coal[component[loc as usize] as usize] += tile.cubes as u32;
             } else if tile.industry == port {
                 trade |= 1 << loc;
             }
         }
         let mut network = own_tile_locations;
-        // Components by union-find over the placed links (any owner).
-        let mut parent = [0u8; MAX_LOCATIONS];
-        for (l, p) in parent.iter_mut().enumerate().take(game.locations.len()) {
-            *p = l as u8;
-        }
         for (i, &owner) in state.links[..game.lines.len()].iter().enumerate() {
-            if owner == NONE {
-                continue;
-            }
-            let line = &game.lines[i];
             if owner == player {
-                network |= line.ends();
+                network |= game.lines[i].ends();
                 presence = true;
             }
-            let first = root(&mut parent, line.ends[0]);
-            for &e in &line.ends[1..] {
-                let r = root(&mut parent, e);
-                if r != first {
-                    parent[r as usize] = first;
-                }
-            }
         }
-        let mut component = [NONE; MAX_LOCATIONS];
-        let mut component_coal = [0u32; MAX_LOCATIONS];
         let mut component_trade = [false; MAX_LOCATIONS];
-        for l in 0..game.locations.len() {
-            let c = root(&mut parent, l as u8);
-            component[l] = c;
-            component_coal[c as usize] += coal_at[l];
-            component_trade[c as usize] |= trade & (1 << l) != 0;
+        while trade != 0 {
+            let l = trade.trailing_zeros() as usize;
+            trade &= trade - 1;
+            component_trade[component[l] as usize] = true;
         }
         let first_build_used = match game.switches.first_build {
             FirstBuild::NothingOnBoard => presence,

@@ -149,3 +149,51 @@ fn l38_anyones_links_carry_coal_and_sales() {
     p.link("colne-yorkshire", 3);
     assert!(p.is_legal("sell colne/1 distant"));
 }
+
+/// L-14: the context's link components (kept between decisions while the links stay the same) always say
+/// what a breadth-first search over the links says, also when games of two configurations, and positions of
+/// one game far apart, alternate on one thread (a component kept for the wrong board would show here).
+#[test]
+fn l14_context_components_match_a_fresh_search_when_games_alternate() {
+    use brass_core::network::{adjacency, reachable};
+    use brass_core::{apply, rules, Game, Rng};
+    let games = [
+        Game::new("birmingham", 4, &Default::default()).unwrap(),
+        Game::new("lancashire", 4, &Default::default()).unwrap(),
+    ];
+    let mut states: Vec<_> = games.iter().map(|g| apply::new_state(g, 3)).collect();
+    let mut early = states.clone();
+    let mut rng = Rng(11);
+    let mut ids = Vec::new();
+    let mut checked = 0;
+    for step in 0..4000 {
+        let k = step % 2;
+        let (game, state) = (&games[k], &mut states[k]);
+        if state.is_terminal() {
+            *state = apply::new_state(game, step as u64);
+        }
+        if step % 97 == 0 {
+            std::mem::swap(state, &mut early[k]);
+        }
+        let p = state.current_player(game).unwrap();
+        let ctx = rules::Ctx::new(game, state, p);
+        let adj = adjacency(game, state);
+        for a in 0..game.locations.len() as u8 {
+            let reach = reachable(&adj, 1 << a);
+            for b in 0..game.locations.len() as u8 {
+                assert_eq!(
+                    ctx.connected(a, b),
+                    reach & (1 << b) != 0,
+                    "{} {a} {b}",
+                    game.name
+                );
+            }
+        }
+        checked += 1;
+        ids.clear();
+        rules::legal_actions(game, state, &mut ids);
+        let id = ids[rng.below(ids.len() as u64) as usize];
+        apply::apply_unchecked(game, state, game.decode(id as i64).unwrap());
+    }
+    assert_eq!(checked, 4000);
+}

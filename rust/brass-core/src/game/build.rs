@@ -176,6 +176,7 @@ impl Game {
             layout,
             switches,
             variant,
+            uid: next_uid(),
         })
     }
 }
@@ -584,4 +585,10 @@ fn build_switches(
         first_link_anywhere: birmingham,
         double_rail_beer: birmingham,
     })
+}
+
+/// A fresh `Game::uid` (never 0, the "none yet" of the caches keyed by it).
+fn next_uid() -> u64 {
+    static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
+    NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
 }

@@ -78,6 +78,9 @@ pub struct Game {
     pub switches: Switches,
     /// The per-game configuration (`games/`).
     pub variant: Variant,
+    /// A number no other configuration built in this process has (its clones share it): the key of what is
+    /// derived from a configuration and a position and kept between decisions (`context.rs`).
+    pub uid: u64,
 }
 
 impl Game {
