@@ -23,6 +23,11 @@ pub struct Ctx {
     pub component_trade: [bool; MAX_LOCATIONS],
     /// Locations holding one of the player's industry tiles (L-25).
     pub own_tile_locations: u64,
+    /// The lines that hold a link (anyone's), as a bitmask.
+    pub placed_links: u64,
+    /// The spaces that hold a tile, as a bitmask, and per industry those holding a tile of it.
+    pub occupied: u64,
+    pub occupied_by: [u64; MAX_INDUSTRIES],
     /// Per industry, the undeveloped spaces a build may use (L-24), when computed for a build decision.
     pub canonical: Option<[u64; MAX_INDUSTRIES]>,
     /// The card kinds in the player's hand, as a bitmask.
@@ -108,10 +113,14 @@ impl Ctx {
         let mut own_tile_locations = 0u64;
         let mut presence = false;
         let mut trade = game.printed_trade_locations();
+        let mut occupied = 0u64;
+        let mut occupied_by = [0u64; MAX_INDUSTRIES];
         for (s, tile) in state.board[..game.spaces.len()].iter().enumerate() {
             if tile.is_empty() {
                 continue;
             }
+            occupied |= 1 << s;
+            occupied_by[tile.industry as usize] |= 1 << s;
             let loc = game.spaces[s].location;
             if tile.owner == player {
                 own_tile_locations |= 1 << loc;
@@ -127,10 +136,14 @@ impl Ctx {
             }
         }
         let mut network = own_tile_locations;
+        let mut placed_links = 0u64;
         for (i, &owner) in state.links[..game.lines.len()].iter().enumerate() {
-            if owner == player {
-                network |= game.lines[i].ends();
-                presence = true;
+            if owner != NONE {
+                placed_links |= 1 << i;
+                if owner == player {
+                    network |= game.lines[i].ends();
+                    presence = true;
+                }
             }
         }
         let mut component_trade = [false; MAX_LOCATIONS];
@@ -153,6 +166,9 @@ impl Ctx {
             component_coal,
             component_trade,
             own_tile_locations,
+            placed_links,
+            occupied,
+            occupied_by,
             canonical: None,
             hand: state.players[player as usize].hand_kinds(),
         }

@@ -134,6 +134,11 @@ impl Game {
             spaces: map.spaces,
             lines_at: map.lines_at,
             lines_mask_at: map.lines_mask_at,
+            lines_by_era: [Era::Canal, Era::Rail].map(|era| {
+                (map.lines.iter().enumerate())
+                    .filter(|(_, l)| l.allowed_in(era))
+                    .fold(0, |m, (i, _)| m | 1 << i)
+            }),
             lines: map.lines,
             stacks,
             industry_cards: cards.industry_cards(data.industries.len()),

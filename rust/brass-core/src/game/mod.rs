@@ -37,6 +37,8 @@ pub struct Game {
     pub lines_at: Vec<Vec<u8>>,
     /// Per location, the bitmask of the lines touching it.
     pub lines_mask_at: Vec<u64>,
+    /// The lines that take a link in each era (L-35, L-36), as bitmasks: Canal Era, Rail Era.
+    pub lines_by_era: [u64; 2],
     /// Locations with a printed market trade icon, as a bitmask.
     pub printed_trade: u64,
     /// Per industry, the groups of identical spaces showing it, location by location in data order,
@@ -84,6 +86,18 @@ pub struct Game {
 }
 
 impl Game {
+    /// Every space of the map, as a bitmask.
+    pub fn all_spaces(&self) -> u64 {
+        u64::MAX >> (64 - self.spaces.len())
+    }
+    /// The lines that take a link in `era` (L-35, L-36), as a bitmask.
+    pub fn lines_in(&self, era: Era) -> u64 {
+        match era {
+            Era::Canal => self.lines_by_era[0],
+            Era::Rail => self.lines_by_era[1],
+        }
+    }
+
     /// An upper bound on the decisions in one game (docs/actions.md, docs/birmingham.md): per card played
     /// at most 7 (the action, one coal and one iron choice per tile or link, one follow-up question, the
     /// card), 8 with Birmingham's double rail (its beer), plus per successful sale its follow-up, its beer choices

@@ -35,6 +35,11 @@ pub fn canonical_spaces_of(game: &Game, state: &State, industries: u32) -> [u64;
             free |= 1 << s;
         }
     }
+    canonical_free_spaces(game, free, industries)
+}
+
+/// [`canonical_spaces_of`] with the undeveloped spaces given as a bitmask (`free`).
+fn canonical_free_spaces(game: &Game, free: u64, industries: u32) -> [u64; MAX_INDUSTRIES] {
     let mut out = [0u64; MAX_INDUSTRIES];
     for (industry, groups) in game.space_groups.iter().enumerate() {
         if industries & (1 << industry) == 0 {
@@ -314,7 +319,8 @@ impl Ctx {
                     .is_some_and(|t| t.buildable_in(state.era) && player.money >= t.cost as i32)
             })
             .fold(0u32, |m, i| m | 1 << i);
-        ctx.canonical = Some(canonical_spaces_of(game, state, industries));
+        let free = game.all_spaces() & !ctx.occupied;
+        ctx.canonical = Some(canonical_free_spaces(game, free, industries));
         ctx
     }
 }

@@ -2,7 +2,7 @@
 //! One check per action kind (`build.rs`, `actions.rs`), shared by `legal_actions` and `why_illegal`, so
 //! the two cannot disagree; the choices of the follow-up decisions are in `choices.rs`.
 use crate::actions::Action;
-use crate::game::{BeerSource, Game, Resource, MAX_INDUSTRIES, NONE};
+use crate::game::{BeerSource, Game, Resource, NONE};
 use crate::state::{Decision, State};
 
 mod actions;
@@ -111,12 +111,6 @@ fn push_builds(game: &Game, state: &State, ctx: &Ctx, out: &mut Vec<u16>) {
     let player = &state.players[p as usize];
     let doubles_possible =
         l.link > l.build_double && state.actions_left >= 2 && player.hand_size() >= 2;
-    let mut occupied_by = [0u64; MAX_INDUSTRIES];
-    for (s, t) in state.board[..game.spaces.len()].iter().enumerate() {
-        if !t.is_empty() {
-            occupied_by[t.industry as usize] |= 1 << s;
-        }
-    }
     let canonical = ctx.canonical.expect("computed for builds");
     // Without a double build, a site no card in hand could pay for is never legal: skip its (costly) site
     // check. The card test here is looser than `build_cards` (which still decides), never stricter.
@@ -130,7 +124,7 @@ fn push_builds(game: &Game, state: &State, ctx: &Ctx, out: &mut Vec<u16>) {
         if !buildable {
             continue;
         }
-        let mut candidates = canonical[industry] | occupied_by[industry];
+        let mut candidates = canonical[industry] | ctx.occupied_by[industry];
         if let Some(sites) = &card_sites {
             candidates &= sites.for_industry(game, ctx, industry);
         }
@@ -218,6 +212,12 @@ fn push_spaces(mut mask: u64, id: impl Fn(u8) -> u16, out: &mut Vec<u16>) {
 }
 
 fn push_links(game: &Game, state: &State, ctx: &Ctx, second: bool, out: &mut Vec<u16>) {
+    // A player without link tiles builds none (L-37); a line with a link (L-34) or closed in this era (L-35,
+    // L-36) is never legal: `check_link` refuses all three, and is asked about the other lines only.
+    if state.players[ctx.player as usize].links_left == 0 {
+        return;
+    }
+    let open = game.lines_in(state.era) & !ctx.placed_links;
     // Only lines touching the network can be legal (L-34), or any line for a first link (B-12).
     let mut candidates = 0u64;
     let mut net = ctx.network;
@@ -229,6 +229,7 @@ fn push_links(game: &Game, state: &State, ctx: &Ctx, second: bool, out: &mut Vec
     if game.switches.first_link_anywhere && !ctx.presence {
         candidates = (1u64 << game.lines.len()) - 1;
     }
+    candidates &= open;
     while candidates != 0 {
         let line = candidates.trailing_zeros() as u8;
         candidates &= candidates - 1;
