@@ -212,13 +212,23 @@ fn push_spaces(mut mask: u64, id: impl Fn(u8) -> u16, out: &mut Vec<u16>) {
 }
 
 fn push_links(game: &Game, state: &State, ctx: &Ctx, second: bool, out: &mut Vec<u16>) {
-    // A player without link tiles builds none (L-37); a line with a link (L-34) or closed in this era (L-35,
-    // L-36) is never legal: `check_link` refuses all three, and is asked about the other lines only.
-    if state.players[ctx.player as usize].links_left == 0 {
-        return;
+    let mut candidates = link_candidates(game, state, ctx);
+    while candidates != 0 {
+        let line = candidates.trailing_zeros() as u8;
+        candidates &= candidates - 1;
+        if check_link(game, state, ctx, line, second).is_ok() {
+            out.push(game.layout.link + line as u16);
+        }
     }
-    let open = game.lines_in(state.era) & !ctx.placed_links;
-    // Only lines touching the network can be legal (L-34), or any line for a first link (B-12).
+}
+
+/// The lines `check_link` may accept, as a bitmask (a superset of the legal ones; `check_link` decides): none
+/// for a player without link tiles (L-37); no line with a link (L-34) or closed in this era (L-35, L-36); only
+/// lines touching the network (L-34), or any line for a first link (B-12).
+pub fn link_candidates(game: &Game, state: &State, ctx: &Ctx) -> u64 {
+    if state.players[ctx.player as usize].links_left == 0 {
+        return 0;
+    }
     let mut candidates = 0u64;
     let mut net = ctx.network;
     while net != 0 {
@@ -227,16 +237,9 @@ fn push_links(game: &Game, state: &State, ctx: &Ctx, second: bool, out: &mut Vec
         candidates |= game.lines_mask_at[l];
     }
     if game.switches.first_link_anywhere && !ctx.presence {
-        candidates = (1u64 << game.lines.len()) - 1;
+        candidates = u64::MAX;
     }
-    candidates &= open;
-    while candidates != 0 {
-        let line = candidates.trailing_zeros() as u8;
-        candidates &= candidates - 1;
-        if check_link(game, state, ctx, line, second).is_ok() {
-            out.push(game.layout.link + line as u16);
-        }
-    }
+    candidates & game.lines_in(state.era) & !ctx.placed_links
 }
 
 fn push_develops(game: &Game, state: &State, ctx: &Ctx, out: &mut Vec<u16>) {
