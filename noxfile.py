@@ -41,8 +41,9 @@ INTEGRATION_TESTS = [
     "tests/test_selfplay_extras.py",
     "tests/test_arena_extras.py",
     "tests/test_learn.py",
+    "tests/test_serve.py",
 ]
-INTEGRATION_EXTRAS = ".[test,env,ray,samples,zstd,arena,learn]"
+INTEGRATION_EXTRAS = ".[test,env,ray,samples,zstd,arena,learn,serve]"
 # Of the quick session's Python tests, these run in a process of their own beside the others (2 cores).
 DIFFERENTIAL_TESTS = ["tests/differential"]
 PYTEST = ["pytest", "-q", "-p", "no:cacheprovider"]
@@ -212,7 +213,9 @@ def lint(session: nox.Session) -> None:
         "cargo", "clippy", "--locked", "--workspace", "--all-targets", "-q", "--", "-D", "warnings", external=True
     )
     # mypy reads the extension through its stub (python/brass/_brass.pyi): no build needed here.
-    session.install("ruff", "mypy>=1.10", "numpy>=1.24", "rich>=13", "gymnasium>=1.0")
+    session.install(
+        "ruff", "mypy>=1.10", "numpy>=1.24", "rich>=13", "gymnasium>=1.0", "starlette>=0.37", "uvicorn>=0.29"
+    )
     session.run("ruff", "check", "python", "tests", "noxfile.py")
     session.run("ruff", "format", "--check", "python", "tests", "noxfile.py")
     session.run("mypy")

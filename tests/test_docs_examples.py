@@ -26,9 +26,24 @@ EXCLUDED = {
     ("docs/vecenv.md", 4): "needs gymnasium (the env extra); run by tests/env/test_env_vector.py",
     ("docs/selfplay.md", 3): "needs polars and pyarrow; run by tests/test_selfplay_extras.py",
     ("docs/selfplay.md", 4): "needs JAX and pyarrow; run by tests/test_selfplay_extras.py",
+    ("docs/serve.md", 1): "needs starlette and httpx (the serve extra); run by tests/test_serve.py",
 }
 #: Modules of the optional extras: a block importing one of them must be in EXCLUDED (and only such blocks).
-EXTRAS = ("gymnasium", "pettingzoo", "pyspiel", "open_spiel", "ray", "brass.env", "polars", "jax", "pyarrow", "torch")
+EXTRAS = (
+    "gymnasium",
+    "pettingzoo",
+    "pyspiel",
+    "open_spiel",
+    "ray",
+    "brass.env",
+    "polars",
+    "jax",
+    "pyarrow",
+    "torch",
+    "httpx",
+    "starlette",
+    "brass.serve",
+)
 #: Documents whose `brass ...` shell lines run, and the commands among them that are not run.
 CLI_DOCUMENTS = {"docs/tutorial.md"}
 CLI_EXCLUDED = {"brass play": "interactive: it reads moves from the terminal (tests/test_cli.py drives it)"}

@@ -1,0 +1,373 @@
+"""`brass serve`: play and analyse games in the browser (docs/serve.md).
+
+A small ASGI app (Starlette, served by uvicorn: the `serve` extra) with a JSON API and one self-contained page
+(`brass/serve.html`: no CDN, no network). The server keeps several games at once in memory, each with its own
+id, at most `max_games` of them (the oldest finished ones go first, then the least recently used). Agents think
+in a worker thread (the engine releases the GIL), so one long search does not hold up the other games.
+
+The JSON API (every body JSON; every error a 4xx with `{"error": message}` that leaves the game unchanged) is
+listed in docs/serve.md: games made, loaded, viewed, moved by a human or by their agent, undone, analysed, saved.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+import threading
+import time
+from dataclasses import dataclass, field
+from importlib import resources
+from typing import Any
+
+import brass
+from brass import agents, svg
+from brass import text as brass_text
+from brass._errors import MissingExtraError
+
+try:
+    from starlette.applications import Starlette
+    from starlette.concurrency import run_in_threadpool
+    from starlette.requests import Request
+    from starlette.responses import HTMLResponse, JSONResponse, Response
+    from starlette.routing import Route
+except ImportError:  # pragma: no cover - exercised by tests/test_missing_extras.py in a venv without the extra
+    Starlette = None  # type: ignore[assignment,misc]
+
+#: Largest request body accepted (a record of a long game is some tens of KiB).
+MAX_BODY = 1 << 20
+#: Games kept in memory by default.
+MAX_GAMES = 64
+HUMAN = "human"
+#: The agent specs the page offers (any spec `brass play` takes is accepted).
+AGENT_CHOICES = ["random", "greedy", "mcts:200", "mcts:1000", "netmcts:64:birmingham-2p", "net:birmingham-2p"]
+#: Random playouts per legal move in an analysis, by default and at most.
+ANALYSE_GAMES = 32
+MAX_ANALYSE_GAMES = 1000
+
+
+class RequestError(Exception):
+    """A request the server refuses: HTTP `status` and a message for the user."""
+
+    def __init__(self, status: int, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+        self.message = message
+
+
+@dataclass
+class Session:
+    """One game in the server: its state, who plays each seat, and a lock held while it changes."""
+
+    id: str
+    state: brass.State
+    seats: list[str]
+    agents: dict[int, Any]
+    lock: threading.Lock = field(default_factory=threading.Lock)
+    used: float = field(default_factory=time.monotonic)
+    moves_by_agents: int = 0
+
+
+class Store:
+    """The games of one server, bounded: adding one beyond `max_games` drops the oldest finished game, or, if
+    none is finished, the least recently used one."""
+
+    def __init__(self, max_games: int = MAX_GAMES) -> None:
+        if max_games < 1:
+            raise ValueError("max_games must be at least 1")
+        self.max_games = max_games
+        self._games: dict[str, Session] = {}
+        self._lock = threading.Lock()
+
+    def add(self, session: Session) -> None:
+        with self._lock:
+            while len(self._games) >= self.max_games:
+                finished = [s for s in self._games.values() if s.state.is_terminal]
+                pool = finished or list(self._games.values())
+                del self._games[min(pool, key=lambda s: s.used).id]
+            self._games[session.id] = session
+
+    def get(self, game_id: str) -> Session:
+        with self._lock:
+            session = self._games.get(game_id)
+        if session is None:
+            raise RequestError(
+                404,
+                f"no game with id {game_id!r} (it may have been dropped: the server keeps "
+                f"at most {self.max_games} games)",
+            )
+        session.used = time.monotonic()
+        return session
+
+    def remove(self, game_id: str) -> None:
+        with self._lock:
+            if self._games.pop(game_id, None) is None:
+                raise RequestError(404, f"no game with id {game_id!r}")
+
+    def __len__(self) -> int:
+        with self._lock:
+            return len(self._games)
+
+
+def parse_seats(seats: Any, players: int) -> tuple[list[str], dict[int, Any]]:
+    """Seat specs (`human` or an agent spec) and the agents they make; RequestError naming a bad one."""
+    from brass.cli import UserError, parse_agent
+
+    if seats is None:
+        seats = [HUMAN] + ["greedy"] * (players - 1)
+    if not isinstance(seats, list) or not all(isinstance(s, str) for s in seats):
+        raise RequestError(400, "seats must be a list of strings: 'human' or an agent spec per seat")
+    if len(seats) != players:
+        raise RequestError(400, f"seats names {len(seats)} seats for a {players}-player game")
+    made: dict[int, Any] = {}
+    for i, spec in enumerate(seats):
+        if spec != HUMAN:
+            try:
+                made[i] = parse_agent(spec)
+            except UserError as e:
+                raise RequestError(400, f"seat {i}: {e}") from None
+    return list(seats), made
+
+
+def move_groups(state: brass.State) -> list[dict[str, Any]]:
+    """The legal moves grouped by their first word (build, link, develop, sell, loan, scout, pass; coal, iron,
+    beer, card, remove, stop for the follow-up decisions), in id order within a group."""
+    game = state.game
+    groups: dict[str, list[dict[str, Any]]] = {}
+    for action in state.legal_actions():
+        notation = game.action_name(action)
+        groups.setdefault(notation.split()[0], []).append({"id": action, "notation": notation})
+    return [{"group": name, "moves": moves} for name, moves in groups.items()]
+
+
+def view(session: Session) -> dict[str, Any]:
+    """What the page shows of a game."""
+    state = session.state
+    game = state.game
+    player = state.current_player
+    over = state.is_terminal
+    return {
+        "id": session.id,
+        "game": {"name": game.name, "players": game.players, "options": game.options},
+        "seats": session.seats,
+        "decision": state.decision,
+        "era": state.era,
+        "round": state.round,
+        "to_move": player,
+        "human_to_move": player is not None and player not in session.agents,
+        "agent_to_move": player is not None and player in session.agents,
+        "over": over,
+        "result": brass_text.result(state) if over else None,
+        "scores": state.scores,
+        "legal": [] if over else move_groups(state),
+        "history": [game.action_name(a) for a in state.history],
+        "svg": svg.board(state),
+    }
+
+
+class App:
+    """The server's state and its request handlers; `app.asgi` is the ASGI application."""
+
+    def __init__(self, max_games: int = MAX_GAMES, defaults: dict[str, Any] | None = None) -> None:
+        if Starlette is None:
+            raise MissingExtraError("brass serve", "starlette and uvicorn", "serve")
+        self.store = Store(max_games)
+        self.defaults = defaults or {}
+        routes = [
+            Route("/", self.page),
+            Route("/api/catalog", self.catalog),
+            Route("/api/games", self.new_game, methods=["POST"]),
+            Route("/api/games/load", self.load_game, methods=["POST"]),
+            Route("/api/games/{id}", self.get_game, methods=["GET"]),
+            Route("/api/games/{id}", self.delete_game, methods=["DELETE"]),
+            Route("/api/games/{id}/move", self.move, methods=["POST"]),
+            Route("/api/games/{id}/agent", self.agent_move, methods=["POST"]),
+            Route("/api/games/{id}/undo", self.undo, methods=["POST"]),
+            Route("/api/games/{id}/analyse", self.analyse, methods=["POST"]),
+            Route("/api/games/{id}/record", self.record, methods=["GET"]),
+            Route("/api/games/{id}/state", self.state_json, methods=["GET"]),
+        ]
+        self.asgi = Starlette(routes=routes, exception_handlers={RequestError: self._refused})
+
+    # --- plumbing ----------------------------------------------------------------------------------------------
+
+    async def _refused(self, request: Request, exc: Exception) -> Response:
+        assert isinstance(exc, RequestError)
+        return JSONResponse({"error": exc.message}, status_code=exc.status)
+
+    async def _body(self, request: Request) -> dict[str, Any]:
+        declared = request.headers.get("content-length")
+        if declared is not None and (not declared.isdigit() or int(declared) > MAX_BODY):
+            raise RequestError(413, f"the request body is larger than {MAX_BODY} bytes")
+        raw = b""
+        async for chunk in request.stream():
+            raw += chunk
+            if len(raw) > MAX_BODY:
+                raise RequestError(413, f"the request body is larger than {MAX_BODY} bytes")
+        if not raw.strip():
+            return {}
+        try:
+            body = json.loads(raw)
+        except (json.JSONDecodeError, UnicodeDecodeError) as e:
+            raise RequestError(400, f"the request body is not JSON: {e}") from None
+        if not isinstance(body, dict):
+            raise RequestError(400, "the request body must be a JSON object")
+        return body
+
+    def _add(self, state: brass.State, seats: Any) -> Session:
+        names, made = parse_seats(seats, state.game.players)
+        session = Session(secrets.token_hex(8), state, names, made)
+        self.store.add(session)
+        return session
+
+    # --- handlers ----------------------------------------------------------------------------------------------
+
+    async def page(self, request: Request) -> Response:
+        html = resources.files("brass").joinpath("serve.html").read_text(encoding="utf-8")
+        return HTMLResponse(html.replace("__DEFAULTS__", json.dumps(self.defaults)))
+
+    async def catalog(self, request: Request) -> Response:
+        return JSONResponse({"games": brass.games(), "agents": [HUMAN, *AGENT_CHOICES]})
+
+    async def new_game(self, request: Request) -> Response:
+        body = await self._body(request)
+        name, players = body.get("game", "lancashire"), body.get("players")
+        options = body.get("options") or {}
+        if not isinstance(options, dict):
+            raise RequestError(400, "options must be an object: option name -> true or false")
+        try:
+            game = brass.Game(name, players=players, **options)
+            state = game.new_state(body.get("seed"))
+        except (brass.BrassError, TypeError) as e:
+            raise RequestError(400, str(e)) from None
+        session = self._add(state, body.get("seats"))
+        return JSONResponse(view(session), status_code=201)
+
+    async def load_game(self, request: Request) -> Response:
+        body = await self._body(request)
+        if ("record" in body) == ("state" in body):
+            raise RequestError(400, "give either a record or a state")
+        try:
+            state = brass.replay(body["record"]) if "record" in body else brass.State.from_json(body["state"])
+        except (brass.BrassError, TypeError) as e:
+            raise RequestError(400, str(e)) from None
+        seats = body.get("seats") or [HUMAN] * state.game.players
+        session = self._add(state, seats)
+        return JSONResponse(view(session), status_code=201)
+
+    async def get_game(self, request: Request) -> Response:
+        return JSONResponse(view(self.store.get(request.path_params["id"])))
+
+    async def delete_game(self, request: Request) -> Response:
+        self.store.remove(request.path_params["id"])
+        return JSONResponse({"deleted": request.path_params["id"]})
+
+    async def move(self, request: Request) -> Response:
+        session = self.store.get(request.path_params["id"])
+        body = await self._body(request)
+        move = body.get("move")
+        if not isinstance(move, (int, str)) or isinstance(move, bool):
+            raise RequestError(400, "move must be an action id (int) or a notation (str)")
+        with session.lock:
+            player = session.state.current_player
+            if player is None:
+                raise RequestError(409, "the game is over")
+            if player in session.agents:
+                raise RequestError(409, f"player {player} is an agent ({session.seats[player]}): ask it to move")
+            try:
+                session.state.apply(move)
+            except brass.BrassError as e:
+                raise RequestError(400, str(e)) from None
+            return JSONResponse(view(session))
+
+    async def agent_move(self, request: Request) -> Response:
+        session = self.store.get(request.path_params["id"])
+
+        def think() -> tuple[int, str]:
+            with session.lock:
+                player = session.state.current_player
+                if player is None:
+                    raise RequestError(409, "the game is over")
+                agent = session.agents.get(player)
+                if agent is None:
+                    raise RequestError(409, f"player {player} is a human: it is their move")
+                action = agent.choose(session.state, seed=session.moves_by_agents)
+                session.state.apply(action)
+                session.moves_by_agents += 1
+                return player, session.state.game.action_name(action)
+
+        player, notation = await run_in_threadpool(think)
+        return JSONResponse({"player": player, "move": notation, "view": view(session)})
+
+    async def undo(self, request: Request) -> Response:
+        session = self.store.get(request.path_params["id"])
+        with session.lock:
+            try:
+                session.state.undo()
+            except brass.BrassError as e:
+                raise RequestError(409, str(e)) from None
+            return JSONResponse(view(session))
+
+    async def analyse(self, request: Request) -> Response:
+        session = self.store.get(request.path_params["id"])
+        body = await self._body(request)
+        games = body.get("games", ANALYSE_GAMES)
+        if not isinstance(games, int) or isinstance(games, bool) or not 1 <= games <= MAX_ANALYSE_GAMES:
+            raise RequestError(400, f"games must be an int from 1 to {MAX_ANALYSE_GAMES}")
+        with session.lock:
+            state = session.state.clone()
+        if state.is_terminal:
+            raise RequestError(409, "the game is over: there is nothing to analyse")
+        return JSONResponse(await run_in_threadpool(analyse_position, state, games))
+
+    async def record(self, request: Request) -> Response:
+        session = self.store.get(request.path_params["id"])
+        with session.lock:
+            headers = {"Event": "brass serve", **{f"Seat{i}": spec for i, spec in enumerate(session.seats)}}
+            text = session.state.record(notation=True, headers=headers)
+        return Response(text, media_type="application/json")
+
+    async def state_json(self, request: Request) -> Response:
+        session = self.store.get(request.path_params["id"])
+        with session.lock:
+            text = session.state.to_json()
+        return Response(text, media_type="application/json")
+
+
+def analyse_position(state: brass.State, games: int) -> dict[str, Any]:
+    """Each legal move for the player to move: with the configuration's trained network (Birmingham, 2 players),
+    its search's share of visits; otherwise the player's win rate over `games` random playouts of the position
+    after the move, and its share of the summed win rates (a stronger move gets more)."""
+    player = state.current_player
+    assert player is not None
+    game = state.game
+    rows: list[dict[str, Any]] = []
+    if game.name == "birmingham" and game.players == 2 and not game.options:
+        from brass import search
+
+        network = agents.Net.pretrained("birmingham-2p")
+        visits, values = search.analyse(state, network, simulations=max(2, games * 8), seed=0)
+        total = sum(visits.values()) or 1
+        for action in state.legal_actions():
+            rows.append({"id": action, "notation": game.action_name(action), "share": visits.get(action, 0) / total})
+        return {"player": player, "method": "network search (birmingham-2p)", "value": values[player], "moves": rows}
+    for action in state.legal_actions():
+        child = state.child(action)
+        if child.is_terminal:
+            win_rate = 1.0 if player in child.winners else 0.0
+        else:
+            win_rate = float(brass.rollouts(child, games, seed=action, threads=1).winners[:, player].mean())
+        rows.append({"id": action, "notation": game.action_name(action), "win_rate": win_rate})
+    total = sum(r["win_rate"] for r in rows)
+    for r in rows:
+        r["share"] = r["win_rate"] / total if total else 1 / len(rows)
+    return {"player": player, "method": f"random playouts ({games} per move)", "moves": rows}
+
+
+def run(host: str, port: int, max_games: int, defaults: dict[str, Any]) -> None:
+    """Serve until interrupted."""
+    app = App(max_games=max_games, defaults=defaults)
+    try:
+        import uvicorn
+    except ImportError:
+        raise MissingExtraError("brass serve", "uvicorn", "serve") from None
+    uvicorn.run(app.asgi, host=host, port=port, log_level="warning")

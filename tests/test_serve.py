@@ -1,0 +1,251 @@
+"""`brass serve` (docs/serve.md): the JSON API through the ASGI test client, every refusal a 4xx that leaves the
+game unchanged, the bounded store, and many games played at once through the API, each final state checked
+against a replay of its record. Needs the `serve` extra (the integration session installs it)."""
+
+from __future__ import annotations
+
+import asyncio
+import importlib
+import re
+import sys
+from pathlib import Path
+
+import httpx
+import pytest
+
+import brass
+from brass import serve
+
+
+class ApiClient:
+    """A synchronous client over the app's ASGI interface (httpx's ASGI transport, one event loop per request)."""
+
+    def __init__(self, asgi: object) -> None:
+        self.transport = httpx.ASGITransport(app=asgi)  # type: ignore[arg-type]
+
+    def request(self, method: str, url: str, **kwargs: object) -> httpx.Response:
+        async def send() -> httpx.Response:
+            async with httpx.AsyncClient(transport=self.transport, base_url="http://test") as client:
+                return await client.request(method, url, **kwargs)  # type: ignore[arg-type]
+
+        return asyncio.run(send())
+
+    def get(self, url: str, **kwargs: object) -> httpx.Response:
+        return self.request("GET", url, **kwargs)
+
+    def post(self, url: str, **kwargs: object) -> httpx.Response:
+        return self.request("POST", url, **kwargs)
+
+    def delete(self, url: str, **kwargs: object) -> httpx.Response:
+        return self.request("DELETE", url, **kwargs)
+
+
+@pytest.fixture
+def app() -> serve.App:
+    return serve.App(max_games=8)
+
+
+@pytest.fixture
+def client(app: serve.App) -> ApiClient:
+    return ApiClient(app.asgi)
+
+
+def new_game(client: ApiClient, **body: object) -> dict:
+    r = client.post("/api/games", json={"game": "lancashire", "players": 2, "seed": 7, **body})
+    assert r.status_code == 201, r.text
+    return r.json()
+
+
+def test_the_page_is_self_contained_and_carries_the_defaults() -> None:
+    app = serve.App(defaults={"game": "birmingham", "players": 3})
+    page = ApiClient(app.asgi).get("/")
+    assert page.status_code == 200 and page.headers["content-type"].startswith("text/html")
+    assert '"game": "birmingham"' in page.text and "__DEFAULTS__" not in page.text
+    for external in ("http://", "https://", "//cdn", "<link", "src="):
+        assert external not in page.text  # no CDN, no network: everything is in the page
+
+
+def test_the_catalog_lists_the_games_and_the_seats(client: ApiClient) -> None:
+    body = client.get("/api/catalog").json()
+    assert set(body["games"]) == set(brass.games())
+    assert body["agents"][0] == "human" and "greedy" in body["agents"]
+
+
+def test_a_human_plays_an_agent_answers_and_undo_takes_a_move_back(client: ApiClient) -> None:
+    view = new_game(client, seats=["human", "greedy"])
+    state = brass.Game("lancashire", players=2).new_state(7)
+    assert view["to_move"] == state.current_player
+    assert view["svg"].startswith("<svg")
+    groups = {g["group"]: g["moves"] for g in view["legal"]}
+    assert set(groups) <= {"build", "link", "develop", "sell", "loan", "pass"} and "pass" in groups
+    assert [m["id"] for g in view["legal"] for m in g["moves"]] == state.legal_actions()
+    human = view["to_move"]
+    if human != 0:  # the turn order is random: the agent opens
+        r = client.post(f"/api/games/{view['id']}/agent")
+        assert r.status_code == 200 and r.json()["player"] == 1
+        view = r.json()["view"]
+    move = view["legal"][0]["moves"][0]["notation"]
+    view = client.post(f"/api/games/{view['id']}/move", json={"move": move}).json()
+    assert view["history"][-1] == move
+    while view["agent_to_move"]:
+        view = client.post(f"/api/games/{view['id']}/agent").json()["view"]
+    before = view["history"]
+    undone = client.post(f"/api/games/{view['id']}/undo").json()
+    assert undone["history"] == before[:-1]
+
+
+def test_an_illegal_typed_move_gets_the_rule_and_changes_nothing(client: ApiClient) -> None:
+    view = new_game(client, seats=["human", "human"])
+    url = f"/api/games/{view['id']}"
+    r = client.post(f"{url}/move", json={"move": "link bolton-bury"})
+    assert r.status_code == 400
+    assert "not legal now" in r.json()["error"] and "(L-34)" in r.json()["error"]
+    r = client.post(f"{url}/move", json={"move": "build cotton_mill nowhere/1"})
+    assert r.status_code == 400 and "is not a space" in r.json()["error"]
+    after = client.get(url).json()
+    assert after["history"] == [] and after["svg"] == view["svg"]
+
+
+@pytest.mark.parametrize(
+    ("method", "path", "body", "status", "message"),
+    [
+        ("get", "/api/games/nope", None, 404, "no game with id 'nope'"),
+        ("post", "/api/games", {"game": "chess", "players": 2}, 400, "unknown game `chess`"),
+        ("post", "/api/games", {"game": "lancashire", "players": 7}, 400, "2, 3 or 4 players"),
+        ("post", "/api/games", {"game": "lancashire", "players": 2, "seats": ["human"]}, 400, "names 1 seats"),
+        ("post", "/api/games", {"game": "lancashire", "players": 2, "seats": ["human", "wizard"]}, 400, "seat 1"),
+        ("post", "/api/games", {"game": "lancashire", "players": 2, "options": [1]}, 400, "options must be"),
+        ("post", "/api/games/load", {}, 400, "either a record or a state"),
+        ("post", "/api/games/load", {"record": "{}"}, 400, "record"),
+    ],
+)
+def test_bad_requests_are_refused_with_a_message(
+    client: ApiClient, method: str, path: str, body: object, status: int, message: str
+) -> None:
+    r = getattr(client, method)(path, **({} if body is None else {"json": body}))
+    assert r.status_code == status
+    assert message in r.json()["error"]
+
+
+def test_bodies_that_are_not_json_objects_or_too_large_are_refused(client: ApiClient) -> None:
+    view = new_game(client, seats=["human", "human"])
+    url = f"/api/games/{view['id']}/move"
+    assert client.post(url, content=b"{not json").status_code == 400
+    assert client.post(url, content=b"[1, 2]").json()["error"] == "the request body must be a JSON object"
+    assert client.post(url, json={"move": True}).status_code == 400
+    big = client.post(url, content=b" " * (serve.MAX_BODY + 1))
+    assert big.status_code == 413 and "larger than" in big.json()["error"]
+    assert client.get(f"/api/games/{view['id']}").json()["history"] == []
+
+
+def test_moves_out_of_turn_are_refused(client: ApiClient) -> None:
+    view = new_game(client, seats=["greedy", "greedy"])
+    r = client.post(f"/api/games/{view['id']}/move", json={"move": "pass"})
+    assert r.status_code == 409 and "is an agent" in r.json()["error"]
+    humans = new_game(client, seats=["human", "human"])
+    r = client.post(f"/api/games/{humans['id']}/agent")
+    assert r.status_code == 409 and "is a human" in r.json()["error"]
+    r = client.post(f"/api/games/{humans['id']}/undo")
+    assert r.status_code == 409
+
+
+def test_a_saved_record_and_state_load_back(client: ApiClient) -> None:
+    view = new_game(client, seats=["random", "random"])
+    for _ in range(30):
+        view = client.post(f"/api/games/{view['id']}/agent").json()["view"]
+    record = client.get(f"/api/games/{view['id']}/record").json()
+    assert record["headers"]["Seat0"] == "random" and len(record["moves"]) == 30
+    loaded = client.post("/api/games/load", json={"record": record})
+    assert loaded.status_code == 201
+    assert loaded.json()["history"] == view["history"] and loaded.json()["seats"] == ["human", "human"]
+    state_json = client.get(f"/api/games/{view['id']}/state").text
+    from_state = client.post("/api/games/load", json={"state": state_json, "seats": ["human", "greedy"]})
+    assert from_state.status_code == 201 and from_state.json()["svg"] == view["svg"]
+
+
+def test_the_store_drops_finished_games_first_then_the_least_recently_used() -> None:
+    app = serve.App(max_games=2)
+    client = ApiClient(app.asgi)
+    playing = new_game(client)["id"]
+    finished_state = brass.Game("lancashire", players=2).new_state(3)
+    while not finished_state.is_terminal:
+        finished_state.apply(finished_state.legal_actions()[0])
+    finished = client.post("/api/games/load", json={"state": finished_state.to_json()}).json()
+    assert finished["over"] and finished["result"] == brass.text.result(finished_state)
+    third = new_game(client)["id"]
+    assert client.get(f"/api/games/{finished['id']}").status_code == 404  # finished, though newer
+    assert client.get(f"/api/games/{playing}").status_code == 200
+    fourth = new_game(client)["id"]  # none finished: the least recently used goes
+    assert client.get(f"/api/games/{third}").status_code == 404
+    assert {client.get(f"/api/games/{g}").status_code for g in (playing, fourth)} == {200}
+    assert client.delete(f"/api/games/{fourth}").status_code == 200 and len(app.store) == 1
+
+
+def test_analysis_gives_every_legal_move_a_share(client: ApiClient) -> None:
+    view = new_game(client, seats=["human", "human"])
+    r = client.post(f"/api/games/{view['id']}/analyse", json={"games": 2})
+    assert r.status_code == 200
+    body = r.json()
+    ids = [m["id"] for g in view["legal"] for m in g["moves"]]
+    assert sorted(m["id"] for m in body["moves"]) == sorted(ids)
+    assert abs(sum(m["share"] for m in body["moves"]) - 1) < 1e-9
+    assert all(0 <= m["win_rate"] <= 1 for m in body["moves"])
+    assert client.post(f"/api/games/{view['id']}/analyse", json={"games": 0}).status_code == 400
+
+
+def test_the_trained_network_analyses_birmingham_two_player_positions(client: ApiClient) -> None:
+    r = client.post("/api/games", json={"game": "birmingham", "players": 2, "seed": 1, "seats": ["human", "human"]})
+    body = client.post(f"/api/games/{r.json()['id']}/analyse", json={"games": 4}).json()
+    assert body["method"].startswith("network search")
+    assert abs(sum(m["share"] for m in body["moves"]) - 1) < 1e-9
+
+
+def test_many_games_at_once_through_the_api_each_matching_a_replay_of_its_record() -> None:
+    app = serve.App(max_games=32)
+    transport = httpx.ASGITransport(app=app.asgi)
+
+    async def one(client: httpx.AsyncClient, k: int) -> None:
+        game = ["lancashire", "birmingham", "brass"][k % 3]
+        players = 2 + k % 2 if game != "brass" else 3
+        seats = ["random"] * players if k % 2 else ["greedy"] + ["random"] * (players - 1)
+        r = await client.post("/api/games", json={"game": game, "players": players, "seed": k, "seats": seats})
+        view = r.json()
+        while not view["over"]:
+            view = (await client.post(f"/api/games/{view['id']}/agent")).json()["view"]
+        record = (await client.get(f"/api/games/{view['id']}/record")).text
+        state = (await client.get(f"/api/games/{view['id']}/state")).text
+        replayed = brass.replay(record)
+        assert replayed.to_json() == state
+        assert brass.text.result(replayed) == view["result"]
+
+    async def main() -> None:
+        async with httpx.AsyncClient(transport=transport, base_url="http://test") as client:
+            await asyncio.gather(*(one(client, k) for k in range(12)))
+
+    asyncio.run(main())
+    assert len(app.store) == 12
+
+
+def test_without_the_extra_the_server_names_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    for name in [m for m in sys.modules if m == "starlette" or m.startswith("starlette.")]:
+        monkeypatch.delitem(sys.modules, name)
+    monkeypatch.setitem(sys.modules, "starlette", None)
+    monkeypatch.delitem(sys.modules, "brass.serve")
+    monkeypatch.setattr(brass, "serve", serve)  # put back afterwards, with sys.modules, for the other tests
+    without = importlib.import_module("brass.serve")
+    with pytest.raises(brass.MissingExtraError, match=r"brass serve needs starlette.*pip install '\.\[serve\]'"):
+        without.App()
+
+
+def test_brass_serve_refuses_a_bad_seat_before_it_listens(capsys: pytest.CaptureFixture[str]) -> None:
+    from brass import cli
+
+    assert cli.main(["serve", "--agents", "human", "wizard"]) == 2
+    assert "seat 1" in capsys.readouterr().err
+
+
+def test_the_docs_example_plays_a_game_through_the_api(capsys: pytest.CaptureFixture[str]) -> None:
+    document = (Path(__file__).resolve().parents[1] / "docs" / "serve.md").read_text(encoding="utf-8")
+    (block,) = re.findall(r"^```python\n(.*?)^```", document, re.DOTALL | re.MULTILINE)
+    exec(compile(block, "docs/serve.md", "exec"), {"__name__": "docs_serve"})
+    assert "wins" in capsys.readouterr().out
