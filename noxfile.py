@@ -179,9 +179,9 @@ def integration(session: nox.Session) -> None:
     """The tests that need more than the `test` extra: the framework adapters (tests/env, the `env` extra:
     PettingZoo, Gymnasium, OpenSpiel), Ray (tests/test_ray.py, the `ray` extra), Parquet samples and Zstandard
     records (tests/test_selfplay_extras.py), ratings and charts (tests/test_arena_extras.py), the trainer
-    (tests/test_learn.py, the `learn` extra: JAX on CPU) and the replay
-    viewer in a real headless Chromium (tests/browser, the Debian package `chromium`; `.ci/run` installs it
-    first)."""
+    (tests/test_learn.py, the `learn` extra: JAX on CPU), `brass serve` (tests/test_serve.py, the `serve` extra)
+    and the replay viewer and `brass serve` in a real headless Chromium (tests/browser, the Debian package
+    `chromium`; `.ci/run` installs it first)."""
     session.env.update(_cargo_env())
     session.env.update(DEV_BUILD)
     _install_package(session, INTEGRATION_EXTRAS)
@@ -192,13 +192,15 @@ def integration(session: nox.Session) -> None:
 
 @nox.session
 def browser(session: nox.Session) -> None:
-    """The replay viewer in a real headless Chromium alone (needs the Debian package `chromium`).
+    """The replay viewer and `brass serve` in a real headless Chromium alone (needs the Debian package
+    `chromium`).
 
     tests/browser drives it over the DevTools pipe. The `tests` session leaves these tests out; `integration`
-    runs them."""
+    runs them. `nox -s browser -- -k serve` with BRASS_SERVE_SCREENSHOT=docs/images/serve.png renews the
+    screenshot of docs/serve.md."""
     session.env.update(_cargo_env())
     session.env.update(DEV_BUILD)
-    _install_package(session, ".[test]")
+    _install_package(session, ".[test,serve]")
     session.run(*PYTEST, "tests/browser", *session.posargs)
 
 
