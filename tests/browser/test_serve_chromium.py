@@ -101,6 +101,22 @@ def test_a_game_played_by_clicking_with_an_illegal_move_an_undo_and_a_reload(ser
     assert "not legal now" in error and "(L-34)" in error
     assert page.evaluate("document.body.dataset.moves") == moves_before
 
+    # A move chosen on the board: a space that a legal move uses is marked; clicking it plays its move, or offers
+    # the moves it takes part in when there are several.
+    playable = "#board .playable[data-space], #board .playable[data-line]"
+    page.wait_for(f"document.querySelector('{playable}') !== null")
+    moves = int(page.evaluate("document.body.dataset.moves"))
+    page.click(playable)
+    page.wait_for(f"Number(document.body.dataset.moves) > {moves} || document.querySelector('#choices button.move')")
+    if int(page.evaluate("document.body.dataset.moves")) == moves:
+        name = page.evaluate("document.querySelector('#choices b').textContent")
+        assert all(
+            name in b
+            for b in page.evaluate("[...document.querySelectorAll('#choices button.move')].map(b => b.textContent)")
+        )
+        page.click("#choices button.move")
+    page.wait_for(f"Number(document.body.dataset.moves) > {moves} && ({settled})", timeout=30)
+
     clicks = 0
     undone = False
     while page.evaluate("document.body.dataset.over") != "true":
