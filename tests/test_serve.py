@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import importlib
+import random
 import re
 import sys
 from pathlib import Path
@@ -181,23 +182,54 @@ def test_the_store_drops_finished_games_first_then_the_least_recently_used() -> 
     assert client.delete(f"/api/games/{fourth}").status_code == 200 and len(app.store) == 1
 
 
-def test_analysis_gives_every_legal_move_a_share(client: ApiClient) -> None:
+def test_mcts_analysis_gives_every_legal_move_its_visit_share_and_value(client: ApiClient) -> None:
     view = new_game(client, seats=["human", "human"])
-    r = client.post(f"/api/games/{view['id']}/analyse", json={"games": 2})
+    r = client.post(f"/api/games/{view['id']}/analyse", json={"engine": "mcts", "iterations": 300})
     assert r.status_code == 200
     body = r.json()
+    assert body["method"] == "MCTS (300 iterations)" and body["player"] == view["to_move"]
     ids = [m["id"] for g in view["legal"] for m in g["moves"]]
     assert sorted(m["id"] for m in body["moves"]) == sorted(ids)
     assert abs(sum(m["share"] for m in body["moves"]) - 1) < 1e-9
-    assert all(0 <= m["win_rate"] <= 1 for m in body["moves"])
-    assert client.post(f"/api/games/{view['id']}/analyse", json={"games": 0}).status_code == 400
+    shares = [m["share"] for m in body["moves"]]
+    assert shares == sorted(shares, reverse=True)
+    tried = [m for m in body["moves"] if m["share"] > 0]
+    assert tried and all(0 <= m["value"] <= 1 for m in tried)
+    # The most visited move is the one the MCTS agent plays from this position with the same seed.
+    state = brass.State.from_json(client.get(f"/api/games/{view['id']}/state").text)
+    assert brass.agents.MCTS(300).choose(state, seed=0) == body["moves"][0]["id"]
+    for bad in ({"engine": "mcts", "iterations": 0}, {"engine": "alpha"}, {"engine": "network"}):
+        assert client.post(f"/api/games/{view['id']}/analyse", json=bad).status_code == 400
+
+
+def test_mcts_analyse_is_the_search_that_choose_runs() -> None:
+    state = brass.Game("lancashire", players=2).new_state(4)
+    rng = random.Random(4)
+    for _ in range(60):
+        state.apply(rng.choice(state.legal_actions()))
+    assert len(state.legal_actions()) > 1
+    mcts = brass.agents.MCTS(200)
+    visits = mcts.analyse(state, seed=3)
+    assert visits == mcts.analyse(state, seed=3)  # deterministic for a seed
+    assert sum(n for _, n, _ in visits) == 200  # every iteration passes through one root move
+    assert all(0 <= v <= 1 for _, _, v in visits)
+    assert [n for _, n, _ in visits] == sorted((n for _, n, _ in visits), reverse=True)
+    assert {a for a, _, _ in visits} <= set(state.legal_actions())
+    assert mcts.choose(state, seed=3) == visits[0][0]
+    finished = state.clone()
+    while not finished.is_terminal:
+        finished.apply(finished.legal_actions()[0])
+    with pytest.raises(brass.IllegalActionError, match="nothing to analyse"):
+        mcts.analyse(finished)
 
 
 def test_the_trained_network_analyses_birmingham_two_player_positions(client: ApiClient) -> None:
     r = client.post("/api/games", json={"game": "birmingham", "players": 2, "seed": 1, "seats": ["human", "human"]})
-    body = client.post(f"/api/games/{r.json()['id']}/analyse", json={"games": 4}).json()
-    assert body["method"].startswith("network search")
+    assert r.json()["network"] == "birmingham-2p"
+    body = client.post(f"/api/games/{r.json()['id']}/analyse", json={"engine": "network", "simulations": 32}).json()
+    assert body["method"].startswith("network search (birmingham-2p")
     assert abs(sum(m["share"] for m in body["moves"]) - 1) < 1e-9
+    assert -1 <= body["value"] <= 1
 
 
 def test_many_games_at_once_through_the_api_each_matching_a_replay_of_its_record() -> None:

@@ -40,9 +40,8 @@ MAX_GAMES = 64
 HUMAN = "human"
 #: The agent specs the page offers (any spec `brass play` takes is accepted).
 AGENT_CHOICES = ["random", "greedy", "mcts:200", "mcts:1000", "netmcts:64:birmingham-2p", "net:birmingham-2p"]
-#: Random playouts per legal move in an analysis, by default and at most.
-ANALYSE_GAMES = 32
-MAX_ANALYSE_GAMES = 1000
+#: An analysis's thinking time when the request names none.
+ANALYSE_MS = 1000
 
 
 class RequestError(Exception):
@@ -161,6 +160,7 @@ def view(session: Session) -> dict[str, Any]:
         "legal": [] if over else move_groups(state),
         "history": [game.action_name(a) for a in state.history],
         "svg": svg.board(state),
+        "network": network_for(game),
     }
 
 
@@ -310,14 +310,23 @@ class App:
     async def analyse(self, request: Request) -> Response:
         session = self.store.get(request.path_params["id"])
         body = await self._body(request)
-        games = body.get("games", ANALYSE_GAMES)
-        if not isinstance(games, int) or isinstance(games, bool) or not 1 <= games <= MAX_ANALYSE_GAMES:
-            raise RequestError(400, f"games must be an int from 1 to {MAX_ANALYSE_GAMES}")
+        engine = body.get("engine", "mcts")
+        if engine not in ("mcts", "network"):
+            raise RequestError(400, "engine must be 'mcts' or 'network'")
+        budget = {}
+        for key, high in (("iterations", 1_000_000), ("time_ms", 60_000), ("simulations", 100_000)):
+            if key in body:
+                value = body[key]
+                if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= high:
+                    raise RequestError(400, f"{key} must be an int from 1 to {high}")
+                budget[key] = value
+        if engine == "mcts" and not budget.keys() & {"iterations", "time_ms"}:
+            budget["time_ms"] = ANALYSE_MS
         with session.lock:
             state = session.state.clone()
         if state.is_terminal:
             raise RequestError(409, "the game is over: there is nothing to analyse")
-        return JSONResponse(await run_in_threadpool(analyse_position, state, games))
+        return JSONResponse(await run_in_threadpool(analyse_position, state, engine, budget))
 
     async def record(self, request: Request) -> Response:
         session = self.store.get(request.path_params["id"])
@@ -333,34 +342,51 @@ class App:
         return Response(text, media_type="application/json")
 
 
-def analyse_position(state: brass.State, games: int) -> dict[str, Any]:
-    """Each legal move for the player to move: with the configuration's trained network (Birmingham, 2 players),
-    its search's share of visits; otherwise the player's win rate over `games` random playouts of the position
-    after the move, and its share of the summed win rates (a stronger move gets more)."""
+#: The shipped network of each configuration that has one (docs/learning.md).
+NETWORKS = {("birmingham", 2): "birmingham-2p"}
+
+
+def network_for(game: brass.Game) -> str | None:
+    return None if game.options else NETWORKS.get((game.name, game.players))
+
+
+def analyse_position(state: brass.State, engine: str, budget: dict[str, int]) -> dict[str, Any]:
+    """Each legal move for the player to move, with its share of the search's visits and its value for that
+    player: the native MCTS (`engine="mcts"`, the agent `choose` runs; value = mean reward, 1 a sure win, 0 a
+    sure loss), or the trained network's search (`engine="network"`; the root value, zero-sum, per move only
+    the visits). `budget`: `iterations` or `time_ms` for MCTS, `simulations` for the network."""
     player = state.current_player
     assert player is not None
     game = state.game
-    rows: list[dict[str, Any]] = []
-    if game.name == "birmingham" and game.players == 2 and not game.options:
+    legal = state.legal_actions()
+    rows: dict[int, dict[str, Any]] = {
+        a: {"id": a, "notation": game.action_name(a), "share": 0.0, "value": None} for a in legal
+    }
+    if engine == "network":
+        name = network_for(game)
+        if name is None:
+            raise RequestError(400, f"no trained network plays {game.name} at {game.players} players")
         from brass import search
 
-        network = agents.Net.pretrained("birmingham-2p")
-        visits, values = search.analyse(state, network, simulations=max(2, games * 8), seed=0)
+        simulations = budget.get("simulations", 200)
+        visits, values = search.analyse(state, agents.Net.pretrained(name), simulations=simulations, seed=0)
         total = sum(visits.values()) or 1
-        for action in state.legal_actions():
-            rows.append({"id": action, "notation": game.action_name(action), "share": visits.get(action, 0) / total})
-        return {"player": player, "method": "network search (birmingham-2p)", "value": values[player], "moves": rows}
-    for action in state.legal_actions():
-        child = state.child(action)
-        if child.is_terminal:
-            win_rate = 1.0 if player in child.winners else 0.0
-        else:
-            win_rate = float(brass.rollouts(child, games, seed=action, threads=1).winners[:, player].mean())
-        rows.append({"id": action, "notation": game.action_name(action), "win_rate": win_rate})
-    total = sum(r["win_rate"] for r in rows)
-    for r in rows:
-        r["share"] = r["win_rate"] / total if total else 1 / len(rows)
-    return {"player": player, "method": f"random playouts ({games} per move)", "moves": rows}
+        for action, n in visits.items():
+            rows[action]["share"] = n / total
+        summary = {"method": f"network search ({name}, {simulations} simulations)", "value": values[player]}
+    else:
+        mcts = agents.MCTS(time_ms=budget["time_ms"]) if "time_ms" in budget else agents.MCTS(budget["iterations"])
+        visits = mcts.analyse(state, seed=0)
+        total = sum(n for _, n, _ in visits) or 1
+        for action, n, mean in visits:
+            rows[action]["share"] = n / total
+            rows[action]["value"] = mean
+        what = f"{budget['time_ms']} ms" if "time_ms" in budget else f"{budget['iterations']} iterations"
+        summary = {"method": f"MCTS ({what})", "value": None}
+    # MCTS.analyse lists the moves its agent would play first; the untried ones follow in id order.
+    order = {a: i for i, (a, _, _) in enumerate(visits)} if engine == "mcts" else {}
+    moves = sorted(rows.values(), key=lambda r: (-r["share"], order.get(r["id"], len(order)), r["id"]))
+    return {"player": player, **summary, "moves": moves}
 
 
 def run(host: str, port: int, max_games: int, defaults: dict[str, Any]) -> None:

@@ -1,5 +1,5 @@
 """`brass serve` in a real headless Chromium (cdp.py): a whole 2-player Lancashire game against the random agent
-played by clicking the move buttons, one illegal typed move answered with its rule, an undo, the game loaded back
+played by clicking the move buttons, one illegal typed move answered with its rule, an MCTS analysis, an undo, the game loaded back
 from its saved record through the page's file input, and screenshots that show the board. Run with
 `nox -s browser` (or `pytest tests/browser`, with the Debian package `chromium` and the `serve` extra).
 
@@ -116,6 +116,15 @@ def test_a_game_played_by_clicking_with_an_illegal_move_an_undo_and_a_reload(ser
         )
         page.click("#choices button.move")
     page.wait_for(f"Number(document.body.dataset.moves) > {moves} && ({settled})", timeout=30)
+
+    # An analysis of the position: each legal move with its share of the MCTS visits.
+    page.evaluate("document.getElementById('thinking').value = '150'")
+    page.click("#analyse")
+    rows = page.wait_for(
+        "document.querySelector('#analysis table') && document.querySelectorAll('#analysis tr').length - 1", timeout=30
+    )
+    assert rows == min(30, page.evaluate("document.querySelectorAll('#moves button.move').length"))
+    assert page.evaluate("document.querySelector('#analysis div').textContent").startswith("MCTS (150 ms)")
 
     clicks = 0
     undone = False

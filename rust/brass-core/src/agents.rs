@@ -340,6 +340,15 @@ pub struct MctsAgent {
     pub config: MctsConfig,
 }
 
+/// One root action of an MCTS search: how often the search tried it and its mean reward for the player to move
+/// (1 a sure win, 0 a sure loss; shared wins and the evaluation's ranks in between).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct RootVisit {
+    pub action: u16,
+    pub visits: u32,
+    pub mean: f64,
+}
+
 struct Node {
     action: u16,
     /// The player who chose `action` (whose reward this node accumulates).
@@ -375,12 +384,12 @@ impl MctsAgent {
     }
 }
 
-impl Agent for MctsAgent {
-    fn choose(&self, game: &Game, root_state: &State, rng: &mut Rng) -> u16 {
+impl MctsAgent {
+    /// One search from `root_state` (not over): each root action it tried, with its visits and its mean reward
+    /// for the player to move, in the order they were first tried. `choose` picks the most visited (then the
+    /// best mean); `brass serve` shows them all.
+    pub fn search(&self, game: &Game, root_state: &State, rng: &mut Rng) -> Vec<RootVisit> {
         let root_ids = legal(game, root_state);
-        if root_ids.len() == 1 {
-            return root_ids[0];
-        }
         let me = root_state.current_player(game).expect("a player to move");
         let cfg = &self.config;
         let started = Instant::now();
@@ -478,13 +487,30 @@ impl Agent for MctsAgent {
                 }
             }
         }
-        let root = &nodes[0];
+        nodes[0]
+            .children
+            .iter()
+            .map(|&c| &nodes[c as usize])
+            .filter(|ch| root_ids.contains(&ch.action))
+            .map(|ch| RootVisit {
+                action: ch.action,
+                visits: ch.visits,
+                mean: ch.reward / ch.visits.max(1) as f64,
+            })
+            .collect()
+    }
+}
+
+impl Agent for MctsAgent {
+    fn choose(&self, game: &Game, root_state: &State, rng: &mut Rng) -> u16 {
+        let root_ids = legal(game, root_state);
+        if root_ids.len() == 1 {
+            return root_ids[0];
+        }
         let mut best = (0u32, f64::NEG_INFINITY, root_ids[0]);
-        for &c in &root.children {
-            let ch = &nodes[c as usize];
-            let key = (ch.visits, ch.reward / ch.visits.max(1) as f64);
-            if (key.0, key.1) > (best.0, best.1) && root_ids.contains(&ch.action) {
-                best = (key.0, key.1, ch.action);
+        for visit in self.search(game, root_state, rng) {
+            if (visit.visits, visit.mean) > (best.0, best.1) {
+                best = (visit.visits, visit.mean, visit.action);
             }
         }
         best.2

@@ -112,7 +112,9 @@ impl Greedy {
 /// `iterations` per decision, or a `time_ms` wall-clock budget (then results depend on the machine);
 /// `rollout_depth` random decisions before scoring a position (0: play to the end).
 #[pyclass(module = "brass.agents", extends = Agent, frozen, name = "MCTS")]
-pub(crate) struct Mcts;
+pub(crate) struct Mcts {
+    config: MctsConfig,
+}
 
 #[pymethods]
 impl Mcts {
@@ -158,10 +160,50 @@ impl Mcts {
             rollout_depth,
         };
         Ok(PyClassInitializer::from(Agent {
-            inner: Arc::new(MctsAgent::new(config)),
+            inner: Arc::new(MctsAgent::new(config.clone())),
             game: None,
         })
-        .add_subclass(Mcts))
+        .add_subclass(Mcts { config }))
+    }
+
+    /// One search from `state`, as `choose` runs it (the same `seed` gives the same search): each root action
+    /// tried, as `(action, visits, mean)`, the mean being the reward for the player to move (1 a sure win, 0 a
+    /// sure loss), most visited first (then the best mean): the first is the action `choose` plays. With one legal
+    /// action, it alone, unsearched.
+    #[pyo3(signature = (state, seed = None))]
+    fn analyse(
+        &self,
+        py: Python<'_>,
+        state: &Bound<'_, PyAny>,
+        seed: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Vec<(u16, u32, f64)>> {
+        let seed = match seed {
+            Some(s) => seed_arg(py, s)?,
+            None => 0,
+        };
+        let (game, s) = state_arg(py, state, "state")?;
+        if s.is_terminal() {
+            return Err(to_py(
+                py,
+                Error::IllegalAction("the game is over: there is nothing to analyse".into()),
+            ));
+        }
+        let agent = MctsAgent::new(self.config.clone());
+        detached(py, move || {
+            let mut ids = Vec::new();
+            brass_core::rules::legal_actions(&game, &s, &mut ids);
+            if ids.len() == 1 {
+                return Ok(vec![(ids[0], 0, 0.0)]);
+            }
+            let mut visits: Vec<(u16, u32, f64)> = agent
+                .search(&game, &s, &mut Rng(seed))
+                .into_iter()
+                .map(|v| (v.action, v.visits, v.mean))
+                .collect();
+            // Stable: equal ones stay in the order the search first tried them, the first being `choose`'s.
+            visits.sort_by(|a, b| b.1.cmp(&a.1).then(b.2.total_cmp(&a.2)));
+            Ok(visits)
+        })
     }
 }
 
