@@ -164,6 +164,33 @@ def test_a_saved_record_and_state_load_back(client: ApiClient) -> None:
     assert from_state.status_code == 201 and from_state.json()["svg"] == view["svg"]
 
 
+def test_a_loaded_record_can_be_stepped_through_with_an_evaluation_of_each_position(client: ApiClient) -> None:
+    state = brass.Game("lancashire", players=2).new_state(9)
+    rng = random.Random(9)
+    for _ in range(25):
+        state.apply(rng.choice(state.legal_actions()))
+    view = client.post("/api/games/load", json={"record": state.record(notation=True)}).json()
+    url = f"/api/games/{view['id']}"
+    first = client.get(f"{url}/positions/0").json()
+    start = brass.Game("lancashire", players=2).new_state(9)
+    assert first["positions"] == 25 and first["svg"] == brass.svg.board(start)
+    assert first["played"] == {"id": state.history[0], "notation": state.game.action_name(state.history[0])}
+    assert first["to_move"] == start.current_player
+    middle = client.get(f"{url}/positions/12").json()
+    past = brass.Game("lancashire", players=2).new_state(9)
+    for action in state.history[:12]:
+        past.apply(action)
+    assert middle["svg"] == brass.svg.board(past) and middle["played"]["id"] == state.history[12]
+    last = client.get(f"{url}/positions/25").json()
+    assert last["played"] is None and last["svg"] == view["svg"]
+    assert client.get(f"{url}/positions/26").status_code == 400
+    assert client.get(f"{url}").json()["history"] == view["history"]  # stepping changes nothing
+    evaluated = client.post(f"{url}/analyse", json={"position": 12, "iterations": 100}).json()
+    assert sorted(m["id"] for m in evaluated["moves"]) == sorted(past.legal_actions())
+    assert evaluated["moves"][0]["id"] == brass.agents.MCTS(100).choose(past, seed=0)
+    assert client.post(f"{url}/analyse", json={"position": -1}).status_code == 400
+
+
 def test_the_store_drops_finished_games_first_then_the_least_recently_used() -> None:
     app = serve.App(max_games=2)
     client = ApiClient(app.asgi)

@@ -164,6 +164,17 @@ def view(session: Session) -> dict[str, Any]:
     }
 
 
+def position_at(state: brass.State, k: Any) -> brass.State:
+    """The position after the first `k` decisions of the game's history (0: where the history starts)."""
+    n = len(state.history)
+    if not isinstance(k, int) or isinstance(k, bool) or not 0 <= k <= n:
+        raise RequestError(400, f"position must be an int from 0 to {n}, the decisions of this game")
+    past = state.clone()
+    for _ in range(n - k):
+        past.undo()
+    return past
+
+
 class App:
     """The server's state and its request handlers; `app.asgi` is the ASGI application."""
 
@@ -185,6 +196,7 @@ class App:
             Route("/api/games/{id}/analyse", self.analyse, methods=["POST"]),
             Route("/api/games/{id}/record", self.record, methods=["GET"]),
             Route("/api/games/{id}/state", self.state_json, methods=["GET"]),
+            Route("/api/games/{id}/positions/{k:int}", self.position, methods=["GET"]),
         ]
         self.asgi = Starlette(routes=routes, exception_handlers={RequestError: self._refused})
 
@@ -257,6 +269,27 @@ class App:
     async def get_game(self, request: Request) -> Response:
         return JSONResponse(view(self.store.get(request.path_params["id"])))
 
+    async def position(self, request: Request) -> Response:
+        """A past position of the game, to step through it: its board and whose move it was, and the move played
+        from it (None at the end of the history)."""
+        session = self.store.get(request.path_params["id"])
+        with session.lock:
+            history = session.state.history
+            past = position_at(session.state, request.path_params["k"])
+        k = len(past.history)
+        game = past.game
+        return JSONResponse(
+            {
+                "position": k,
+                "positions": len(history),
+                "to_move": past.current_player,
+                "decision": past.decision,
+                "over": past.is_terminal,
+                "played": None if k == len(history) else {"id": history[k], "notation": game.action_name(history[k])},
+                "svg": svg.board(past),
+            }
+        )
+
     async def delete_game(self, request: Request) -> Response:
         self.store.remove(request.path_params["id"])
         return JSONResponse({"deleted": request.path_params["id"]})
@@ -323,7 +356,7 @@ class App:
         if engine == "mcts" and not budget.keys() & {"iterations", "time_ms"}:
             budget["time_ms"] = ANALYSE_MS
         with session.lock:
-            state = session.state.clone()
+            state = session.state.clone() if "position" not in body else position_at(session.state, body["position"])
         if state.is_terminal:
             raise RequestError(409, "the game is over: there is nothing to analyse")
         return JSONResponse(await run_in_threadpool(analyse_position, state, engine, budget))

@@ -165,3 +165,19 @@ def test_a_game_played_by_clicking_with_an_illegal_move_an_undo_and_a_reload(ser
     assert page.evaluate("document.body.dataset.over") == "true"
     assert int(page.evaluate("document.body.dataset.moves")) == len(json.loads(record)["moves"])
     assert page.evaluate("document.getElementById('status').textContent") == status
+
+    # Stepping through the loaded game, each position evaluated, the move played there marked.
+    page.evaluate("document.getElementById('thinking').value = '100'")
+    page.evaluate("document.getElementById('evaluate').checked = true")
+    page.click("#first")
+    page.wait_for("document.body.dataset.position === '0' && document.body.dataset.busy === '0'", timeout=30)
+    page.click("#next")
+    page.wait_for("document.body.dataset.position === '1' && document.body.dataset.busy === '0'", timeout=30)
+    assert page.evaluate("document.getElementById('where').textContent").startswith("position 1 of ")
+    replayed = brass.replay(record)
+    played = replayed.game.action_name(replayed.history[1])
+    assert page.evaluate("document.getElementById('played').textContent") == f"played here: {played}"
+    page.wait_for("document.querySelector('#analysis tr.played') !== null", timeout=30)
+    assert page.evaluate("document.querySelector('#analysis tr.played td').textContent") == played
+    page.click("#last")
+    page.wait_for("document.getElementById('where').textContent === '' && document.body.dataset.busy === '0'")
