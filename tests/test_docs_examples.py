@@ -26,7 +26,8 @@ EXCLUDED = {
     ("docs/vecenv.md", 4): "needs gymnasium (the env extra); run by tests/env/test_env_vector.py",
     ("docs/selfplay.md", 3): "needs polars and pyarrow; run by tests/test_selfplay_extras.py",
     ("docs/selfplay.md", 4): "needs JAX and pyarrow; run by tests/test_selfplay_extras.py",
-    ("docs/serve.md", 1): "needs starlette and httpx (the serve extra); run by tests/test_serve.py",
+    ("docs/serve.md", 1): "needs starlette and uvicorn (the serve extra); run by tests/test_serve.py",
+    ("docs/serve.md", 2): "needs starlette and httpx (the serve extra); run by tests/test_serve.py",
 }
 #: Modules of the optional extras: a block importing one of them must be in EXCLUDED (and only such blocks).
 EXTRAS = (

@@ -259,30 +259,47 @@ def test_the_trained_network_analyses_birmingham_two_player_positions(client: Ap
     assert -1 <= body["value"] <= 1
 
 
-def test_many_games_at_once_through_the_api_each_matching_a_replay_of_its_record() -> None:
+def test_many_games_at_once_through_the_http_api_each_matching_a_replay_of_its_record() -> None:
+    """Twelve games of three rule sets, agents in every seat, played to the end at once over real HTTP (uvicorn
+    on a local port): every final state is the replay of the game's saved record."""
     app = serve.App(max_games=32)
-    transport = httpx.ASGITransport(app=app.asgi)
 
     async def one(client: httpx.AsyncClient, k: int) -> None:
         game = ["lancashire", "birmingham", "brass"][k % 3]
         players = 2 + k % 2 if game != "brass" else 3
         seats = ["random"] * players if k % 2 else ["greedy"] + ["random"] * (players - 1)
-        r = await client.post("/api/games", json={"game": game, "players": players, "seed": k, "seats": seats})
+        r = await client.post("api/games", json={"game": game, "players": players, "seed": k, "seats": seats})
         view = r.json()
         while not view["over"]:
-            view = (await client.post(f"/api/games/{view['id']}/agent")).json()["view"]
-        record = (await client.get(f"/api/games/{view['id']}/record")).text
-        state = (await client.get(f"/api/games/{view['id']}/state")).text
+            view = (await client.post(f"api/games/{view['id']}/agent")).json()["view"]
+        record = (await client.get(f"api/games/{view['id']}/record")).text
+        state = (await client.get(f"api/games/{view['id']}/state")).text
         replayed = brass.replay(record)
         assert replayed.to_json() == state
         assert brass.text.result(replayed) == view["result"]
 
-    async def main() -> None:
-        async with httpx.AsyncClient(transport=transport, base_url="http://test") as client:
+    async def main(url: str) -> None:
+        async with httpx.AsyncClient(base_url=url, timeout=120) as client:
             await asyncio.gather(*(one(client, k) for k in range(12)))
 
-    asyncio.run(main())
+    with serve.start(app) as server:
+        assert server.url.startswith("http://127.0.0.1:")
+        asyncio.run(main(server.url))
     assert len(app.store) == 12
+
+
+def test_brass_serve_warns_when_it_listens_beyond_this_machine(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from brass import cli
+
+    calls = []
+    monkeypatch.setattr(serve, "run", lambda *args: calls.append(args))
+    assert cli.main(["serve", "--port", "8123"]) == 0
+    assert calls == [("127.0.0.1", 8123, 64, {})] and "anyone" not in capsys.readouterr().err
+    assert cli.main(["serve", "--host", "0.0.0.0", "--game", "birmingham", "--agents", "human", "greedy"]) == 0
+    assert calls[1] == ("0.0.0.0", 8000, 64, {"game": "birmingham", "seats": ["human", "greedy"]})
+    assert "anyone who can reach this machine can use the server" in capsys.readouterr().err
 
 
 def test_without_the_extra_the_server_names_it(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -305,6 +322,8 @@ def test_brass_serve_refuses_a_bad_seat_before_it_listens(capsys: pytest.Capture
 
 def test_the_docs_example_plays_a_game_through_the_api(capsys: pytest.CaptureFixture[str]) -> None:
     document = (Path(__file__).resolve().parents[1] / "docs" / "serve.md").read_text(encoding="utf-8")
-    (block,) = re.findall(r"^```python\n(.*?)^```", document, re.DOTALL | re.MULTILINE)
-    exec(compile(block, "docs/serve.md", "exec"), {"__name__": "docs_serve"})
+    start, api = re.findall(r"^```python\n(.*?)^```", document, re.DOTALL | re.MULTILINE)
+    exec(compile(start, "docs/serve.md", "exec"), {"__name__": "docs_serve"})
+    assert re.fullmatch(r"http://127\.0\.0\.1:\d+/\n", capsys.readouterr().out)
+    exec(compile(api, "docs/serve.md", "exec"), {"__name__": "docs_serve"})
     assert "wins" in capsys.readouterr().out

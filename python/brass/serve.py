@@ -422,6 +422,42 @@ def analyse_position(state: brass.State, engine: str, budget: dict[str, int]) ->
     return {"player": player, **summary, "moves": moves}
 
 
+class Running:
+    """A server running in a thread of this process (`start`): its `url`, and `stop()`."""
+
+    def __init__(self, app: App, host: str = "127.0.0.1", port: int = 0) -> None:
+        try:
+            import uvicorn
+        except ImportError:
+            raise MissingExtraError("brass serve", "uvicorn", "serve") from None
+        import socket
+
+        # The socket listens before the thread starts, so a first request waits in its backlog, never fails.
+        self._socket = socket.create_server((host, port), backlog=128)
+        self.app = app
+        self.url = f"http://{host}:{self._socket.getsockname()[1]}/"
+        self._server = uvicorn.Server(uvicorn.Config(app.asgi, log_level="warning"))
+        self._thread = threading.Thread(target=self._server.run, kwargs={"sockets": [self._socket]}, daemon=True)
+        self._thread.start()
+
+    def stop(self) -> None:
+        self._server.should_exit = True
+        self._thread.join(timeout=30)
+        self._socket.close()
+
+    def __enter__(self) -> Running:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+
+def start(app: App | None = None, host: str = "127.0.0.1", port: int = 0) -> Running:
+    """Serve `app` (a new `App` by default) from a thread of this process, on `port` (0: any free one), e.g.
+    from a notebook: `with serve.start() as server: print(server.url)`."""
+    return Running(app or App(), host, port)
+
+
 def run(host: str, port: int, max_games: int, defaults: dict[str, Any]) -> None:
     """Serve until interrupted."""
     app = App(max_games=max_games, defaults=defaults)

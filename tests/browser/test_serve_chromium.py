@@ -10,14 +10,11 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import socket
 import struct
-import threading
 import zlib
 from collections.abc import Iterator
 
 import pytest
-import uvicorn
 from cdp import Browser
 
 import brass
@@ -36,20 +33,10 @@ def chromium() -> str:
 
 @pytest.fixture(scope="module")
 def server() -> Iterator[str]:
-    """The app on a port of its own, served by uvicorn in a thread. The socket listens before the thread starts,
-    so the browser's first request waits in its backlog rather than failing."""
+    """The app served by uvicorn from a thread, on a port of its own."""
     app = serve.App(defaults={"game": "lancashire", "players": 2, "seats": ["human", "random"], "delay": 0})
-    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    sock.bind(("127.0.0.1", 0))
-    sock.listen(64)
-    port = sock.getsockname()[1]
-    server = uvicorn.Server(uvicorn.Config(app.asgi, log_level="warning"))
-    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{port}/"
-    server.should_exit = True
-    thread.join(timeout=30)
-    sock.close()
+    with serve.start(app) as running:
+        yield running.url
 
 
 @pytest.fixture(scope="module")
