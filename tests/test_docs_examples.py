@@ -44,6 +44,7 @@ EXTRAS = (
     "httpx",
     "starlette",
     "brass.serve",
+    "brass import serve",  # `from brass import serve`
 )
 #: Documents whose `brass ...` shell lines run, and the commands among them that are not run.
 CLI_DOCUMENTS = {"docs/tutorial.md"}
