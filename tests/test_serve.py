@@ -9,6 +9,7 @@ import importlib
 import random
 import re
 import sys
+import threading
 from pathlib import Path
 
 import httpx
@@ -327,3 +328,43 @@ def test_the_docs_example_plays_a_game_through_the_api(capsys: pytest.CaptureFix
     assert re.fullmatch(r"http://127\.0\.0\.1:\d+/\n", capsys.readouterr().out)
     exec(compile(api, "docs/serve.md", "exec"), {"__name__": "docs_serve"})
     assert "wins" in capsys.readouterr().out
+
+
+class RecordingLock:
+    """A game's lock that notes the thread of every acquisition."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.threads: list[threading.Thread] = []
+
+    def __enter__(self) -> RecordingLock:
+        self.threads.append(threading.current_thread())
+        self.lock.acquire()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.lock.release()
+
+
+def test_no_request_waits_for_a_games_lock_on_the_event_loop(app: serve.App, client: ApiClient) -> None:
+    """An agent thinks with its game's lock held; were any handler to take a lock on the event loop, a request
+    to that game would stop every game of the server until the agent is done. Every acquisition must be in a
+    worker thread (the ASGI client runs the event loop in this thread)."""
+    view = new_game(client, seats=["human", "greedy"])
+    session = app.store.get(view["id"])
+    lock = RecordingLock()
+    session.lock = lock  # type: ignore[assignment]
+    url = f"/api/games/{view['id']}"
+    client.get(url)
+    agent_first = view["agent_to_move"]
+    if agent_first:
+        client.post(f"{url}/agent")
+    client.post(f"{url}/move", json={"move": "pass"})
+    client.post(f"{url}/move", json={"move": "link bolton-bury"})
+    client.post(f"{url}/undo")
+    client.post(f"{url}/analyse", json={"iterations": 10})
+    client.get(f"{url}/positions/0")
+    client.get(f"{url}/record")
+    client.get(f"{url}/state")
+    assert len(lock.threads) == 8 + agent_first  # every request above took the game's lock
+    assert threading.current_thread() not in lock.threads

@@ -252,7 +252,7 @@ class App:
         except (brass.BrassError, TypeError) as e:
             raise RequestError(400, str(e)) from None
         session = self._add(state, body.get("seats"))
-        return JSONResponse(view(session), status_code=201)
+        return JSONResponse(await run_in_threadpool(view, session), status_code=201)
 
     async def load_game(self, request: Request) -> Response:
         body = await self._body(request)
@@ -264,31 +264,44 @@ class App:
             raise RequestError(400, str(e)) from None
         seats = body.get("seats") or [HUMAN] * state.game.players
         session = self._add(state, seats)
-        return JSONResponse(view(session), status_code=201)
+        return JSONResponse(await run_in_threadpool(view, session), status_code=201)
+
+    async def _locked(self, session: Session, work: Any) -> Any:
+        """`work()` with the game's lock held, in a worker thread: a request never waits for a lock on the event
+        loop, so an agent thinking in one game (its lock held) holds up only that game's requests."""
+
+        def locked() -> Any:
+            with session.lock:
+                return work()
+
+        return await run_in_threadpool(locked)
 
     async def get_game(self, request: Request) -> Response:
-        return JSONResponse(view(self.store.get(request.path_params["id"])))
+        session = self.store.get(request.path_params["id"])
+        return JSONResponse(await self._locked(session, lambda: view(session)))
 
     async def position(self, request: Request) -> Response:
         """A past position of the game, to step through it: its board and whose move it was, and the move played
         from it (None at the end of the history)."""
         session = self.store.get(request.path_params["id"])
-        with session.lock:
+
+        def work() -> dict[str, Any]:
             history = session.state.history
             past = position_at(session.state, request.path_params["k"])
-        k = len(past.history)
-        game = past.game
-        return JSONResponse(
-            {
+            k = len(past.history)
+            return {
                 "position": k,
                 "positions": len(history),
                 "to_move": past.current_player,
                 "decision": past.decision,
                 "over": past.is_terminal,
-                "played": None if k == len(history) else {"id": history[k], "notation": game.action_name(history[k])},
+                "played": None
+                if k == len(history)
+                else {"id": history[k], "notation": past.game.action_name(history[k])},
                 "svg": svg.board(past),
             }
-        )
+
+        return JSONResponse(await self._locked(session, work))
 
     async def delete_game(self, request: Request) -> Response:
         self.store.remove(request.path_params["id"])
@@ -300,7 +313,8 @@ class App:
         move = body.get("move")
         if not isinstance(move, (int, str)) or isinstance(move, bool):
             raise RequestError(400, "move must be an action id (int) or a notation (str)")
-        with session.lock:
+
+        def work() -> dict[str, Any]:
             player = session.state.current_player
             if player is None:
                 raise RequestError(409, "the game is over")
@@ -310,35 +324,38 @@ class App:
                 session.state.apply(move)
             except brass.BrassError as e:
                 raise RequestError(400, str(e)) from None
-            return JSONResponse(view(session))
+            return view(session)
+
+        return JSONResponse(await self._locked(session, work))
 
     async def agent_move(self, request: Request) -> Response:
         session = self.store.get(request.path_params["id"])
 
-        def think() -> tuple[int, str]:
-            with session.lock:
-                player = session.state.current_player
-                if player is None:
-                    raise RequestError(409, "the game is over")
-                agent = session.agents.get(player)
-                if agent is None:
-                    raise RequestError(409, f"player {player} is a human: it is their move")
-                action = agent.choose(session.state, seed=session.moves_by_agents)
-                session.state.apply(action)
-                session.moves_by_agents += 1
-                return player, session.state.game.action_name(action)
+        def work() -> dict[str, Any]:
+            player = session.state.current_player
+            if player is None:
+                raise RequestError(409, "the game is over")
+            agent = session.agents.get(player)
+            if agent is None:
+                raise RequestError(409, f"player {player} is a human: it is their move")
+            action = agent.choose(session.state, seed=session.moves_by_agents)
+            session.state.apply(action)
+            session.moves_by_agents += 1
+            return {"player": player, "move": session.state.game.action_name(action), "view": view(session)}
 
-        player, notation = await run_in_threadpool(think)
-        return JSONResponse({"player": player, "move": notation, "view": view(session)})
+        return JSONResponse(await self._locked(session, work))
 
     async def undo(self, request: Request) -> Response:
         session = self.store.get(request.path_params["id"])
-        with session.lock:
+
+        def work() -> dict[str, Any]:
             try:
                 session.state.undo()
             except brass.BrassError as e:
                 raise RequestError(409, str(e)) from None
-            return JSONResponse(view(session))
+            return view(session)
+
+        return JSONResponse(await self._locked(session, work))
 
     async def analyse(self, request: Request) -> Response:
         session = self.store.get(request.path_params["id"])
@@ -355,23 +372,27 @@ class App:
                 budget[key] = value
         if engine == "mcts" and not budget.keys() & {"iterations", "time_ms"}:
             budget["time_ms"] = ANALYSE_MS
-        with session.lock:
-            state = session.state.clone() if "position" not in body else position_at(session.state, body["position"])
+
+        def snapshot() -> brass.State:
+            if "position" in body:
+                return position_at(session.state, body["position"])
+            return session.state.clone()
+
+        state = await self._locked(session, snapshot)
         if state.is_terminal:
             raise RequestError(409, "the game is over: there is nothing to analyse")
+        # The search runs on the copy, without the game's lock: the game can be played meanwhile.
         return JSONResponse(await run_in_threadpool(analyse_position, state, engine, budget))
 
     async def record(self, request: Request) -> Response:
         session = self.store.get(request.path_params["id"])
-        with session.lock:
-            headers = {"Event": "brass serve", **{f"Seat{i}": spec for i, spec in enumerate(session.seats)}}
-            text = session.state.record(notation=True, headers=headers)
+        headers = {"Event": "brass serve", **{f"Seat{i}": spec for i, spec in enumerate(session.seats)}}
+        text = await self._locked(session, lambda: session.state.record(notation=True, headers=headers))
         return Response(text, media_type="application/json")
 
     async def state_json(self, request: Request) -> Response:
         session = self.store.get(request.path_params["id"])
-        with session.lock:
-            text = session.state.to_json()
+        text = await self._locked(session, lambda: session.state.to_json())
         return Response(text, media_type="application/json")
 
 
