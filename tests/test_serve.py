@@ -18,6 +18,9 @@ import pytest
 import brass
 from brass import serve
 
+#: What the page sends with every request that changes something (the server refuses other content types).
+JSON = {"content-type": "application/json"}
+
 
 class ApiClient:
     """A synchronous client over the app's ASGI interface (httpx's ASGI transport, one event loop per request)."""
@@ -27,7 +30,7 @@ class ApiClient:
 
     def request(self, method: str, url: str, **kwargs: object) -> httpx.Response:
         async def send() -> httpx.Response:
-            async with httpx.AsyncClient(transport=self.transport, base_url="http://test") as client:
+            async with httpx.AsyncClient(transport=self.transport, base_url="http://127.0.0.1", headers=JSON) as client:
                 return await client.request(method, url, **kwargs)  # type: ignore[arg-type]
 
         return asyncio.run(send())
@@ -65,6 +68,8 @@ def test_the_page_is_self_contained_and_carries_the_defaults() -> None:
     assert '"game": "birmingham"' in page.text and "__DEFAULTS__" not in page.text
     for external in ("http://", "https://", "//cdn", "<link", "src="):
         assert external not in page.text  # no CDN, no network: everything is in the page
+    sneaky = ApiClient(serve.App(defaults={"game": "</script><b>x</b>"}).asgi).get("/").text
+    assert "</script><b>" not in sneaky and "\\u003c/script>" in sneaky
 
 
 def test_the_catalog_lists_the_games_and_the_seats(client: ApiClient) -> None:
@@ -280,7 +285,7 @@ def test_many_games_at_once_through_the_http_api_each_matching_a_replay_of_its_r
         assert brass.text.result(replayed) == view["result"]
 
     async def main(url: str) -> None:
-        async with httpx.AsyncClient(base_url=url, timeout=120) as client:
+        async with httpx.AsyncClient(base_url=url, timeout=120, headers=JSON) as client:
             await asyncio.gather(*(one(client, k) for k in range(12)))
 
     with serve.start(app) as server:
@@ -299,7 +304,7 @@ def test_brass_serve_warns_when_it_listens_beyond_this_machine(
     assert cli.main(["serve", "--port", "8123"]) == 0
     assert calls == [("127.0.0.1", 8123, 64, {})] and "anyone" not in capsys.readouterr().err
     assert cli.main(["serve", "--host", "0.0.0.0", "--game", "birmingham", "--agents", "human", "greedy"]) == 0
-    assert calls[1] == ("0.0.0.0", 8000, 64, {"game": "birmingham", "seats": ["human", "greedy"]})
+    assert calls[1] == ("0.0.0.0", 8000, 64, {"game": "birmingham", "players": 2, "seats": ["human", "greedy"]})
     assert "anyone who can reach this machine can use the server" in capsys.readouterr().err
 
 
@@ -337,13 +342,15 @@ class RecordingLock:
         self.lock = threading.Lock()
         self.threads: list[threading.Thread] = []
 
-    def __enter__(self) -> RecordingLock:
+    def acquire(self, blocking: bool = True) -> bool:
         self.threads.append(threading.current_thread())
-        self.lock.acquire()
-        return self
+        return self.lock.acquire(blocking)
 
-    def __exit__(self, *exc: object) -> None:
+    def release(self) -> None:
         self.lock.release()
+
+    def locked(self) -> bool:
+        return self.lock.locked()
 
 
 def test_no_request_waits_for_a_games_lock_on_the_event_loop(app: serve.App, client: ApiClient) -> None:
@@ -368,3 +375,89 @@ def test_no_request_waits_for_a_games_lock_on_the_event_loop(app: serve.App, cli
     client.get(f"{url}/state")
     assert len(lock.threads) == 8 + agent_first  # every request above took the game's lock
     assert threading.current_thread() not in lock.threads
+
+
+@pytest.mark.parametrize(
+    ("seat", "message"),
+    [
+        ("net:/etc/passwd", "unknown agent"),  # the server reads no file a request names
+        ("netmcts:64:/dev/zero", "unknown agent"),
+        ("net:birmingham-2p", "plays birmingham 2p, not lancashire at 2 players"),
+        ("mcts:1000000000", "iterations must be from 1 to"),
+        ("mcts@100000000", "the time per move must be from 1 to"),
+        ("mcts:ten", "unknown agent"),
+    ],
+)
+def test_seats_are_agents_the_server_can_run(client: ApiClient, seat: str, message: str) -> None:
+    r = client.post("/api/games", json={"game": "lancashire", "players": 2, "seats": ["human", seat]})
+    assert r.status_code == 400 and message in r.json()["error"] and "seat 1" in r.json()["error"]
+
+
+def test_the_trained_network_plays_its_own_configuration(client: ApiClient) -> None:
+    catalog = client.get("/api/catalog").json()
+    assert catalog["networks"] == {"birmingham-2p": {"game": "birmingham", "players": 2}}
+    seats = ["netmcts:8:birmingham-2p", "net:birmingham-2p"]
+    view = client.post("/api/games", json={"game": "birmingham", "players": 2, "seed": 2, "seats": seats}).json()
+    for _ in range(4):
+        view = client.post(f"/api/games/{view['id']}/agent").json()["view"]
+    assert len(view["history"]) == 4
+
+
+@pytest.mark.parametrize(
+    ("headers", "content", "status"),
+    [
+        ({"content-type": "text/plain"}, b"{}", 415),  # what a form of another site could send unasked
+        ({"origin": "http://evil.example"}, b"{}", 403),
+        ({"content-length": "abc"}, b"{}", 400),
+        ({}, b"[" * 50_000, 400),
+        ({}, b'{"seed": ' + b"9" * 5000 + b"}", 400),
+    ],
+)
+def test_requests_from_elsewhere_or_unreadable_are_refused(
+    client: ApiClient, headers: dict[str, str], content: bytes, status: int
+) -> None:
+    r = client.post("/api/games", content=content, headers=headers)
+    assert r.status_code == status and r.json()["error"]
+
+
+def test_a_host_name_of_another_site_is_refused(app: serve.App) -> None:
+    async def send() -> httpx.Response:
+        transport = httpx.ASGITransport(app=app.asgi)
+        async with httpx.AsyncClient(transport=transport, base_url="http://evil.example:8000") as c:
+            return await c.get("/api/catalog")
+
+    assert asyncio.run(send()).status_code == 400  # DNS rebinding: a page of evil.example reading our answers
+
+
+def test_a_busy_game_answers_at_once_and_analyses_are_limited(app: serve.App, client: ApiClient) -> None:
+    view = new_game(client, seats=["human", "human"])
+    url = f"/api/games/{view['id']}"
+    session = app.store.get(view["id"])
+    assert session.lock.acquire(blocking=False)  # as while its agent thinks
+    try:
+        r = client.post(f"{url}/move", json={"move": "pass"})
+        assert r.status_code == 409 and "busy" in r.json()["error"]
+        assert client.get(url).status_code == 409
+        other = new_game(client, seats=["human", "human"])
+        assert client.get(f"/api/games/{other['id']}").status_code == 200  # other games go on
+    finally:
+        session.lock.release()
+    for _ in range(serve.MAX_ANALYSES):
+        assert app._analyses.acquire(blocking=False)
+    try:
+        r = client.post(f"{url}/analyse", json={"iterations": 10})
+        assert r.status_code == 429 and "analyses are running" in r.json()["error"]
+    finally:
+        for _ in range(serve.MAX_ANALYSES):
+            app._analyses.release()
+    both = client.post(f"{url}/analyse", json={"iterations": 10, "time_ms": 10})
+    assert both.status_code == 400 and "not both" in both.json()["error"]
+    assert client.post(f"{url}/analyse", json={"iterations": 10}).status_code == 200
+    assert client.get(url).json()["history"] == []
+
+
+def test_unknown_routes_and_methods_answer_json(client: ApiClient) -> None:
+    r = client.get("/api/nothing")
+    assert r.status_code == 404 and r.json()["error"].startswith("GET /api/nothing")
+    r = client.request("PUT", "/api/games")
+    assert r.status_code == 405 and "PUT" in r.json()["error"]

@@ -786,12 +786,14 @@ def _serve(args: argparse.Namespace) -> int:
 
     if args.max_games < 1:
         raise UserError("--max-games must be at least 1")
-    defaults = {k: v for k, v in (("game", args.game), ("players", args.players), ("seats", args.agents)) if v}
+    defaults: dict[str, object] = {k: v for k, v in (("game", args.game), ("players", args.players)) if v}
     if args.agents:
+        game = brass.Game(args.game or "lancashire", players=args.players or len(args.agents))
         try:
-            serve.parse_seats(args.agents, args.players or len(args.agents))  # a bad spec is reported now
+            serve.parse_seats(args.agents, game)  # a bad spec is reported now
         except serve.RequestError as e:
             raise UserError(e.message) from None
+        defaults.update(seats=args.agents, players=len(args.agents))
     if args.host not in ("127.0.0.1", "localhost", "::1"):
         print(
             f"brass serve: listening on {args.host}: anyone who can reach this machine can use the server",

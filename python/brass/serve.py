@@ -27,21 +27,28 @@ from brass._errors import MissingExtraError
 try:
     from starlette.applications import Starlette
     from starlette.concurrency import run_in_threadpool
+    from starlette.exceptions import HTTPException
+    from starlette.middleware import Middleware
+    from starlette.middleware.trustedhost import TrustedHostMiddleware
     from starlette.requests import Request
     from starlette.responses import HTMLResponse, JSONResponse, Response
     from starlette.routing import Route
 except ImportError:  # pragma: no cover - exercised by tests/test_missing_extras.py in a venv without the extra
     Starlette = None  # type: ignore[assignment,misc]
 
+#: The names of this machine a request's `Host` may give by default.
+LOCAL_HOSTS = ["127.0.0.1", "localhost", "::1", "[::1]"]
 #: Largest request body accepted (a record of a long game is some tens of KiB).
 MAX_BODY = 1 << 20
 #: Games kept in memory by default.
 MAX_GAMES = 64
 HUMAN = "human"
-#: The agent specs the page offers (any spec `brass play` takes is accepted).
-AGENT_CHOICES = ["random", "greedy", "mcts:200", "mcts:1000", "netmcts:64:birmingham-2p", "net:birmingham-2p"]
-#: An analysis's thinking time when the request names none.
+#: The agent specs the page offers for every game (any spec of `make_agent` is accepted); the networks' seats
+#: (`net:NAME`, `netmcts:64:NAME`) are offered for their configuration only.
+AGENT_CHOICES = ["random", "greedy", "mcts:200", "mcts:1000", "mcts@2000"]
+#: An analysis's thinking time when the request names none, and the analyses the server runs at once.
 ANALYSE_MS = 1000
+MAX_ANALYSES = 2
 
 
 class RequestError(Exception):
@@ -80,9 +87,9 @@ class Store:
     def add(self, session: Session) -> None:
         with self._lock:
             while len(self._games) >= self.max_games:
-                finished = [s for s in self._games.values() if s.state.is_terminal]
-                pool = finished or list(self._games.values())
-                del self._games[min(pool, key=lambda s: s.used).id]
+                idle = [s for s in self._games.values() if not s.lock.locked()] or list(self._games.values())
+                finished = [s for s in idle if s.state.is_terminal]
+                del self._games[min(finished or idle, key=lambda s: s.used).id]
             self._games[session.id] = session
 
     def get(self, game_id: str) -> Session:
@@ -107,10 +114,63 @@ class Store:
             return len(self._games)
 
 
-def parse_seats(seats: Any, players: int) -> tuple[list[str], dict[int, Any]]:
-    """Seat specs (`human` or an agent spec) and the agents they make; RequestError naming a bad one."""
-    from brass.cli import UserError, parse_agent
+#: The largest budgets a seat's agent may be given: one agent's move must not hold the server for long.
+MAX_MCTS_ITERATIONS = 200_000
+MAX_AGENT_MS = 30_000
+MAX_NET_SIMULATIONS = 20_000
 
+
+def make_agent(spec: str, game: brass.Game) -> Any:
+    """The agent of a seat spec: `random`, `greedy`, `mcts`, `mcts:N`, `mcts:N:DEPTH`, `mcts@MS`,
+    `net:NAME` or `netmcts:SIMULATIONS:NAME` with NAME a shipped network of this configuration (never a file:
+    the server reads no path a request names). Budgets are capped (MAX_…); RequestError names what is wrong."""
+    name, _, rest = spec.partition(":")
+    bad = RequestError(
+        400,
+        f"unknown agent `{spec}`: use human, random, greedy, mcts, mcts:ITERATIONS[:DEPTH], mcts@MS, net:NETWORK or "
+        "netmcts:SIMULATIONS:NETWORK (NETWORK a shipped network's name)",
+    )
+    if spec == "random":
+        return agents.Random()
+    if spec == "greedy":
+        return agents.Greedy()
+    numbers = rest.split(":") if name == "mcts" and rest else []
+    if name == "mcts" or name.startswith("mcts@"):
+        if not all(x.isdigit() for x in numbers + ([name[5:]] if name.startswith("mcts@") else [])):
+            raise bad
+        if name.startswith("mcts@"):
+            ms = int(name[5:])
+            if not 1 <= ms <= MAX_AGENT_MS:
+                raise RequestError(400, f"agent `{spec}`: the time per move must be from 1 to {MAX_AGENT_MS} ms")
+            return agents.MCTS(time_ms=ms)
+        iterations = int(numbers[0]) if numbers else 1000
+        if not 1 <= iterations <= MAX_MCTS_ITERATIONS or len(numbers) > 2:
+            raise RequestError(400, f"agent `{spec}`: iterations must be from 1 to {MAX_MCTS_ITERATIONS}")
+        return agents.MCTS(iterations, **({"rollout_depth": int(numbers[1])} if len(numbers) == 2 else {}))
+    if name in ("net", "netmcts"):
+        simulations, _, network = rest.partition(":") if name == "netmcts" else ("", "", rest)
+        if network not in NETWORKS.values() or (name == "netmcts" and not simulations.isdigit()):
+            raise bad
+        if network_for(game) != network:
+            raise RequestError(
+                400, f"agent `{spec}`: {network} plays {network.replace('-', ' ')}, not {describe(game)}"
+            )
+        net = agents.Net.pretrained(network)
+        if name == "net":
+            return net
+        if not 2 <= int(simulations) <= MAX_NET_SIMULATIONS:
+            raise RequestError(400, f"agent `{spec}`: simulations must be from 2 to {MAX_NET_SIMULATIONS}")
+        return agents.NetMCTS(net, simulations=int(simulations))
+    raise bad
+
+
+def describe(game: brass.Game) -> str:
+    return f"{game.name} at {game.players} players" + "".join(f" with {o}" for o in sorted(game.options))
+
+
+def parse_seats(seats: Any, game: brass.Game) -> tuple[list[str], dict[int, Any]]:
+    """Seat specs (`human` or an agent spec) and the agents they make; RequestError naming a bad one."""
+    players = game.players
     if seats is None:
         seats = [HUMAN] + ["greedy"] * (players - 1)
     if not isinstance(seats, list) or not all(isinstance(s, str) for s in seats):
@@ -121,9 +181,9 @@ def parse_seats(seats: Any, players: int) -> tuple[list[str], dict[int, Any]]:
     for i, spec in enumerate(seats):
         if spec != HUMAN:
             try:
-                made[i] = parse_agent(spec)
-            except UserError as e:
-                raise RequestError(400, f"seat {i}: {e}") from None
+                made[i] = make_agent(spec, game)
+            except RequestError as e:
+                raise RequestError(400, f"seat {i}: {e.message}") from None
     return list(seats), made
 
 
@@ -178,7 +238,11 @@ def position_at(state: brass.State, k: Any) -> brass.State:
 class App:
     """The server's state and its request handlers; `app.asgi` is the ASGI application."""
 
-    def __init__(self, max_games: int = MAX_GAMES, defaults: dict[str, Any] | None = None) -> None:
+    def __init__(
+        self, max_games: int = MAX_GAMES, defaults: dict[str, Any] | None = None, hosts: list[str] | None = None
+    ) -> None:
+        """`hosts`: the names the server answers to in the `Host` header (default this machine's: 127.0.0.1,
+        localhost, ::1); a page of another site reached through a name of its own (DNS rebinding) is refused."""
         if Starlette is None:
             raise MissingExtraError("brass serve", "starlette and uvicorn", "serve")
         self.store = Store(max_games)
@@ -198,7 +262,12 @@ class App:
             Route("/api/games/{id}/state", self.state_json, methods=["GET"]),
             Route("/api/games/{id}/positions/{k:int}", self.position, methods=["GET"]),
         ]
-        self.asgi = Starlette(routes=routes, exception_handlers={RequestError: self._refused})
+        self._analyses = threading.Semaphore(MAX_ANALYSES)
+        self.asgi = Starlette(
+            routes=routes,
+            exception_handlers={RequestError: self._refused, HTTPException: self._http_error},
+            middleware=[Middleware(TrustedHostMiddleware, allowed_hosts=hosts or LOCAL_HOSTS)],
+        )
 
     # --- plumbing ----------------------------------------------------------------------------------------------
 
@@ -206,9 +275,29 @@ class App:
         assert isinstance(exc, RequestError)
         return JSONResponse({"error": exc.message}, status_code=exc.status)
 
+    async def _http_error(self, request: Request, exc: Exception) -> Response:
+        assert isinstance(exc, HTTPException)
+        return JSONResponse(
+            {"error": f"{request.method} {request.url.path}: {exc.detail}"}, status_code=exc.status_code
+        )
+
+    def _check_sender(self, request: Request) -> None:
+        """A request that changes anything must be JSON (`content-type: application/json`, which a page of another
+        site cannot send without the browser asking first) and, when the browser names its origin, come from
+        this server's own page: no other site can drive the server from a visitor's browser."""
+        kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
+        if kind != "application/json":
+            raise RequestError(415, "send the request as JSON (content-type: application/json)")
+        origin = request.headers.get("origin")
+        if origin is not None and origin.split("://", 1)[-1] != request.headers.get("host"):
+            raise RequestError(403, f"requests from {origin} are not accepted: use the page this server gives")
+
     async def _body(self, request: Request) -> dict[str, Any]:
+        self._check_sender(request)
         declared = request.headers.get("content-length")
-        if declared is not None and (not declared.isdigit() or int(declared) > MAX_BODY):
+        if declared is not None and not declared.isdigit():
+            raise RequestError(400, "content-length must be a number of bytes")
+        if declared is not None and int(declared) > MAX_BODY:
             raise RequestError(413, f"the request body is larger than {MAX_BODY} bytes")
         raw = b""
         async for chunk in request.stream():
@@ -219,14 +308,14 @@ class App:
             return {}
         try:
             body = json.loads(raw)
-        except (json.JSONDecodeError, UnicodeDecodeError) as e:
-            raise RequestError(400, f"the request body is not JSON: {e}") from None
+        except (ValueError, RecursionError) as e:  # JSONDecodeError, UnicodeDecodeError, over-long ints, nesting
+            raise RequestError(400, f"the request body is not JSON this server reads: {e}") from None
         if not isinstance(body, dict):
             raise RequestError(400, "the request body must be a JSON object")
         return body
 
     def _add(self, state: brass.State, seats: Any) -> Session:
-        names, made = parse_seats(seats, state.game.players)
+        names, made = parse_seats(seats, state.game)
         session = Session(secrets.token_hex(8), state, names, made)
         self.store.add(session)
         return session
@@ -235,15 +324,17 @@ class App:
 
     async def page(self, request: Request) -> Response:
         html = resources.files("brass").joinpath("serve.html").read_text(encoding="utf-8")
-        return HTMLResponse(html.replace("__DEFAULTS__", json.dumps(self.defaults)))
+        # `<` escaped: no value of the defaults can close the script element it is written into.
+        return HTMLResponse(html.replace("__DEFAULTS__", json.dumps(self.defaults).replace("<", "\\u003c")))
 
     async def catalog(self, request: Request) -> Response:
-        return JSONResponse({"games": brass.games(), "agents": [HUMAN, *AGENT_CHOICES]})
+        networks = {name: {"game": game, "players": players} for (game, players), name in NETWORKS.items()}
+        return JSONResponse({"games": brass.games(), "agents": [HUMAN, *AGENT_CHOICES], "networks": networks})
 
     async def new_game(self, request: Request) -> Response:
         body = await self._body(request)
         name, players = body.get("game", "lancashire"), body.get("players")
-        options = body.get("options") or {}
+        options = body.get("options", {})
         if not isinstance(options, dict):
             raise RequestError(400, "options must be an object: option name -> true or false")
         try:
@@ -251,7 +342,7 @@ class App:
             state = game.new_state(body.get("seed"))
         except (brass.BrassError, TypeError) as e:
             raise RequestError(400, str(e)) from None
-        session = self._add(state, body.get("seats"))
+        session = await run_in_threadpool(self._add, state, body.get("seats"))
         return JSONResponse(await run_in_threadpool(view, session), status_code=201)
 
     async def load_game(self, request: Request) -> Response:
@@ -262,17 +353,23 @@ class App:
             state = brass.replay(body["record"]) if "record" in body else brass.State.from_json(body["state"])
         except (brass.BrassError, TypeError) as e:
             raise RequestError(400, str(e)) from None
-        seats = body.get("seats") or [HUMAN] * state.game.players
-        session = self._add(state, seats)
+        seats = body.get("seats", [HUMAN] * state.game.players)
+        session = await run_in_threadpool(self._add, state, seats)
         return JSONResponse(await run_in_threadpool(view, session), status_code=201)
 
     async def _locked(self, session: Session, work: Any) -> Any:
-        """`work()` with the game's lock held, in a worker thread: a request never waits for a lock on the event
-        loop, so an agent thinking in one game (its lock held) holds up only that game's requests."""
+        """`work()` with the game's lock held, in a worker thread. A game busy with another request (its agent
+        thinking) answers 409 at once: no request waits for a lock, on the event loop or in a worker thread,
+        so one game's long search holds up neither the server nor its thread pool."""
 
         def locked() -> Any:
-            with session.lock:
+            if not session.lock.acquire(blocking=False):
+                raise RequestError(409, "this game is busy (its agent is thinking): try again when it has moved")
+            try:
                 return work()
+            finally:
+                session.used = time.monotonic()
+                session.lock.release()
 
         return await run_in_threadpool(locked)
 
@@ -338,8 +435,11 @@ class App:
             agent = session.agents.get(player)
             if agent is None:
                 raise RequestError(409, f"player {player} is a human: it is their move")
-            action = agent.choose(session.state, seed=session.moves_by_agents)
-            session.state.apply(action)
+            try:
+                action = agent.choose(session.state, seed=session.moves_by_agents)
+                session.state.apply(action)
+            except brass.BrassError as e:
+                raise RequestError(409, f"player {player}'s agent ({session.seats[player]}) cannot move: {e}") from None
             session.moves_by_agents += 1
             return {"player": player, "move": session.state.game.action_name(action), "view": view(session)}
 
@@ -370,8 +470,20 @@ class App:
                 if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= high:
                     raise RequestError(400, f"{key} must be an int from 1 to {high}")
                 budget[key] = value
-        if engine == "mcts" and not budget.keys() & {"iterations", "time_ms"}:
+        if engine == "mcts" and {"iterations", "time_ms"} <= budget.keys():
+            raise RequestError(400, "give the MCTS analysis either iterations or time_ms, not both")
+        if (engine == "mcts" and "simulations" in budget) or (engine == "network" and budget.keys() - {"simulations"}):
+            raise RequestError(400, "MCTS takes iterations or time_ms; the network's search takes simulations")
+        if engine == "mcts" and not budget:
             budget["time_ms"] = ANALYSE_MS
+        if not self._analyses.acquire(blocking=False):
+            raise RequestError(429, f"{MAX_ANALYSES} analyses are running: try again when one has finished")
+        try:
+            return await self._analyse(session, engine, budget, body)
+        finally:
+            self._analyses.release()
+
+    async def _analyse(self, session: Session, engine: str, budget: dict[str, int], body: dict[str, Any]) -> Response:
 
         def snapshot() -> brass.State:
             if "position" in body:
@@ -481,7 +593,9 @@ def start(app: App | None = None, host: str = "127.0.0.1", port: int = 0) -> Run
 
 def run(host: str, port: int, max_games: int, defaults: dict[str, Any]) -> None:
     """Serve until interrupted."""
-    app = App(max_games=max_games, defaults=defaults)
+    local = host in ("127.0.0.1", "localhost", "::1")
+    hosts = LOCAL_HOSTS if local else ["*"] if host in ("0.0.0.0", "::") else [*LOCAL_HOSTS, host]
+    app = App(max_games=max_games, defaults=defaults, hosts=hosts)
     try:
         import uvicorn
     except ImportError:

@@ -125,6 +125,9 @@ def test_a_game_played_by_clicking_with_an_illegal_move_an_undo_and_a_reload(ser
             page.click("#undo")
             page.wait_for(f"Number(document.body.dataset.moves) === {before - 1} && document.body.dataset.busy === '0'")
             undone = True
+            # After an undo the agents wait; "Agent move" lets the one to move play.
+            if page.evaluate("document.body.dataset.agent") == "true":
+                page.click("#step")
             page.wait_for(settled, timeout=30)
         if clicks == 12 and page.evaluate("document.body.dataset.over") != "true":
             shot = page.screenshot()  # the board, the grouped moves, the history
