@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import random
 import shutil
 import struct
 import zlib
@@ -171,3 +172,35 @@ def test_a_game_played_by_clicking_with_an_illegal_move_an_undo_and_a_reload(ser
     assert page.evaluate("document.querySelector('#analysis tr.played td').textContent") == played
     page.click("#last")
     page.wait_for("document.getElementById('where').textContent === '' && document.body.dataset.busy === '0'")
+
+
+def test_a_birmingham_sale_chosen_by_clicking_the_merchant(server: str, browser, tmp_path) -> None:
+    """Birmingham's merchant tiles are board spaces too: in a loaded position where a sale to a merchant is
+    legal, the merchant glows, and clicking it plays the sale (or lists the sales to it)."""
+    state = brass.Game("birmingham", players=2).new_state(5)
+    rng = random.Random(1)
+    while True:
+        sales = [state.game.action_name(a) for a in state.legal_actions()]
+        sales = [n for n in sales if n.startswith("sell ") and "/" in n.split()[2]]
+        if sales and state.decision == "action":
+            break
+        state.apply(rng.choice(state.legal_actions()))
+    merchant = sales[0].split()[2]
+    saved = tmp_path / "position.json"
+    saved.write_text(state.to_json(), encoding="utf-8")
+    page = browser.new_page(WIDTH, HEIGHT)
+    page.navigate(server)
+    page.wait_for("document.querySelectorAll('[data-seat]').length > 0")
+    root = page.send("DOM.getDocument")["root"]["nodeId"]
+    node = page.send("DOM.querySelector", nodeId=root, selector="#load")["nodeId"]
+    page.send("DOM.setFileInputFiles", files=[str(saved)], nodeId=node)
+    page.wait_for("document.body.dataset.game && document.body.dataset.busy === '0'", timeout=30)
+    selector = f'#board .merchant-tile[data-space="{merchant}"]'
+    assert page.evaluate(f"document.querySelector('{selector}').classList.contains('playable')")
+    page.click(selector)
+    page.wait_for("document.body.dataset.moves === '1' || document.querySelector('#choices button.move')", timeout=10)
+    if page.evaluate("document.body.dataset.moves") != "1":
+        page.click("#choices button.move")
+        page.wait_for("document.body.dataset.moves === '1'", timeout=10)
+    played = page.evaluate("document.getElementById('history').textContent")
+    assert played.startswith("1. sell ") and merchant in played
