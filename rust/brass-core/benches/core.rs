@@ -39,6 +39,27 @@ fn sample_positions(game: &Game, games: u64) -> Vec<State> {
 fn main() {
     // `core rollouts GAME PLAYERS GAMES`: only random games, one thread (for profilers: callgrind, cachegrind).
     let args: Vec<String> = std::env::args().collect();
+    // `core sampled GAME PLAYERS GAMES`: random games with the sampler that lists nothing (`sample.rs`).
+    if let Some(at) = args.iter().position(|a| a == "sampled") {
+        let name = args.get(at + 1).map_or("birmingham", String::as_str);
+        let players: i64 = args.get(at + 2).map_or(4, |a| a.parse().expect("players"));
+        let games: u64 = args.get(at + 3).map_or(300, |a| a.parse().expect("games"));
+        let game = Game::new(name, players, &BTreeMap::new()).unwrap();
+        let t = Instant::now();
+        let (mut decisions, mut ids) = (0u64, Vec::with_capacity(512));
+        for index in 0..games {
+            let (deal, mut rng) = rollout::game_seeds(7, index);
+            let mut state = apply::new_state(&game, deal);
+            decisions +=
+                brass_core::sample::sampled_playout(&game, &mut state, &mut rng, &mut ids) as u64;
+        }
+        let secs = t.elapsed().as_secs_f64();
+        println!(
+            "{name} {players}p sampled: {games} games, {decisions} decisions, {:.0} games/s",
+            games as f64 / secs
+        );
+        return;
+    }
     if let Some(at) = args.iter().position(|a| a == "rollouts") {
         let name = args.get(at + 1).map_or("birmingham", String::as_str);
         let players: i64 = args.get(at + 2).map_or(4, |a| a.parse().expect("players"));

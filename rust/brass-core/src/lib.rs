@@ -28,6 +28,7 @@ pub mod puct;
 pub mod rng;
 pub mod rollout;
 pub mod rules;
+pub mod sample;
 pub mod search_games;
 pub mod selfplay;
 pub mod state;

@@ -2,7 +2,7 @@
 //! One check per action kind (`build.rs`, `actions.rs`), shared by `legal_actions` and `why_illegal`, so
 //! the two cannot disagree; the choices of the follow-up decisions are in `choices.rs`.
 use crate::actions::Action;
-use crate::game::{BeerSource, Game, Resource, NONE};
+use crate::game::{BeerSource, Game, Resource, MAX_INDUSTRIES, NONE};
 use crate::state::{Decision, State};
 
 mod actions;
@@ -105,7 +105,11 @@ pub fn legal_actions(game: &Game, state: &State, out: &mut Vec<u16>) {
 /// The BUILD and BUILD_DOUBLE ids legal now: one site check per candidate (space, industry) serves the
 /// single and the double build. Candidates: per industry, the undeveloped spaces a build may use and the
 /// spaces holding a tile of that industry (overbuilds); every other pair is refused by the site check.
-fn push_builds(game: &Game, state: &State, ctx: &Ctx, out: &mut Vec<u16>) {
+/// The build candidates of an Action decision: per industry, the spaces worth a site check (a superset of the
+/// legal builds: the undeveloped spaces a build may use and the spaces holding a tile of that industry, less
+/// those no card in hand could pay for when no double build is possible); and whether a double build is
+/// possible now (L-21). `check_build_site` and `build_cards` decide.
+pub fn build_candidates(game: &Game, state: &State, ctx: &Ctx) -> ([u64; MAX_INDUSTRIES], bool) {
     let l = &game.layout;
     let p = ctx.player;
     let player = &state.players[p as usize];
@@ -115,8 +119,8 @@ fn push_builds(game: &Game, state: &State, ctx: &Ctx, out: &mut Vec<u16>) {
     // Without a double build, a site no card in hand could pay for is never legal: skip its (costly) site
     // check. The card test here is looser than `build_cards` (which still decides), never stricter.
     let card_sites = (!doubles_possible).then(|| CardSites::new(game, ctx));
-    let (mut singles, mut doubles) = (0u128, 0u128);
-    for industry in 0..game.industries.len() {
+    let mut out = [0u64; MAX_INDUSTRIES];
+    for (industry, candidates) in out.iter_mut().enumerate().take(game.industries.len()) {
         // Industries whose next tile cannot be built now or cannot be afforded are skipped early.
         let buildable = state
             .next_tile(game, p, industry as u8)
@@ -124,10 +128,22 @@ fn push_builds(game: &Game, state: &State, ctx: &Ctx, out: &mut Vec<u16>) {
         if !buildable {
             continue;
         }
-        let mut candidates = canonical[industry] | ctx.occupied_by[industry];
+        *candidates = canonical[industry] | ctx.occupied_by[industry];
         if let Some(sites) = &card_sites {
-            candidates &= sites.for_industry(game, ctx, industry);
+            *candidates &= sites.for_industry(game, ctx, industry);
         }
+    }
+    (out, doubles_possible)
+}
+
+/// The BUILD and BUILD_DOUBLE ids legal now: one site check per candidate (space, industry) serves the
+/// single and the double build.
+fn push_builds(game: &Game, state: &State, ctx: &Ctx, out: &mut Vec<u16>) {
+    let l = &game.layout;
+    let (candidates_by_industry, doubles_possible) = build_candidates(game, state, ctx);
+    let (mut singles, mut doubles) = (0u128, 0u128);
+    for (industry, &candidates) in candidates_by_industry.iter().enumerate() {
+        let mut candidates = candidates;
         while candidates != 0 {
             let space = candidates.trailing_zeros() as u8;
             candidates &= candidates - 1;

@@ -1,0 +1,123 @@
+//! `sample::sample_legal`: one legal action drawn uniformly without listing them all. Every draw is legal, in
+//! every configuration and decision; and over many draws from one position each legal action comes up as
+//! often as uniform sampling says (a chi-square test with a fixed seed, so the test is deterministic).
+use brass_core::sample::{sample_legal, sampled_playout};
+use brass_core::state::Decision;
+use brass_core::{apply, rules, Game, Rng};
+use std::collections::{BTreeMap, HashMap};
+
+fn configurations() -> Vec<Game> {
+    let mut games = Vec::new();
+    for (name, players) in [
+        ("lancashire", 2),
+        ("lancashire", 4),
+        ("brass", 3),
+        ("birmingham", 2),
+        ("birmingham", 4),
+    ] {
+        games.push(Game::new(name, players, &BTreeMap::new()).unwrap());
+    }
+    games
+}
+
+#[test]
+fn every_sampled_action_is_legal_in_every_decision() {
+    let mut ids = Vec::new();
+    let mut legal = Vec::new();
+    for game in configurations() {
+        let mut rng = Rng(3);
+        let mut decisions: HashMap<Decision, u32> = HashMap::new();
+        for seed in 0..6 {
+            let mut state = apply::new_state(&game, seed);
+            while !state.is_terminal() {
+                legal.clear();
+                rules::legal_actions(&game, &state, &mut legal);
+                let id = sample_legal(&game, &state, &mut rng, &mut ids);
+                assert!(
+                    legal.contains(&id),
+                    "{}: {:?} is not legal",
+                    game.name,
+                    game.action_name(id as i64)
+                );
+                *decisions.entry(state.decision).or_default() += 1;
+                apply::apply_unchecked(&game, &mut state, game.decode(id as i64).unwrap());
+            }
+        }
+        assert!(
+            decisions[&Decision::Action] > 300 && decisions.len() >= 3,
+            "{}: {decisions:?}",
+            game.name
+        );
+    }
+}
+
+/// Pearson's chi-square statistic of `counts` against a uniform distribution over them.
+fn chi_square(counts: &[u64]) -> f64 {
+    let total: u64 = counts.iter().sum();
+    let expected = total as f64 / counts.len() as f64;
+    counts
+        .iter()
+        .map(|&c| (c as f64 - expected).powi(2) / expected)
+        .sum()
+}
+
+#[test]
+fn sampled_actions_are_uniform_over_the_legal_ones() {
+    let mut ids = Vec::new();
+    let mut checked = 0;
+    for game in configurations() {
+        // Positions of an Action decision a few turns into the game, with many legal actions.
+        let mut state = apply::new_state(&game, 11);
+        let mut walk = Rng(5);
+        for _ in 0..40 {
+            let id = sample_legal(&game, &state, &mut walk, &mut ids);
+            apply::apply_unchecked(&game, &mut state, game.decode(id as i64).unwrap());
+        }
+        while state.decision != Decision::Action {
+            let id = sample_legal(&game, &state, &mut walk, &mut ids);
+            apply::apply_unchecked(&game, &mut state, game.decode(id as i64).unwrap());
+        }
+        let mut legal = Vec::new();
+        rules::legal_actions(&game, &state, &mut legal);
+        assert!(
+            legal.len() >= 10,
+            "{}: {} legal actions",
+            game.name,
+            legal.len()
+        );
+        let draws = 400 * legal.len() as u64;
+        let mut counts: HashMap<u16, u64> = legal.iter().map(|&id| (id, 0)).collect();
+        let mut rng = Rng(17);
+        for _ in 0..draws {
+            *counts
+                .get_mut(&sample_legal(&game, &state, &mut rng, &mut ids))
+                .expect("a legal id") += 1;
+        }
+        let counts: Vec<u64> = legal.iter().map(|id| counts[id]).collect();
+        // Degrees of freedom k - 1; the statistic's mean is k - 1 and its sd sqrt(2 (k - 1)): 6 sd is far
+        // beyond chance, and a sampler favouring one block (say, builds over links) lands far above it.
+        let k = legal.len() as f64;
+        let bound = (k - 1.0) + 6.0 * (2.0 * (k - 1.0)).sqrt();
+        let stat = chi_square(&counts);
+        assert!(
+            stat < bound,
+            "{}: chi-square {stat:.1} over {bound:.1} for {} actions",
+            game.name,
+            legal.len()
+        );
+        assert!(counts.iter().all(|&c| c > 0));
+        checked += 1;
+    }
+    assert_eq!(checked, 5);
+}
+
+#[test]
+fn sampled_playouts_end_and_keep_every_invariant() {
+    let mut ids = Vec::new();
+    for game in configurations() {
+        let mut state = apply::new_state(&game, 2);
+        let decisions = sampled_playout(&game, &mut state, &mut Rng(9), &mut ids);
+        assert!(state.is_terminal() && decisions > 50);
+        brass_core::invariants::validate(&game, &state).unwrap();
+    }
+}
