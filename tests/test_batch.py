@@ -90,6 +90,22 @@ def test_rollouts_are_deterministic_whatever_the_thread_count(game: brass.Game) 
     assert not np.array_equal(one.scores, brass.rollouts(game, 60, seed=5, threads=1).scores)
 
 
+def test_the_draw_sampler_plays_other_games_just_as_reproducibly(game: brass.Game) -> None:
+    """`sampler="draw"` (candidates drawn until one is legal) is uniform like the default `"list"` but uses the
+    random numbers differently: the same seed gives other games, reproducible whatever the threads."""
+    listed = brass.rollouts(game, 40, seed=4, threads=1)
+    assert np.array_equal(listed.decisions, brass.rollouts(game, 40, seed=4, threads=1, sampler="list").decisions)
+    drawn = brass.rollouts(game, 40, seed=4, threads=1, sampler="draw")
+    again = brass.rollouts(game, 40, seed=4, threads=2, sampler="draw")
+    assert np.array_equal(drawn.scores, again.scores) and np.array_equal(drawn.decisions, again.decisions)
+    assert not np.array_equal(drawn.decisions, listed.decisions)
+    assert (drawn.winners.sum(axis=1) >= 1).all() and (drawn.decisions > 100).all()
+    # Both uniform: the games are alike on average (decisions per game within a few percent over 40 games).
+    assert abs(drawn.decisions.mean() / listed.decisions.mean() - 1) < 0.1
+    with pytest.raises(brass.ConfigError, match="sampler is 'list'"):
+        brass.rollouts(game, 1, sampler="fast")
+
+
 def test_rollouts_from_a_state_continue_that_game() -> None:
     game = brass.Game("lancashire", players=3)
     state = _advance(game.new_state(seed=1), 100)

@@ -1,7 +1,7 @@
 """Types of the Rust extension module (rust/brass-py)."""
 
 from types import ModuleType
-from typing import Any, final
+from typing import Any, Literal, final
 
 import numpy as np
 import numpy.typing as npt
@@ -204,9 +204,15 @@ class RolloutResult:
     def games_per_second(self) -> float: ...
 
 def rollouts(
-    game_or_state: Game | State, games: int, seed: int | None = None, threads: int | None = None
+    game_or_state: Game | State,
+    games: int,
+    seed: int | None = None,
+    threads: int | None = None,
+    sampler: Literal["list", "draw"] | None = None,
 ) -> RolloutResult:
-    """Uniformly random playouts in Rust, in parallel with the GIL released; deterministic for a seed."""
+    """Uniformly random playouts in Rust, in parallel with the GIL released; deterministic for a seed.
+    `sampler`: "list" (default: the legal actions listed, one picked) or "draw" (candidates drawn until one is
+    legal: also uniform over the legal actions, other games for the same seed, fewer instructions)."""
 
 @final
 class VecEnv:

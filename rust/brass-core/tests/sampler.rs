@@ -121,3 +121,18 @@ fn sampled_playouts_end_and_keep_every_invariant() {
         brass_core::invariants::validate(&game, &state).unwrap();
     }
 }
+
+#[test]
+fn draw_rollouts_are_reproducible_whatever_the_threads_and_differ_from_list_rollouts() {
+    use brass_core::rollout::{rollouts_with, Sampler};
+    let game = Game::new("birmingham", 3, &BTreeMap::new()).unwrap();
+    let one = rollouts_with(&game, None, 24, 5, 1, Sampler::Draw);
+    let two = rollouts_with(&game, None, 24, 5, 2, Sampler::Draw);
+    assert_eq!((&one.scores, &one.decisions), (&two.scores, &two.decisions));
+    let listed = rollouts_with(&game, None, 24, 5, 1, Sampler::List);
+    assert_eq!(
+        listed.decisions,
+        brass_core::rollout::rollouts(&game, None, 24, 5, 1).decisions
+    );
+    assert_ne!(one.decisions, listed.decisions);
+}

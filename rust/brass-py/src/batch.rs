@@ -50,15 +50,35 @@ impl RolloutResult {
 ///
 /// `game_or_state` is a `Game` (each game is dealt from its own seed) or a `State` (each game continues
 /// from a copy of it). Results are the same for a given seed whatever `threads` (0 = all cores).
+/// `sampler`: `"list"` (default; the legal actions listed, one picked: the games of earlier releases) or
+/// `"draw"` (candidates drawn until one is legal: also uniform, other games for a seed, fewer instructions).
 #[pyfunction]
-#[pyo3(signature = (game_or_state, games, seed = None, threads = None))]
+#[pyo3(signature = (game_or_state, games, seed = None, threads = None, sampler = None))]
 pub(crate) fn rollouts(
     py: Python<'_>,
     game_or_state: &Bound<'_, PyAny>,
     games: &Bound<'_, PyAny>,
     seed: Option<&Bound<'_, PyAny>>,
     threads: Option<&Bound<'_, PyAny>>,
+    sampler: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<RolloutResult> {
+    let sampler = match sampler {
+        None => rollout::Sampler::List,
+        Some(s) => match s.extract::<String>().as_deref() {
+            Ok("list") => rollout::Sampler::List,
+            Ok("draw") => rollout::Sampler::Draw,
+            _ => {
+                return Err(to_py(
+                    py,
+                    Error::Config(format!(
+                        "sampler is 'list' (the legal actions listed, one picked) or 'draw' (candidates drawn \
+                         until one is legal), not {}",
+                        s.repr().map_or_else(|_| "?".to_string(), |r| r.to_string())
+                    )),
+                ))
+            }
+        },
+    };
     let seed = match seed {
         Some(s) => seed_arg(py, s)?,
         None => 0,
@@ -86,7 +106,7 @@ pub(crate) fn rollouts(
         };
     let (result, seconds) = detached(py, || {
         let t = Instant::now();
-        let r = rollout::rollouts(&game, start.as_ref(), games, seed, threads);
+        let r = rollout::rollouts_with(&game, start.as_ref(), games, seed, threads, sampler);
         Ok((r, t.elapsed().as_secs_f64()))
     })?;
     let n = result.players;
