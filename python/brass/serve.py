@@ -2,8 +2,9 @@
 
 A small ASGI app (Starlette, served by uvicorn: the `serve` extra) with a JSON API and one self-contained page
 (`brass/serve.html`: no CDN, no network). The server keeps several games at once in memory, each with its own
-id, at most `max_games` of them (the oldest finished ones go first, then the least recently used). Agents think
-in a worker thread (the engine releases the GIL), so one long search does not hold up the other games.
+id, at most `max_games` of them (finished games go first, least recently used first; never a game whose agent is
+thinking). Every request that touches a game takes its lock without waiting, in a worker thread (a busy game
+answers 409), and agents think there with the GIL released: one long search holds up no other game.
 
 The JSON API (every body JSON; every error a 4xx with `{"error": message}` that leaves the game unchanged) is
 listed in docs/serve.md: games made, loaded, viewed, moved by a human or by their agent, undone, analysed, saved.
@@ -33,7 +34,7 @@ try:
     from starlette.requests import Request
     from starlette.responses import HTMLResponse, JSONResponse, Response
     from starlette.routing import Route
-except ImportError:  # pragma: no cover - exercised by tests/test_missing_extras.py in a venv without the extra
+except ImportError:  # tests/test_serve.py hides starlette to check the message
     Starlette = None  # type: ignore[assignment,misc]
 
 #: The names of this machine a request's `Host` may give by default.
