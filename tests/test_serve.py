@@ -386,6 +386,8 @@ def test_no_request_waits_for_a_games_lock_on_the_event_loop(app: serve.App, cli
         ("mcts:1000000000", "iterations must be from 1 to"),
         ("mcts@100000000", "the time per move must be from 1 to"),
         ("mcts:ten", "unknown agent"),
+        ("mcts:²", "unknown agent"),
+        ("mcts:" + "9" * 5000, "unknown agent"),
     ],
 )
 def test_seats_are_agents_the_server_can_run(client: ApiClient, seat: str, message: str) -> None:

@@ -131,13 +131,15 @@ def make_agent(spec: str, game: brass.Game) -> Any:
         f"unknown agent `{spec}`: use human, random, greedy, mcts, mcts:ITERATIONS[:DEPTH], mcts@MS, net:NETWORK or "
         "netmcts:SIMULATIONS:NETWORK (NETWORK a shipped network's name)",
     )
+    if len(spec) > 100:  # no spec is this long; nor may a number be too long for int()
+        raise bad
     if spec == "random":
         return agents.Random()
     if spec == "greedy":
         return agents.Greedy()
     numbers = rest.split(":") if name == "mcts" and rest else []
     if name == "mcts" or name.startswith("mcts@"):
-        if not all(x.isdigit() for x in numbers + ([name[5:]] if name.startswith("mcts@") else [])):
+        if not all(digits(x) for x in numbers + ([name[5:]] if name.startswith("mcts@") else [])):
             raise bad
         if name.startswith("mcts@"):
             ms = int(name[5:])
@@ -150,7 +152,7 @@ def make_agent(spec: str, game: brass.Game) -> Any:
         return agents.MCTS(iterations, **({"rollout_depth": int(numbers[1])} if len(numbers) == 2 else {}))
     if name in ("net", "netmcts"):
         simulations, _, network = rest.partition(":") if name == "netmcts" else ("", "", rest)
-        if network not in NETWORKS.values() or (name == "netmcts" and not simulations.isdigit()):
+        if network not in NETWORKS.values() or (name == "netmcts" and not digits(simulations)):
             raise bad
         if network_for(game) != network:
             raise RequestError(
@@ -163,6 +165,11 @@ def make_agent(spec: str, game: brass.Game) -> Any:
             raise RequestError(400, f"agent `{spec}`: simulations must be from 2 to {MAX_NET_SIMULATIONS}")
         return agents.NetMCTS(net, simulations=int(simulations))
     raise bad
+
+
+def digits(text: str) -> bool:
+    """An ASCII whole number (`str.isdigit` alone also takes "²", which `int` refuses)."""
+    return text.isascii() and text.isdigit()
 
 
 def describe(game: brass.Game) -> str:
