@@ -303,7 +303,7 @@ class App:
     async def _body(self, request: Request) -> dict[str, Any]:
         self._check_sender(request)
         declared = request.headers.get("content-length")
-        if declared is not None and not declared.isdigit():
+        if declared is not None and not digits(declared):
             raise RequestError(400, "content-length must be a number of bytes")
         if declared is not None and int(declared) > MAX_BODY:
             raise RequestError(413, f"the request body is larger than {MAX_BODY} bytes")
