@@ -41,6 +41,27 @@ def test_mcts_time_budget_and_bad_parameters(game: brass.Game) -> None:
         agents.MCTS(iterations=0)
 
 
+def test_random_and_mcts_take_a_sampler_for_their_random_moves(game: brass.Game) -> None:
+    """`sampler="draw"` (candidates drawn until one is legal, docs/performance.md) is uniform like the default
+    `"list"` but plays other games: each reproducible, the default unchanged (the games of earlier releases)."""
+    drawn, listed = agents.Random(sampler="draw"), agents.Random()
+    assert (drawn.name, listed.name, agents.Random(sampler="list").name) == ("random(draw)", "random", "random")
+    play = lambda seat: agents.play_games(game, [seat] * 3, 2, seed=9)  # noqa: E731
+    assert [g.record for g in play(drawn)] == [g.record for g in play(drawn)]
+    assert [g.record for g in play(listed)] == [g.record for g in play(agents.Random(sampler="list"))]
+    assert [g.record for g in play(drawn)] != [g.record for g in play(listed)]
+    mcts = agents.MCTS(40, rollout_depth=0, sampler="draw")
+    assert mcts.name == "mcts(40, draw)"
+    state = game.new_state(seed=3)
+    assert mcts.analyse(state, seed=1) == mcts.analyse(state, seed=1)
+    assert mcts.analyse(state, seed=1) != agents.MCTS(40, rollout_depth=0).analyse(state, seed=1)
+    assert mcts.choose(state, seed=2) in state.legal_actions()
+    with pytest.raises(brass.ConfigError, match="sampler is 'list'"):
+        agents.MCTS(10, sampler="fast")
+    with pytest.raises(brass.ArgumentTypeError, match="sampler must be 'list' or 'draw'"):
+        agents.Random(sampler=1)
+
+
 def test_native_and_python_drivers_play_the_same_games(game: brass.Game) -> None:
     seats = [agents.Greedy(), agents.Random(), agents.MCTS(20)]
     native = agents.play_games(game, seats, 3, seed=11, first=5, threads=1)

@@ -60,6 +60,44 @@ fn main() {
         );
         return;
     }
+    // `core mcts GAME PLAYERS SEARCHES SAMPLER`: MCTS searches of 200 iterations (default settings otherwise)
+    // from the first positions of a game, the playouts drawn with SAMPLER (`list` or `draw`).
+    if let Some(at) = args.iter().position(|a| a == "mcts") {
+        use brass_core::agents::{MctsAgent, MctsConfig};
+        let name = args.get(at + 1).map_or("birmingham", String::as_str);
+        let players: i64 = args.get(at + 2).map_or(4, |a| a.parse().expect("players"));
+        let searches: u64 = args
+            .get(at + 3)
+            .map_or(10, |a| a.parse().expect("searches"));
+        let sampler = args.get(at + 4).map_or("list", String::as_str);
+        let sampler = brass_core::sample::Sampler::from_name(sampler).expect("list or draw");
+        let game = Game::new(name, players, &BTreeMap::new()).unwrap();
+        let iterations = 200;
+        let agent = MctsAgent::new(MctsConfig {
+            iterations,
+            sampler,
+            ..MctsConfig::default()
+        });
+        // The same positions for both samplers: every fifth decision of a game played at random (listing).
+        let positions: Vec<State> = sample_positions(&game, 1 + searches / 20)
+            .into_iter()
+            .step_by(5)
+            .take(searches as usize)
+            .collect();
+        let mut rng = Rng(3);
+        let t = Instant::now();
+        for state in &positions {
+            black_box(agent.search(&game, state, &mut rng));
+        }
+        let searches = positions.len() as u64;
+        let secs = t.elapsed().as_secs_f64();
+        println!(
+            "{name} {players}p mcts ({}): {searches} searches, {:.0} iterations/s",
+            sampler.name(),
+            (searches * iterations as u64) as f64 / secs
+        );
+        return;
+    }
     if let Some(at) = args.iter().position(|a| a == "rollouts") {
         let name = args.get(at + 1).map_or("birmingham", String::as_str);
         let players: i64 = args.get(at + 2).map_or(4, |a| a.parse().expect("players"));

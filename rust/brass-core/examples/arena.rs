@@ -9,7 +9,7 @@ use std::time::Instant;
 fn agent(spec: &str) -> Box<dyn Agent> {
     let parts: Vec<&str> = spec.split(':').collect();
     match parts[0] {
-        "random" => Box::new(RandomAgent),
+        "random" => Box::new(RandomAgent::default()),
         "greedy" => Box::new(GreedyAgent),
         "mcts" => {
             let mut c = MctsConfig::default();

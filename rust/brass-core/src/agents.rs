@@ -9,6 +9,7 @@ use crate::games::Variant;
 use crate::hidden::resample_hidden;
 use crate::rng::Rng;
 use crate::rules::{self, Ctx};
+use crate::sample::Sampler;
 use crate::state::{ActionKind, State};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
@@ -27,17 +28,30 @@ fn legal(game: &Game, state: &State) -> Vec<u16> {
     ids
 }
 
-/// Uniformly random legal actions.
+/// Uniformly random legal actions, drawn by `sampler` (the default, `Sampler::List`, plays the games of
+/// earlier releases; `Sampler::Draw` other games, with fewer instructions).
 #[derive(Clone, Debug, Default)]
-pub struct RandomAgent;
+pub struct RandomAgent {
+    pub sampler: Sampler,
+}
+
+impl RandomAgent {
+    /// A random agent drawing its moves with `sampler`.
+    pub fn new(sampler: Sampler) -> RandomAgent {
+        RandomAgent { sampler }
+    }
+}
 
 impl Agent for RandomAgent {
     fn choose(&self, game: &Game, state: &State, rng: &mut Rng) -> u16 {
-        let ids = legal(game, state);
-        ids[rng.below(ids.len() as u64) as usize]
+        let mut ids = Vec::with_capacity(128);
+        self.sampler.pick(game, state, rng, &mut ids)
     }
     fn name(&self) -> String {
-        "random".into()
+        match self.sampler {
+            Sampler::List => "random".into(),
+            Sampler::Draw => "random(draw)".into(),
+        }
     }
 }
 
@@ -317,6 +331,8 @@ pub struct MctsConfig {
     pub exploration: f64,
     /// Random playout length before the position is scored with [`evaluate`]; 0 plays to the end.
     pub rollout_depth: u32,
+    /// How the playouts draw their random moves (the default `List` searches as earlier releases did).
+    pub sampler: Sampler,
 }
 
 impl Default for MctsConfig {
@@ -326,6 +342,7 @@ impl Default for MctsConfig {
             time_limit: None,
             exploration: 0.7,
             rollout_depth: 40,
+            sampler: Sampler::List,
         }
     }
 }
@@ -472,9 +489,7 @@ impl MctsAgent {
             // Playout.
             let mut depth = 0;
             while !state.is_terminal() && (cfg.rollout_depth == 0 || depth < cfg.rollout_depth) {
-                ids.clear();
-                rules::legal_actions(game, &state, &mut ids);
-                let id = ids[rng.below(ids.len() as u64) as usize];
+                let id = cfg.sampler.pick(game, &state, rng, &mut ids);
                 apply_unchecked(game, &mut state, game.decode(id as i64).expect("legal"));
                 depth += 1;
             }
@@ -517,9 +532,25 @@ impl Agent for MctsAgent {
     }
     fn name(&self) -> String {
         match self.config.time_limit {
-            Some(t) => format!("mcts({}ms)", t.as_millis()),
-            None => format!("mcts({})", self.config.iterations),
+            Some(t) => format!(
+                "mcts({}ms{})",
+                t.as_millis(),
+                sampler_suffix(self.config.sampler)
+            ),
+            None => format!(
+                "mcts({}{})",
+                self.config.iterations,
+                sampler_suffix(self.config.sampler)
+            ),
         }
+    }
+}
+
+/// ", draw" in an agent's name when it does not use the default sampler.
+fn sampler_suffix(sampler: Sampler) -> String {
+    match sampler {
+        Sampler::List => String::new(),
+        Sampler::Draw => ", draw".into(),
     }
 }
 

@@ -42,18 +42,7 @@ pub struct Rollouts {
     pub decisions: Vec<u32>,
 }
 
-/// How a random playout draws its actions. Both are uniform over the legal actions; they use the random
-/// numbers differently, so the same seed gives other games with each. `List` is the first sampler (the games
-/// of every earlier release); `Draw` draws candidates without listing the legal actions (`sample.rs`), about a
-/// third fewer instructions per game (docs/performance.md).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum Sampler {
-    /// List the legal actions, take `ids[below(len)]`.
-    #[default]
-    List,
-    /// Draw from a superset of the legal actions until one is legal (`sample::sample_legal`).
-    Draw,
-}
+pub use crate::sample::Sampler;
 
 /// Play `games` random games, from `start` (each game from a copy of it) or from new games dealt with
 /// each game's seed, on `threads` threads (0: all cores), with the listing sampler.

@@ -556,12 +556,12 @@ mod tests {
     }
 
     fn randoms(n: usize) -> Vec<Arc<dyn Agent>> {
-        let random: Arc<dyn Agent> = Arc::new(RandomAgent);
+        let random: Arc<dyn Agent> = Arc::new(RandomAgent::default());
         vec![random; n]
     }
 
     fn agents() -> Vec<Arc<dyn Agent>> {
-        vec![Arc::new(GreedyAgent), Arc::new(RandomAgent)]
+        vec![Arc::new(GreedyAgent), Arc::new(RandomAgent::default())]
     }
 
     #[test]

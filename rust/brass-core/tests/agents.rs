@@ -1,5 +1,5 @@
 //! The agents' evaluation (docs/agents.md, "The evaluation") on hand-built positions.
-mod common;
+use crate::common;
 
 use brass_core::agents::{evaluate, play_games, Agent, GreedyAgent, RandomAgent};
 use brass_core::game::Era;
@@ -265,10 +265,18 @@ fn b16_l11_b21_birmingham_greedy_never_collapses_against_random_in_two_player_ga
     // and paid the debt with its tiles and VP (L-11); money scores nothing (B-21). Seats rotate: game i
     // seats Greedy as player i mod 2.
     let game = Game::new("birmingham", 2, &BTreeMap::new()).unwrap();
-    let mut results = play_games(&game, &[&GreedyAgent, &RandomAgent], 77, 0, 200, true, 0);
+    let mut results = play_games(
+        &game,
+        &[&GreedyAgent, &RandomAgent::default()],
+        77,
+        0,
+        200,
+        true,
+        0,
+    );
     results.extend(play_games(
         &game,
-        &[&GreedyAgent, &RandomAgent],
+        &[&GreedyAgent, &RandomAgent::default()],
         1,
         0,
         200,

@@ -1,6 +1,6 @@
 //! `resample_hidden`: redeals respect everything the observer knows, including the card another player in
 //! the middle of an action is known to hold.
-mod common;
+use crate::common;
 use brass_core::hidden::resample_hidden;
 use brass_core::{apply, invariants, json, rules, Game, Rng};
 use std::collections::BTreeMap;

@@ -1,6 +1,6 @@
 //! The observation's values pinned against the state, in Rust (issue 25: no Rust test called the observation
 //! code, and the Python suite pinned the layout but not every value). Seats are relative to the observer.
-mod common;
+use crate::common;
 use brass_core::games::birmingham::TILE_KINDS;
 use brass_core::{apply, game::NONE, observation, rules, Game, Rng};
 

@@ -1,5 +1,5 @@
 //! Random games at every player count: they end, every legal action applies, JSON round-trips.
-mod common;
+use crate::common;
 use brass_core::{apply, json, rules, Game, Rng};
 use std::collections::BTreeMap;
 

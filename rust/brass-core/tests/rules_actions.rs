@@ -1,5 +1,5 @@
 //! Develop, sell, loan and pass (L-39 … L-47).
-mod common;
+use crate::common;
 use brass_core::state::Decision;
 use common::Pos;
 

@@ -1,5 +1,5 @@
 //! Brass: Birmingham (docs/birmingham.md): B-1 … B-31 and the values K1 … K10, on hand-built positions.
-mod common;
+use crate::common;
 use brass_core::apply::{new_state, winners};
 use brass_core::game::{Era, NONE};
 use brass_core::games::birmingham::{space_by_name, TILE_KINDS};

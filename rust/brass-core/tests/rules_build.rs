@@ -1,5 +1,5 @@
 //! Build: cards, first build, levels, slot priority, canal limit, overbuilding (L-21 … L-31).
-mod common;
+use crate::common;
 use brass_core::state::Decision;
 use brass_core::{apply, rules, Game, Rng, State};
 use common::Pos;

@@ -1,5 +1,5 @@
 //! The classic 2007 rules (`brass`, C-1 … C-17) and the Lancashire options (L-54 … L-57), docs/classic.md.
-mod common;
+use crate::common;
 use brass_core::game::Era;
 use brass_core::state::Decision;
 use brass_core::{apply, rules, Game, Rng};

@@ -1,5 +1,5 @@
 //! Links: adjacency, eras, costs, double rail and its coal (L-34 … L-38, R-2).
-mod common;
+use crate::common;
 use brass_core::state::Decision;
 use common::Pos;
 

@@ -1,5 +1,5 @@
 //! Coal, iron and the markets: L-15 … L-20, L-27, L-28.
-mod common;
+use crate::common;
 use brass_core::state::Decision;
 use common::Pos;
 

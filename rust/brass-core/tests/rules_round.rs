@@ -1,5 +1,5 @@
 //! Turns, rounds, income, shortfall, era ends, scoring and the winner (L-3, L-7 … L-12, L-48 … L-53).
-mod common;
+use crate::common;
 use brass_core::game::{Era, NONE};
 use brass_core::state::Decision;
 use brass_core::{apply, rules, Game, Rng};

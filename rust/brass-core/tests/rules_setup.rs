@@ -1,5 +1,5 @@
 //! Setup and a few rules that follow from the data (L-1 … L-7, L-10, L-32, L-40).
-mod common;
+use crate::common;
 use brass_core::game::Resource;
 use brass_core::{apply, Game};
 use common::Pos;

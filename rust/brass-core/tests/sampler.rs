@@ -136,3 +136,57 @@ fn draw_rollouts_are_reproducible_whatever_the_threads_and_differ_from_list_roll
     );
     assert_ne!(one.decisions, listed.decisions);
 }
+
+#[test]
+fn the_random_agent_and_mcts_playouts_draw_with_the_sampler_they_are_given() {
+    use brass_core::agents::{play_game, Agent, MctsAgent, MctsConfig, RandomAgent};
+    use brass_core::sample::Sampler;
+    let game = Game::new("lancashire", 4, &BTreeMap::new()).unwrap();
+    // The default random agent plays the games of earlier releases: ids[below(len)] of the listed actions.
+    let listed = RandomAgent::default();
+    let drawn = RandomAgent::new(Sampler::Draw);
+    assert_eq!(
+        (listed.name(), drawn.name()),
+        ("random".to_string(), "random(draw)".to_string())
+    );
+    let state = apply::new_state(&game, 8);
+    let mut ids = Vec::new();
+    rules::legal_actions(&game, &state, &mut ids);
+    let mut a = Rng(11);
+    let mut b = Rng(11);
+    assert_eq!(
+        listed.choose(&game, &state, &mut a),
+        ids[b.below(ids.len() as u64) as usize]
+    );
+    let mut a = Rng(11);
+    let mut b = Rng(11);
+    let mut scratch = Vec::new();
+    assert_eq!(
+        drawn.choose(&game, &state, &mut a),
+        sample_legal(&game, &state, &mut b, &mut scratch)
+    );
+    // Whole games: each sampler's games are reproducible and the two are other games.
+    let seats_draw: [&dyn Agent; 4] = [&drawn, &drawn, &drawn, &drawn];
+    let seats_list: [&dyn Agent; 4] = [&listed, &listed, &listed, &listed];
+    let g1 = play_game(&game, &seats_draw, 3, 0);
+    let g2 = play_game(&game, &seats_draw, 3, 0);
+    let g3 = play_game(&game, &seats_list, 3, 0);
+    assert_eq!(g1.actions, g2.actions);
+    assert_ne!(g1.actions, g3.actions);
+    // MCTS: the playout sampler changes the search (other playouts), each reproducible for its seed.
+    let config = |sampler| MctsConfig {
+        iterations: 60,
+        rollout_depth: 0,
+        sampler,
+        ..MctsConfig::default()
+    };
+    let mcts_list = MctsAgent::new(config(Sampler::List));
+    let mcts_draw = MctsAgent::new(config(Sampler::Draw));
+    assert_eq!(mcts_draw.name(), "mcts(60, draw)");
+    assert_eq!(mcts_list.name(), "mcts(60)");
+    let visits = |agent: &MctsAgent| agent.search(&game, &state, &mut Rng(5));
+    assert_eq!(visits(&mcts_draw), visits(&mcts_draw));
+    assert_ne!(visits(&mcts_draw), visits(&mcts_list));
+    let choice = mcts_draw.choose(&game, &state, &mut Rng(5));
+    assert!(ids.contains(&choice));
+}

@@ -1,5 +1,5 @@
 //! `brass.agents`: native agents (random, greedy, MCTS) and native self-play, GIL released.
-use crate::args::{bool_arg, float_arg, game_arg, int_arg, state_arg};
+use crate::args::{bool_arg, float_arg, game_arg, int_arg, sampler_arg, state_arg};
 use crate::errors::{detached, player_index_error, to_py, type_error};
 use crate::game::{as_index, seed_arg, type_name};
 use brass_core::agents::{
@@ -75,19 +75,25 @@ impl Agent {
     }
 }
 
-/// Uniformly random legal actions.
+/// Uniformly random legal actions. `sampler`: `"list"` (default: the legal actions listed, one picked; the games
+/// of earlier releases) or `"draw"` (candidates drawn until one is legal: also uniform, other games, faster).
 #[pyclass(module = "brass.agents", extends = Agent, frozen)]
 pub(crate) struct Random;
 
 #[pymethods]
 impl Random {
     #[new]
-    fn new() -> PyClassInitializer<Random> {
-        PyClassInitializer::from(Agent {
-            inner: Arc::new(RandomAgent),
+    #[pyo3(signature = (sampler = None))]
+    fn new(
+        py: Python<'_>,
+        sampler: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<PyClassInitializer<Random>> {
+        let sampler = sampler_arg(py, sampler)?;
+        Ok(PyClassInitializer::from(Agent {
+            inner: Arc::new(RandomAgent::new(sampler)),
             game: None,
         })
-        .add_subclass(Random)
+        .add_subclass(Random))
     }
 }
 
@@ -110,7 +116,8 @@ impl Greedy {
 /// Determinised (single-observer information-set) Monte-Carlo tree search, docs/agents.md.
 ///
 /// `iterations` per decision, or a `time_ms` wall-clock budget (then results depend on the machine);
-/// `rollout_depth` random decisions before scoring a position (0: play to the end).
+/// `rollout_depth` random decisions before scoring a position (0: play to the end); `sampler`, how the
+/// playouts draw their moves: `"list"` (default, the searches of earlier releases) or `"draw"` (faster).
 #[pyclass(module = "brass.agents", extends = Agent, frozen, name = "MCTS")]
 pub(crate) struct Mcts {
     config: MctsConfig,
@@ -119,13 +126,14 @@ pub(crate) struct Mcts {
 #[pymethods]
 impl Mcts {
     #[new]
-    #[pyo3(signature = (iterations = None, time_ms = None, exploration = None, rollout_depth = None))]
+    #[pyo3(signature = (iterations = None, time_ms = None, exploration = None, rollout_depth = None, sampler = None))]
     fn new(
         py: Python<'_>,
         iterations: Option<&Bound<'_, PyAny>>,
         time_ms: Option<&Bound<'_, PyAny>>,
         exploration: Option<&Bound<'_, PyAny>>,
         rollout_depth: Option<&Bound<'_, PyAny>>,
+        sampler: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<PyClassInitializer<Mcts>> {
         let defaults = MctsConfig::default();
         let iterations = match iterations {
@@ -158,6 +166,7 @@ impl Mcts {
             time_limit: time_ms.map(Duration::from_millis),
             exploration,
             rollout_depth,
+            sampler: sampler_arg(py, sampler)?,
         };
         Ok(PyClassInitializer::from(Agent {
             inner: Arc::new(MctsAgent::new(config.clone())),

@@ -57,6 +57,32 @@ pub(crate) fn bool_arg(py: Python<'_>, obj: &Bound<'_, PyAny>, what: &str) -> Py
     })
 }
 
+/// A `sampler` argument: `None` (the default, `"list"`), `"list"` or `"draw"` (`brass_core::sample::Sampler`).
+pub(crate) fn sampler_arg(
+    py: Python<'_>,
+    obj: Option<&Bound<'_, PyAny>>,
+) -> PyResult<brass_core::sample::Sampler> {
+    use brass_core::sample::Sampler;
+    let Some(obj) = obj.filter(|o| !o.is_none()) else {
+        return Ok(Sampler::List);
+    };
+    let Ok(name) = obj.extract::<String>() else {
+        return Err(type_error(
+            py,
+            format!("sampler must be 'list' or 'draw', not {}", type_name(obj)),
+        ));
+    };
+    Sampler::from_name(&name).ok_or_else(|| {
+        to_py(
+            py,
+            Error::Config(format!(
+                "sampler is 'list' (the legal actions listed, one picked) or 'draw' (candidates drawn \
+                 until one is legal), not {name:?}"
+            )),
+        )
+    })
+}
+
 /// A `brass.Game` argument.
 pub(crate) fn game_arg(
     py: Python<'_>,

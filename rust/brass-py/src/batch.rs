@@ -1,5 +1,5 @@
 //! Work on many games at once, with the GIL released: `brass.rollouts` and `brass.VecEnv`.
-use crate::args::{game_arg, int_arg, state_arg};
+use crate::args::{game_arg, int_arg, sampler_arg, state_arg};
 use crate::errors::{detached, to_py, type_error};
 use crate::game::{seed_arg, type_name, Game};
 use crate::state::State;
@@ -62,23 +62,7 @@ pub(crate) fn rollouts(
     threads: Option<&Bound<'_, PyAny>>,
     sampler: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<RolloutResult> {
-    let sampler = match sampler {
-        None => rollout::Sampler::List,
-        Some(s) => match s.extract::<String>().as_deref() {
-            Ok("list") => rollout::Sampler::List,
-            Ok("draw") => rollout::Sampler::Draw,
-            _ => {
-                return Err(to_py(
-                    py,
-                    Error::Config(format!(
-                        "sampler is 'list' (the legal actions listed, one picked) or 'draw' (candidates drawn \
-                         until one is legal), not {}",
-                        s.repr().map_or_else(|_| "?".to_string(), |r| r.to_string())
-                    )),
-                ))
-            }
-        },
-    };
+    let sampler = sampler_arg(py, sampler)?;
     let seed = match seed {
         Some(s) => seed_arg(py, s)?,
         None => 0,
