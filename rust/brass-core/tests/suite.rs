@@ -16,4 +16,5 @@ mod rules_resources;
 mod rules_round;
 mod rules_setup;
 mod sampler;
+mod state_checks;
 mod vectors;

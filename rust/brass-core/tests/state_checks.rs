@@ -1,0 +1,74 @@
+//! What `invariants::validate` refuses in each game's own block (the layout of the in-memory block, before any
+//! rule is checked), and the names of Birmingham's merchant spaces as `brass_core::games` gives them. Each test
+//! here pins code that a mutation run (docs/verification.md, "Mutation testing") found no other test reaching.
+use crate::common;
+use brass_core::games::{self, Extra};
+use brass_core::{apply, invariants, Error, Game};
+use common::Pos;
+
+fn corrupt(game: &Game, state: &brass_core::State) -> String {
+    match invariants::validate(game, state) {
+        Err(Error::InvalidState(why)) => why,
+        other => panic!("expected an invalid state, got {other:?}"),
+    }
+}
+
+#[test]
+fn b3_merchant_space_names_round_trip_through_the_game_modules() {
+    let p = Pos::birmingham(4);
+    let spaces = p.g.birmingham().spaces.len() as u8;
+    let mut names = Vec::new();
+    for m in 0..spaces {
+        let name = games::merchant_space_name(&p.g, m);
+        // `location/k`, the location one of the game's own.
+        let (location, k) = name.split_once('/').expect("location/k");
+        assert!(p.g.location_by_id(location).is_some(), "{name}");
+        assert!(k.parse::<u8>().is_ok(), "{name}");
+        assert_eq!(games::merchant_space_by_name(&p.g, name), Some(m));
+        names.push(name.to_string());
+    }
+    names.sort();
+    names.dedup();
+    assert_eq!(
+        names.len(),
+        spaces as usize,
+        "every merchant space has its own name"
+    );
+    assert_eq!(games::merchant_space_by_name(&p.g, "oxford/9"), None);
+    assert_eq!(games::merchant_space_by_name(&p.g, ""), None);
+    // Lancashire has no merchant spaces.
+    let l = Pos::new(4);
+    assert_eq!(games::merchant_space_by_name(&l.g, &names[0]), None);
+}
+
+#[test]
+fn l3_l42_a_corrupt_lancashire_block_is_refused_before_any_rule() {
+    let p = Pos::new(4);
+    let fresh = apply::new_state(&p.g, 1);
+    assert!(invariants::validate(&p.g, &fresh).is_ok());
+    let mut s = fresh;
+    s.lancashire_mut().dcm_pile_len = 17;
+    assert!(corrupt(&p.g, &s).contains("corrupt state: DCM pile"));
+    let mut s = fresh;
+    let kinds = p.g.card_kinds.len();
+    s.lancashire_mut().deck_tile[kinds] = 1;
+    assert!(corrupt(&p.g, &s).contains("corrupt state: deck tile cards"));
+}
+
+#[test]
+fn b3_a_corrupt_birmingham_merchant_block_is_refused_before_any_rule() {
+    let p = Pos::birmingham(2);
+    let spaces = p.g.birmingham().spaces.len();
+    let fresh = apply::new_state(&p.g, 1);
+    assert!(invariants::validate(&p.g, &fresh).is_ok());
+    let mut s = fresh;
+    s.birmingham_mut().beer |= 1 << spaces;
+    assert!(corrupt(&p.g, &s).contains("corrupt state: merchant tiles"));
+    let mut s = fresh;
+    let in_use = (0..spaces)
+        .find(|&m| s.birmingham().tile[m] != brass_core::game::NONE)
+        .unwrap();
+    s.birmingham_mut().tile[in_use] = 9;
+    assert!(corrupt(&p.g, &s).contains("corrupt state: merchant tiles"));
+    assert!(matches!(fresh.extra, Extra::Birmingham(_)));
+}
