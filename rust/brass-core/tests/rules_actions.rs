@@ -16,6 +16,27 @@ fn l39_develop_one_or_two_tiles_each_with_iron_even_of_one_industry() {
 }
 
 #[test]
+fn l40_a_card_not_in_hand_does_not_pay_and_each_decision_names_what_it_expects() {
+    let mut p = Pos::new(4);
+    p.hand(0, &["wigan", "bolton"]);
+    let why = p.refuse("coal manchester/1");
+    assert!(
+        why.contains("an action (build, link, develop, sell, loan, scout or pass) is expected"),
+        "{why}"
+    );
+    p.play("develop shipyard").play("stop");
+    assert_eq!(p.decision(), Decision::Card);
+    let why = p.refuse("card preston");
+    assert!(
+        why.contains("that card cannot pay for this action"),
+        "{why}"
+    );
+    let why = p.refuse("pass");
+    assert!(why.contains("the card to discard is expected"), "{why}");
+    p.play("card wigan");
+}
+
+#[test]
 fn l39_develop_stop_after_one() {
     let mut p = Pos::new(4);
     p.hand(0, &["wigan", "wigan"]);

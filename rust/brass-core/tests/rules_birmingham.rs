@@ -481,6 +481,42 @@ fn b15_sell_to_a_connected_merchant_that_buys_the_industry_with_its_barrel() {
 }
 
 #[test]
+fn b26_the_bonus_develop_refuses_an_industry_it_does_not_offer() {
+    let mut p = seller();
+    p.play("sell worcester/1 gloucester/1");
+    assert_eq!(p.decision(), Decision::Bonus);
+    // Pottery I is a lightbulb tile: not offered, and refused with the rule's reason, nothing changed.
+    let why = p.refuse("develop pottery");
+    assert!(why.contains("B-26"), "{why}");
+    // A decision of another kind names what is expected.
+    let why = p.refuse("loan 30");
+    assert!(
+        why.contains("the Gloucester develop or `stop` is expected"),
+        "{why}"
+    );
+    p.play("develop coal_mine");
+}
+
+#[test]
+fn b25_a_beer_source_the_decision_does_not_offer_is_refused() {
+    let mut p = seller();
+    p.tile("stone/1", 0, "brewery", 2, 1);
+    // An empty brewery of the player's, a space with no brewery and a merchant not sold to: no sources.
+    p.tile("uttoxeter/1", 0, "brewery", 1, 0);
+    p.merchant("oxford/1", "any", true);
+    p.play("sell worcester/1 gloucester/1");
+    assert_eq!(p.decision(), Decision::Beer);
+    assert_eq!(p.legal(), ["beer stone/1", "beer gloucester/1"]);
+    for source in ["beer uttoxeter/1", "beer farm_north/1", "beer oxford/1"] {
+        let why = p.refuse(source);
+        assert!(why.contains("B-25"), "{source}: {why}");
+    }
+    let why = p.refuse("stop");
+    assert!(why.contains("the beer source is expected"), "{why}");
+    p.play("beer gloucester/1");
+}
+
+#[test]
 fn b15_merchants_that_do_not_buy_the_industry_or_are_not_connected_are_no_targets() {
     let mut p = seller();
     p.merchant("gloucester/1", "manufacturer", true);

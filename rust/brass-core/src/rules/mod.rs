@@ -102,9 +102,6 @@ pub fn legal_actions(game: &Game, state: &State, out: &mut Vec<u16>) {
     }
 }
 
-/// The BUILD and BUILD_DOUBLE ids legal now: one site check per candidate (space, industry) serves the
-/// single and the double build. Candidates: per industry, the undeveloped spaces a build may use and the
-/// spaces holding a tile of that industry (overbuilds); every other pair is refused by the site check.
 /// The build candidates of an Action decision: per industry, the spaces worth a site check (a superset of the
 /// legal builds: the undeveloped spaces a build may use and the spaces holding a tile of that industry, less
 /// those no card in hand could pay for when no double build is possible); and whether a double build is
@@ -128,6 +125,7 @@ pub fn build_candidates(game: &Game, state: &State, ctx: &Ctx) -> ([u64; MAX_IND
         if !buildable {
             continue;
         }
+        // Free spaces and occupied ones: disjoint, so `|` and `^` agree (an equivalent mutant).
         *candidates = canonical[industry] | ctx.occupied_by[industry];
         if let Some(sites) = &card_sites {
             *candidates &= sites.for_industry(game, ctx, industry);
@@ -269,6 +267,7 @@ fn push_develops(game: &Game, state: &State, ctx: &Ctx, out: &mut Vec<u16>) {
 fn push_sales(game: &Game, state: &State, ctx: &Ctx, out: &mut Vec<u16>) {
     for &tile in &game.layout.sell_spaces {
         let t = state.board[tile as usize];
+        // Only a shortcut: `check_sell` refuses these tiles too (an equivalent mutant if weakened).
         if t.owner != ctx.player || !game.roles[t.industry as usize].sold || t.flipped {
             continue;
         }
