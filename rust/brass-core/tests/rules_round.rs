@@ -258,6 +258,43 @@ fn l53_r4_ties_break_on_income_level_then_money_not_on_the_track_space() {
     );
 }
 
+/// The results a learner is given (docs/api.md, "Returns"): zero-sum, +1 for a sole winner and −1/(n − 1) for
+/// each other player, a shared win split as (n/k − 1)/(n − 1); nothing before the end (L-53).
+#[test]
+fn l53_returns_are_zero_sum_with_a_sole_or_a_shared_win() {
+    let finish = |vp: [i32; 3]| {
+        let mut p = last_action_of_round(3, 1).rail();
+        p.s.round = p.g.rounds_per_era;
+        for pl in 0..3u8 {
+            p.money(pl, 9);
+            p.s.players[pl as usize].vp = vp[pl as usize];
+            p.s.players[pl as usize].income_space = 27;
+        }
+        assert_eq!(
+            apply::returns(&p.g, &p.s),
+            [0.0; 4],
+            "nothing before the end"
+        );
+        p.play("pass");
+        assert!(p.s.is_terminal());
+        (apply::placings(&p.g, &p.s), apply::returns(&p.g, &p.s))
+    };
+    let (places, returns) = finish([30, 20, 10]);
+    assert_eq!(places, [0, 1, 2]);
+    assert_eq!(returns, [1.0, -0.5, -0.5, 0.0]);
+    let (places, returns) = finish([20, 30, 30]);
+    assert_eq!(places, [2, 0, 0]);
+    assert_eq!(returns, [-0.5, 0.25, 0.25, 0.0]);
+    let (places, returns) = finish([20, 20, 20]);
+    assert_eq!(places, [0, 0, 0]);
+    assert_eq!(returns, [0.0; 4], "a win shared by all is worth nothing");
+    // Two players: +1 and −1.
+    let mut p = last_action_of_round(2, 10).rail();
+    p.s.players[1].vp = 7;
+    p.play("pass");
+    assert_eq!(apply::returns(&p.g, &p.s), [-1.0, 1.0, 0.0, 0.0]);
+}
+
 /// Play a random game to the end, watching the deck tile (L-3, L-9, L-51).
 #[test]
 fn l3_deck_tile_cards_are_unused_in_the_canal_era_and_used_in_the_rail_era() {
