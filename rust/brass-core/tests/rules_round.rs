@@ -258,6 +258,29 @@ fn l53_r4_ties_break_on_income_level_then_money_not_on_the_track_space() {
     );
 }
 
+/// A mutation survivor (`apply/turns.rs` `begin_turn`): a player who starts a turn with no cards takes no
+/// action; the turn passes straight to the next player (L-8).
+#[test]
+fn l8_a_player_starting_a_turn_with_no_cards_is_skipped() {
+    let mut p = Pos::new(3);
+    p.hand(0, &["wigan", "wigan"]);
+    p.s.players[1].hand = [0; 32];
+    p.play("pass");
+    while p.decision() == Decision::Card {
+        p.play("card wigan");
+    }
+    p.play("pass");
+    while p.decision() == Decision::Card {
+        p.play("card wigan");
+    }
+    assert_eq!(
+        p.s.current_player(&p.g),
+        Some(2),
+        "player 1 holds no card: skipped"
+    );
+    assert_eq!(p.s.turn, 2);
+}
+
 /// The results a learner is given (docs/api.md, "Returns"): zero-sum, +1 for a sole winner and −1/(n − 1) for
 /// each other player, a shared win split as (n/k − 1)/(n − 1); nothing before the end (L-53).
 #[test]

@@ -67,6 +67,7 @@ pub fn check_sale(
         return Err("the tile is not connected to that merchant (B-15)");
     }
     let need = game.tile_spec(t.industry, t.level).map_or(0, |s| s.beer) as u32;
+    // Only a shortcut: with no beer needed the count below always suffices (`>=` here is an equivalent mutant).
     if need > 0 {
         let merchant = (state.birmingham().beer >> m) & 1;
         let available =
