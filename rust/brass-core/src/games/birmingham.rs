@@ -127,6 +127,8 @@ pub fn beer_choices(game: &Game, state: &State) -> (u64, u16) {
         }
     }
     let mut merchants = 0u16;
+    // A sale's beer is asked only once its merchant is chosen, and no other action has a merchant: either
+    // test alone would do (`||` here is an equivalent mutant).
     if u.kind == ActionKind::Sell && u.sale != NONE {
         if let SaleTarget::Merchant(m) = game.layout.sale_targets[u.sale as usize] {
             merchants = state.birmingham().beer & (1 << m);
@@ -160,7 +162,7 @@ pub fn merchant_bonus(game: &Game, config: &Config, state: &mut State, p: u8, m:
 pub fn bonus_industries(game: &Game, state: &State, p: u8) -> u8 {
     (0..game.industries.len() as u8)
         .filter(|&i| state.next_tile(game, p, i).is_some_and(|t| t.developable))
-        .fold(0, |m, i| m | 1 << i)
+        .fold(0, |m, i| m | 1 << i) // each bit once: `^` would do the same (an equivalent mutant)
 }
 
 // --- the state JSON and its invariants ------------------------------------------------------------------
@@ -347,6 +349,8 @@ pub fn check_state(game: &Game, config: &Config, state: &State) -> Result<()> {
             continue;
         }
         let n = game.players as usize;
+        // With 4 of each wild card and at most one per player, `total` cannot exceed the count at 2 to 4
+        // players: this guards the data, and its mutants (`+=` as `*=`) are equivalent with today's.
         let mut total = 0;
         for p in 0..n {
             let h = state.players[p].hand[k];
