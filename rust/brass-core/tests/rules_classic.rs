@@ -235,6 +235,25 @@ fn l55_c7_virtual_link_lets_an_industry_card_build_across_the_mersey() {
     assert!(virtual_link_position("brass", &[]).is_legal("build shipyard birkenhead/1"));
 }
 
+/// The other way across (a mutation survivor: only Liverpool → Birkenhead was tested): a network at
+/// Birkenhead reaches Liverpool for an industry card.
+#[test]
+fn l55_c7_virtual_link_works_from_either_end() {
+    let from_birkenhead = |options: &[(&str, bool)]| {
+        let mut p = Pos::of("lancashire", 4, options).rail();
+        p.s.removed = [0; 32];
+        p.hand(0, &["shipyard", "wigan"]).lowest(0, "shipyard", 2);
+        // Another player's port at Liverpool: coal comes from the market there (the link carries none).
+        p.tile("ellesmere_port/1", 1, "port", 2, 0)
+            .tile("liverpool/1", 1, "port", 2, 0);
+        p.link("ellesmere_port-birkenhead", 0);
+        p
+    };
+    let why = from_birkenhead(&[]).refuse("build shipyard liverpool/4");
+    assert!(why.contains("network"), "{why}");
+    assert!(from_birkenhead(&[("virtual_link", true)]).is_legal("build shipyard liverpool/4"));
+}
+
 #[test]
 fn l55_c7_virtual_link_carries_no_coal_and_joins_no_network() {
     let mut p = Pos::of("lancashire", 4, &[("virtual_link", true)]).rail();

@@ -72,3 +72,19 @@ fn b3_a_corrupt_birmingham_merchant_block_is_refused_before_any_rule() {
     assert!(corrupt(&p.g, &s).contains("corrupt state: merchant tiles"));
     assert!(matches!(fresh.extra, Extra::Birmingham(_)));
 }
+
+#[test]
+fn b2_a_wild_card_among_the_removed_cards_is_refused() {
+    let p = Pos::birmingham(3);
+    let fresh = apply::new_state(&p.g, 4);
+    for wild in ["wild_location", "wild_industry"] {
+        let k = p.g.card_by_name(wild).unwrap() as usize;
+        let mut s = fresh;
+        s.removed[k] = 1;
+        let why = corrupt(&p.g, &s);
+        assert!(
+            why.contains("cards are never in the deck (B-2)"),
+            "{wild}: {why}"
+        );
+    }
+}
