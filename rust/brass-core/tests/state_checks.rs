@@ -88,3 +88,27 @@ fn b2_a_wild_card_among_the_removed_cards_is_refused() {
         );
     }
 }
+
+/// A mutation survivor (`games/lancashire.rs` `read_json`): the pile is bounded before it is read (a longer
+/// one would overrun the state's array), and a pile the size of that array is read, then refused for what it
+/// holds.
+#[test]
+fn l42_a_dcm_pile_longer_than_any_is_refused_before_it_is_read() {
+    let g = Game::new("lancashire", 3, &Default::default()).unwrap();
+    let state = apply::new_state(&g, 5);
+    let mut value: serde_json::Value =
+        serde_json::from_str(&brass_core::json::to_json(&g, &state)).unwrap();
+    for (len, expected) in [(17, "dcm.pile: too many tiles"), (16, "dcm")] {
+        value["dcm"]["pile"] = serde_json::Value::from(vec![1; len]);
+        let err = brass_core::json::from_json_in(&g, &value.to_string())
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains(expected), "{len}: {err}");
+        if len == 16 {
+            assert!(
+                !err.contains("too many tiles"),
+                "16 tiles fit the state: {err}"
+            );
+        }
+    }
+}
