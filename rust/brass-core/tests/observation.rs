@@ -107,3 +107,49 @@ fn lancashire_header_and_seat_values_are_the_state_s_relative_to_the_observer() 
         assert_eq!(o[to_act + relative], 1.0);
     }
 }
+
+/// Lancashire 3p after some random play with a Distant Cotton Market sale or two: the DCM blocks (marker one-hot,
+/// drawn tiles by value / 4, the face-down pile / 12) are the state's, for every observer (issue 25: a mutation
+/// run found no Rust test reading them).
+#[test]
+fn lancashire_distant_cotton_market_blocks_are_the_state_s() {
+    let g = Game::new("lancashire", 3, &Default::default()).unwrap();
+    let config = g.lancashire();
+    let (marker_at, marker_len) = field(&g, "dcm.marker");
+    let (discards_at, discards_len) = field(&g, "dcm.discards");
+    let (pile_at, pile_len) = field(&g, "dcm.pile_size");
+    assert_eq!(
+        (marker_len, discards_len, pile_len),
+        (config.dcm_x as usize + 1, 5, 1)
+    );
+    assert_eq!(
+        (discards_at, pile_at),
+        (marker_at + marker_len, discards_at + 5)
+    );
+    // A position with tiles drawn: sales to the DCM move the marker and fill the discards.
+    let mut s = played(&g, 1, 0);
+    {
+        let extra = s.lancashire_mut();
+        extra.dcm_marker = 3;
+        extra.dcm_discards = [0; 8];
+        extra.dcm_discards[1] = 2;
+        extra.dcm_discards[3] = 1;
+        extra.dcm_pile_len -= 3;
+    }
+    for observer in 0..3 {
+        let o = observe(&g, &s, observer);
+        for k in 0..marker_len {
+            assert_eq!(
+                o[marker_at + k],
+                if k == 3 { 1.0 } else { 0.0 },
+                "marker {k}"
+            );
+        }
+        assert_eq!(
+            &o[discards_at..discards_at + 5],
+            &[0.0, 0.5, 0.0, 0.25, 0.0]
+        );
+        assert_eq!(o[pile_at], s.lancashire().dcm_pile_len as f32 / 12.0);
+        assert!(o[pile_at] > 0.0 && o[pile_at] < 1.0);
+    }
+}

@@ -112,3 +112,41 @@ fn l42_a_dcm_pile_longer_than_any_is_refused_before_it_is_read() {
         }
     }
 }
+
+/// The layout bounds of the DCM pile, exactly (mutation survivors in `check_layout`): a pile as long as the
+/// state's array, or holding a tile of value 7, is laid out correctly (what it holds is refused later, by the
+/// game's rules); a value of 8 is not.
+#[test]
+fn l42_the_dcm_pile_layout_bounds_are_exact() {
+    let g = Game::new("lancashire", 4, &Default::default()).unwrap();
+    let fresh = apply::new_state(&g, 1);
+    let mut s = fresh;
+    s.lancashire_mut().dcm_pile_len = 16;
+    let why = corrupt(&g, &s);
+    assert!(!why.contains("corrupt state"), "{why}");
+    assert!(why.contains("dcm: pile and discards hold"), "{why}");
+    let mut s = fresh;
+    s.lancashire_mut().dcm_pile[0] = 7;
+    let why = corrupt(&g, &s);
+    assert!(!why.contains("corrupt state"), "{why}");
+    let mut s = fresh;
+    s.lancashire_mut().dcm_pile[0] = 8;
+    assert!(corrupt(&g, &s).contains("corrupt state: DCM pile"));
+}
+
+/// The Lancashire block's rules (C-11, L-51): the classic rules keep no drawn DCM tiles, and the Rail Era has
+/// no deck tile.
+#[test]
+fn c11_l51_the_lancashire_block_s_rules_are_checked() {
+    let classic = Game::new("brass", 4, &Default::default()).unwrap();
+    let mut s = apply::new_state(&classic, 2);
+    let extra = s.lancashire_mut();
+    let top = extra.dcm_pile[extra.dcm_pile_len as usize - 1];
+    extra.dcm_pile_len -= 1;
+    extra.dcm_discards[top as usize] += 1;
+    assert!(corrupt(&classic, &s).contains("(C-11)"));
+    let g = Game::new("lancashire", 4, &Default::default()).unwrap();
+    let mut s = apply::new_state(&g, 2);
+    s.era = brass_core::game::Era::Rail;
+    assert!(corrupt(&g, &s).contains("(L-3, L-51, L-56)"));
+}

@@ -50,6 +50,9 @@ pub fn check_link(
                 on_mines += ctx.component_coal[c1];
                 trade |= ctx.component_trade[c1];
             }
+            // The one three-ended line (Birmingham's Kidderminster–Worcester–farm) ends at a farm that no
+            // other line reaches and that holds no coal or trade: its component never adds any, so a mutant
+            // skipping this block is equivalent on today's maps.
             if ends.len() > 2 {
                 let c2 = comp(2);
                 if c2 != c0 && c2 != c1 {
