@@ -202,3 +202,39 @@ fn l47_pass_discards_a_card() {
     );
     assert_eq!(p.s.actions_left, 1);
 }
+
+/// The legal actions and `why_illegal` agree on every id, at every fifth decision of random games in each game:
+/// `legal_actions` works from candidates and the context's spaces builds may use (L-24), `why_illegal` checks
+/// one action from scratch, so the shortcuts of the first are checked against the second.
+#[test]
+fn l24_legal_actions_and_why_illegal_agree_on_every_id() {
+    use brass_core::{apply, rules, Game, Rng};
+    for (name, players) in [
+        ("lancashire", 4),
+        ("brass", 3),
+        ("birmingham", 4),
+        ("birmingham", 2),
+    ] {
+        let g = Game::new(name, players, &Default::default()).unwrap();
+        let mut s = apply::new_state(&g, 21);
+        let mut rng = Rng(8);
+        let mut ids = Vec::new();
+        let mut decision = 0;
+        let mut builds = 0;
+        while !s.is_terminal() {
+            ids.clear();
+            rules::legal_actions(&g, &s, &mut ids);
+            if decision % 5 == 0 {
+                let agreed: Vec<u16> = (0..g.num_actions() as u16)
+                    .filter(|&id| rules::why_illegal(&g, &s, g.decode(id as i64).unwrap()).is_ok())
+                    .collect();
+                assert_eq!(ids, agreed, "{name} {players}p, decision {decision}");
+                builds += ids.iter().filter(|&&id| id < g.layout.link).count();
+            }
+            let id = ids[rng.below(ids.len() as u64) as usize];
+            apply::apply(&g, &mut s, id as i64).unwrap();
+            decision += 1;
+        }
+        assert!(builds > 20, "{name}: builds were offered ({builds})");
+    }
+}

@@ -140,6 +140,8 @@ pub fn check_build_site(
     if overbuild {
         check_overbuild(game, state, ctx, space, industry, spec.level)?;
     } else if !match ctx.canonical {
+        // The callers that compute the spaces only try spaces among them (`build_candidates`), so this test
+        // passes there anyway (`|` for `&` is an equivalent mutant); `why_illegal` takes the other branch.
         Some(c) => c[industry as usize] & (1 << space) != 0,
         None => is_canonical_space(game, state, space, industry),
     } {
