@@ -238,6 +238,8 @@ fn build_resource_cost(
     overbuild: bool,
 ) -> Result<u32, Why> {
     let mut cost = 0;
+    // `spec.coal > 0` and `spec.iron > 0` only skip work: with none needed nothing is bought (`>=` is an
+    // equivalent mutant).
     if spec.coal > 0 {
         let from_market = coal_from_market(game, state, ctx, space, overbuild, spec.coal);
         if from_market > 0 {
@@ -253,6 +255,8 @@ fn build_resource_cost(
     }
     if spec.iron > 0 {
         let mut on_works = ctx.on_board[Resource::Iron.index()];
+        // No iron works tile of today's games needs iron, so this never runs (its mutants are equivalent on
+        // today's data); it keeps an overbuilt works' own cubes out of the count if one ever does.
         if overbuild && game.produces(industry) == Some(Resource::Iron) {
             on_works -= state.board[space as usize].cubes as u32;
         }
@@ -298,6 +302,8 @@ fn build_reaches_trade(
 ) -> bool {
     let loc = game.spaces[space as usize].location;
     let is_port = game.roles[industry as usize].port;
+    // The slow path matters only for an overbuilt port (its trade icon leaves with it), and no port tile needs
+    // coal: on today's data both paths agree (the mutants here are equivalent).
     if !overbuild {
         return ctx.component_trade[ctx.component[loc as usize] as usize] || is_port;
     }
@@ -314,7 +320,8 @@ impl Ctx {
     pub fn for_builds(game: &Game, state: &State, player: u8) -> Ctx {
         let mut ctx = Ctx::new(game, state, player);
         // Only industries whose next tile may be built now and is affordable can be built at all (the
-        // site check refuses the others before it looks at spaces).
+        // site check refuses the others before it looks at spaces): a filter to save work, so its mutants
+        // (a weaker test, `^` for `|` on distinct bits) are equivalent.
         let player = &state.players[player as usize];
         let industries = (0..game.industries.len())
             .filter(|&i| {
