@@ -151,5 +151,10 @@ fn lancashire_distant_cotton_market_blocks_are_the_state_s() {
         );
         assert_eq!(o[pile_at], s.lancashire().dcm_pile_len as f32 / 12.0);
         assert!(o[pile_at] > 0.0 && o[pile_at] < 1.0);
+        // The blocks after the game's own start where the layout says (the game module returns its length).
+        let (deck_at, _) = field(&g, "deck_size");
+        assert_eq!(deck_at, pile_at + 1);
+        assert_eq!(o[deck_at], s.deck_size() as f32 / g.deck_size as f32);
+        assert!(o[deck_at] > 0.0);
     }
 }
