@@ -1,7 +1,7 @@
 //! The facts about a position that every legality check of one decision shares (`Ctx`), read from the board
 //! in one pass: the player's network and presence, the link components (union-find, kept while the links stay
 //! the same), the coal and trade icons of each component, the hand. Used by the rules and by the game modules' checks (docs/architecture.md).
-use crate::game::{FirstBuild, Game, Resource, MAX_INDUSTRIES, MAX_LINES, MAX_LOCATIONS, NONE};
+use crate::game::{FirstBuild, Game, Resource, MAX_INDUSTRIES, MAX_LOCATIONS, NONE};
 use crate::state::State;
 use std::cell::Cell;
 
@@ -43,17 +43,16 @@ fn root(parent: &mut [u8; MAX_LOCATIONS], mut x: u8) -> u8 {
     x
 }
 
-/// The link components of a board (L-14), which depend only on the links placed: the component of each
-/// location, named by one of its locations.
-fn link_components(game: &Game, links: &[u8; MAX_LINES]) -> [u8; MAX_LOCATIONS] {
+/// The link components of a board (L-14), which depend only on the lines holding a link (`placed`, a bitmask):
+/// the component of each location, named by one of its locations.
+fn link_components(game: &Game, mut placed: u64) -> [u8; MAX_LOCATIONS] {
     let mut parent = [0u8; MAX_LOCATIONS];
     for (l, p) in parent.iter_mut().enumerate().take(game.locations.len()) {
         *p = l as u8;
     }
-    for (i, &owner) in links[..game.lines.len()].iter().enumerate() {
-        if owner == NONE {
-            continue;
-        }
+    while placed != 0 {
+        let i = placed.trailing_zeros() as usize;
+        placed &= placed - 1;
         let ends = &game.lines[i].ends;
         let first = root(&mut parent, ends[0]);
         for &e in &ends[1..] {
@@ -70,81 +69,95 @@ fn link_components(game: &Game, links: &[u8; MAX_LINES]) -> [u8; MAX_LOCATIONS] 
     component
 }
 
-/// The link components last computed on this thread, with the configuration and the links they are for.
-/// Most decisions place no link, so consecutive contexts (a legality check, then the follow-ups of the action
-/// applied) almost always share them: comparing 64 bytes of links is far cheaper than the union-find.
+/// The link components last computed on this thread, with the configuration and the lines holding a link
+/// they are for. Most decisions place no link, so consecutive contexts (a legality check, then the follow-ups
+/// of the action applied) almost always share them: comparing two words is far cheaper than the union-find.
 #[derive(Clone, Copy)]
 struct LastComponents {
     game: u64,
-    links: [u8; MAX_LINES],
+    placed: u64,
     component: [u8; MAX_LOCATIONS],
 }
 
 thread_local! {
     static LAST_COMPONENTS: Cell<LastComponents> = const {
-        Cell::new(LastComponents { game: 0, links: [NONE; MAX_LINES], component: [NONE; MAX_LOCATIONS] })
+        Cell::new(LastComponents { game: 0, placed: 0, component: [NONE; MAX_LOCATIONS] })
     };
 }
 
-fn components(game: &Game, state: &State) -> [u8; MAX_LOCATIONS] {
+fn components(game: &Game, placed: u64) -> [u8; MAX_LOCATIONS] {
     LAST_COMPONENTS.with(|last| {
         let known = last.get();
-        if known.game == game.uid && known.links == state.links {
+        if known.game == game.uid && known.placed == placed {
             return known.component;
         }
-        let component = link_components(game, &state.links);
+        let component = link_components(game, placed);
         last.set(LastComponents {
             game: game.uid,
-            links: state.links,
+            placed,
             component,
         });
         component
     })
 }
 
+/// The cubes on the tiles of `spaces`.
+fn cubes_on(state: &State, mut spaces: u64) -> u32 {
+    let mut cubes = 0;
+    while spaces != 0 {
+        let s = spaces.trailing_zeros() as usize;
+        spaces &= spaces - 1;
+        cubes += state.board[s].cubes as u32;
+    }
+    cubes
+}
+
 impl Ctx {
+    /// The context of `player`'s decision, read from the state's occupancy (the tiles and links on the board
+    /// as bitmasks) rather than from every space and line.
     pub fn new(game: &Game, state: &State, player: u8) -> Ctx {
-        let coal = game.producer(Resource::Coal);
-        let iron = game.producer(Resource::Iron);
-        let port = game.port_industry;
-        let component = components(game, state);
+        debug_assert!(
+            state.occupancy_is_current(),
+            "the occupancy is out of date: call State::refresh_occupancy after writing board or links"
+        );
+        let o = &state.occupancy;
+        let placed_links = o.placed_links();
+        let component = components(game, placed_links);
         let mut on_board = [0u32; 2];
+        on_board[Resource::Iron.index()] = cubes_on(
+            state,
+            state.tiles_of_industry(game.producer(Resource::Iron)),
+        );
         let mut component_coal = [0u32; MAX_LOCATIONS];
-        let mut own_tile_locations = 0u64;
-        let mut presence = false;
+        let mut mines = state.tiles_of_industry(game.producer(Resource::Coal));
+        while mines != 0 {
+            let s = mines.trailing_zeros() as usize;
+            mines &= mines - 1;
+            let cubes = state.board[s].cubes as u32;
+            on_board[Resource::Coal.index()] += cubes;
+            component_coal[component[game.spaces[s].location as usize] as usize] += cubes;
+        }
         let mut trade = game.printed_trade_locations();
-        let mut occupied = 0u64;
-        let mut occupied_by = [0u64; MAX_INDUSTRIES];
-        for (s, tile) in state.board[..game.spaces.len()].iter().enumerate() {
-            if tile.is_empty() {
-                continue;
-            }
-            occupied |= 1 << s;
-            occupied_by[tile.industry as usize] |= 1 << s;
-            let loc = game.spaces[s].location;
-            if tile.owner == player {
-                own_tile_locations |= 1 << loc;
-                presence = true;
-            }
-            if tile.industry == iron {
-                on_board[Resource::Iron.index()] += tile.cubes as u32;
-            } else if tile.industry == coal {
-                on_board[Resource::Coal.index()] += tile.cubes as u32;
-                component_coal[component[loc as usize] as usize] += tile.cubes as u32;
-            } else if tile.industry == port {
-                trade |= 1 << loc;
-            }
+        let mut ports = state.tiles_of_industry(game.port_industry);
+        while ports != 0 {
+            let s = ports.trailing_zeros() as usize;
+            ports &= ports - 1;
+            trade |= 1 << game.spaces[s].location;
+        }
+        let mut own_tile_locations = 0u64;
+        let mut mine = o.tiles_of[player as usize];
+        while mine != 0 {
+            let s = mine.trailing_zeros() as usize;
+            mine &= mine - 1;
+            own_tile_locations |= 1 << game.spaces[s].location;
         }
         let mut network = own_tile_locations;
-        let mut placed_links = 0u64;
-        for (i, &owner) in state.links[..game.lines.len()].iter().enumerate() {
-            if owner != NONE {
-                placed_links |= 1 << i;
-                if owner == player {
-                    network |= game.lines[i].ends();
-                    presence = true;
-                }
-            }
+        let mut own_links = o.links_of[player as usize];
+        let presence = o.tiles_of[player as usize] != 0 || own_links != 0;
+        while own_links != 0 {
+            let i = own_links.trailing_zeros() as usize;
+            own_links &= own_links - 1;
+            network |= game.lines[i].ends();
         }
         let mut component_trade = [false; MAX_LOCATIONS];
         while trade != 0 {
@@ -156,6 +169,8 @@ impl Ctx {
             FirstBuild::NothingOnBoard => presence,
             FirstBuild::FirstOfGame => state.players[player as usize].built_industry,
         };
+        let mut occupied_by = [0u64; MAX_INDUSTRIES];
+        occupied_by.copy_from_slice(&o.industry_spaces);
         Ctx {
             player,
             network,
@@ -167,7 +182,7 @@ impl Ctx {
             component_trade,
             own_tile_locations,
             placed_links,
-            occupied,
+            occupied: o.occupied(),
             occupied_by,
             canonical: None,
             hand: state.players[player as usize].hand_kinds(),

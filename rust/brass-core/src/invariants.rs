@@ -112,6 +112,12 @@ pub fn check_state(game: &Game, state: &State) -> Result<()> {
     }
     check_tiles(game, state)?;
     check_links(game, state)?;
+    if !state.occupancy_is_current() {
+        return Err(invalid(
+            "occupancy: out of date with the board and links (call `State::refresh_occupancy` after writing them directly)"
+                .into(),
+        ));
+    }
     if game.switches.intro && state.era == Era::Rail {
         return Err(invalid(
             "era: the introductory game has no Rail Era (L-54)".into(),

@@ -5,12 +5,13 @@ use crate::state::State;
 /// Per location, the bitmask of locations one placed link away (links of any owner, L-38).
 pub fn adjacency(game: &Game, state: &State) -> [u64; MAX_LOCATIONS] {
     let mut adj = [0u64; MAX_LOCATIONS];
-    for (i, line) in game.lines.iter().enumerate() {
-        if state.links[i] != NONE {
-            let ends = line.ends();
-            for &e in line.ends.iter() {
-                adj[e as usize] |= ends & !(1 << e);
-            }
+    let mut placed = state.occupancy.placed_links();
+    while placed != 0 {
+        let line = &game.lines[placed.trailing_zeros() as usize];
+        placed &= placed - 1;
+        let ends = line.ends();
+        for &e in line.ends.iter() {
+            adj[e as usize] |= ends & !(1 << e);
         }
     }
     adj
@@ -60,34 +61,42 @@ pub fn layers(adj: &[u64; MAX_LOCATIONS], from: u64, out: &mut [u64; MAX_LOCATIO
 /// links (L-13).
 pub fn network(game: &Game, state: &State, player: u8) -> u64 {
     let mut net = 0u64;
-    for (s, tile) in state.board[..game.spaces.len()].iter().enumerate() {
-        if tile.owner == player {
-            net |= 1 << game.spaces[s].location;
-        }
+    let mut tiles = state.occupancy.tiles_of[player as usize];
+    while tiles != 0 {
+        net |= 1 << game.spaces[tiles.trailing_zeros() as usize].location;
+        tiles &= tiles - 1;
     }
-    for (i, line) in game.lines.iter().enumerate() {
-        if state.links[i] == player {
-            net |= line.ends();
-        }
+    let mut links = state.occupancy.links_of[player as usize];
+    while links != 0 {
+        net |= game.lines[links.trailing_zeros() as usize].ends();
+        links &= links - 1;
     }
     net
 }
 
 /// Has the player any industry tile or link on the board (L-22, R-2)?
 pub fn has_presence(game: &Game, state: &State, player: u8) -> bool {
-    state.board[..game.spaces.len()]
-        .iter()
-        .any(|t| t.owner == player)
-        || state.links[..game.lines.len()].contains(&player)
+    debug_assert!((player as usize) < game.players as usize);
+    state.occupancy.tiles_of[player as usize] != 0 || state.occupancy.links_of[player as usize] != 0
 }
 
 /// Locations showing a market trade icon: printed ones and every location with a port tile of any
 /// owner, flipped or not (L-15). `exclude` is a space whose tile is about to be replaced.
 pub fn trade_locations(game: &Game, state: &State, exclude: u8) -> u64 {
     let mut m = game.printed_trade_locations();
-    for (s, tile) in state.board[..game.spaces.len()].iter().enumerate() {
-        if !tile.is_empty() && game.roles[tile.industry as usize].port && s as u8 != exclude {
-            m |= 1 << game.spaces[s].location;
+    let kept = if exclude == NONE {
+        !0
+    } else {
+        !(1u64 << exclude)
+    };
+    for (industry, role) in game.roles.iter().enumerate() {
+        if !role.port {
+            continue;
+        }
+        let mut ports = state.tiles_of_industry(industry as u8) & kept;
+        while ports != 0 {
+            m |= 1 << game.spaces[ports.trailing_zeros() as usize].location;
+            ports &= ports - 1;
         }
     }
     m
@@ -106,8 +115,11 @@ pub fn closest_coal(
     let coal_mine = game.producer(Resource::Coal);
     let mut by_location = [0u64; MAX_LOCATIONS];
     let mut with_coal = 0u64;
-    for (s, tile) in state.board[..game.spaces.len()].iter().enumerate() {
-        if tile.industry == coal_mine && !tile.is_empty() && tile.cubes > 0 && s as u8 != exclude {
+    let mut mines = state.tiles_of_industry(coal_mine);
+    while mines != 0 {
+        let s = mines.trailing_zeros() as usize;
+        mines &= mines - 1;
+        if state.board[s].cubes > 0 && s as u8 != exclude {
             let l = game.spaces[s].location as usize;
             by_location[l] |= 1 << s;
             with_coal |= 1 << l;

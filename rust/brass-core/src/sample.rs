@@ -69,13 +69,7 @@ pub fn sample_legal(game: &Game, state: &State, rng: &mut Rng, ids: &mut Vec<u16
     let ctx = Ctx::for_builds(game, state, p);
     let (builds, doubles_possible) = rules::build_candidates(game, state, &ctx);
     let links = rules::link_candidates(game, state, &ctx);
-    let mut sale_tiles = 0u64;
-    for &tile in &l.sell_spaces {
-        let t = state.board[tile as usize];
-        if t.owner == p && game.roles[t.industry as usize].sold && !t.flipped {
-            sale_tiles |= 1 << tile;
-        }
-    }
+    let sale_tiles = rules::sale_tiles(game, state, p);
     let targets = l.sale_targets.len() as u64;
     let singles: u64 = builds.iter().map(|m| m.count_ones() as u64).sum();
     let build_block = singles * if doubles_possible { 2 } else { 1 };
@@ -87,6 +81,10 @@ pub fn sample_legal(game: &Game, state: &State, rng: &mut Rng, ids: &mut Vec<u16
     // Pass is always legal in an Action decision, so the loop ends.
     let total =
         build_block + link_block + develop_block + sale_block + loan_block + scout_block + 1;
+    // Links and develops already checked this decision, and the legal ones: a candidate drawn again is not
+    // checked again (the same answer; the draws, and so the games, are unchanged).
+    let (mut links_checked, mut links_legal) = (0u64, 0u64);
+    let (mut develops_checked, mut develops_legal) = (0u32, 0u32);
     loop {
         let mut r = rng.below(total);
         if r < build_block {
@@ -121,14 +119,28 @@ pub fn sample_legal(game: &Game, state: &State, rng: &mut Rng, ids: &mut Vec<u16
         r -= build_block;
         if r < link_block {
             let line = nth_bit(links, r);
-            if rules::check_link(game, state, &ctx, line, false).is_ok() {
+            let bit = 1u64 << line;
+            if links_checked & bit == 0 {
+                links_checked |= bit;
+                if rules::check_link(game, state, &ctx, line, false).is_ok() {
+                    links_legal |= bit;
+                }
+            }
+            if links_legal & bit != 0 {
                 return l.link + line as u16;
             }
             continue;
         }
         r -= link_block;
         if r < develop_block {
-            if rules::check_develop(game, state, &ctx, r as u8).is_ok() {
+            let bit = 1u32 << r;
+            if develops_checked & bit == 0 {
+                develops_checked |= bit;
+                if rules::check_develop(game, state, &ctx, r as u8).is_ok() {
+                    develops_legal |= bit;
+                }
+            }
+            if develops_legal & bit != 0 {
                 return l.develop + r as u16;
             }
             continue;
@@ -160,12 +172,23 @@ pub fn sample_legal(game: &Game, state: &State, rng: &mut Rng, ids: &mut Vec<u16
     }
 }
 
-/// The position of the `n`-th set bit of `mask` (from 0, lowest first).
-fn nth_bit(mut mask: u64, n: u64) -> u8 {
-    for _ in 0..n {
-        mask &= mask - 1;
+/// The position of the `n`-th set bit of `mask` (from 0, lowest first; `n` below its number of bits).
+fn nth_bit(mask: u64, mut n: u64) -> u8 {
+    // Skip whole bytes by their bit counts, then clear the low bits of the byte holding it.
+    let mut base = 0;
+    loop {
+        let byte = (mask >> base) & 0xff;
+        let count = byte.count_ones() as u64;
+        if n < count {
+            let mut byte = byte;
+            for _ in 0..n {
+                byte &= byte - 1;
+            }
+            return base as u8 + byte.trailing_zeros() as u8;
+        }
+        n -= count;
+        base += 8;
     }
-    mask.trailing_zeros() as u8
 }
 
 /// The `n`-th build candidate, industry by industry, spaces ascending: (space, industry).

@@ -180,6 +180,49 @@ impl Tile {
     }
 }
 
+/// Who holds each space and line and which industry each tile is, as bitmasks: what the rules would
+/// otherwise scan the whole board and every line for at each decision (docs/performance.md). It is a
+/// function of `State::board` and `State::links` alone, so two states with the same board and links have the
+/// same occupancy and the state JSON does not hold it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Occupancy {
+    /// Per player, the spaces holding their industry tiles.
+    pub tiles_of: [u64; MAX_PLAYERS],
+    /// Per player, the lines holding their links.
+    pub links_of: [u64; MAX_PLAYERS],
+    /// Per industry, the spaces holding a tile of it.
+    pub industry_spaces: [u64; MAX_INDUSTRIES],
+}
+
+impl Occupancy {
+    /// The occupancy of a board and its links, read from every space and line.
+    pub fn of(board: &[Tile; MAX_SPACES], links: &[u8; MAX_LINES]) -> Occupancy {
+        let mut o = Occupancy::default();
+        for (s, tile) in board.iter().enumerate() {
+            if !tile.is_empty() {
+                o.tiles_of[tile.owner as usize] |= 1 << s;
+                o.industry_spaces[tile.industry as usize] |= 1 << s;
+            }
+        }
+        for (l, &owner) in links.iter().enumerate() {
+            if owner != NONE {
+                o.links_of[owner as usize] |= 1 << l;
+            }
+        }
+        o
+    }
+
+    /// The spaces holding a tile.
+    pub fn occupied(&self) -> u64 {
+        self.tiles_of.iter().fold(0, |m, &t| m | t)
+    }
+
+    /// The lines holding a link.
+    pub fn placed_links(&self) -> u64 {
+        self.links_of.iter().fold(0, |m, &l| m | l)
+    }
+}
+
 /// One player's holdings.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Player {
@@ -234,6 +277,10 @@ pub struct State {
     pub board: [Tile; MAX_SPACES],
     /// Owner of the link on each line, or NONE.
     pub links: [u8; MAX_LINES],
+    /// Who and what holds each space and line, as bitmasks: a summary of `board` and `links` kept current by
+    /// [`State::set_tile`] and [`State::set_link`]. Code that writes `board` or `links` directly must call
+    /// [`State::refresh_occupancy`] after.
+    pub occupancy: Occupancy,
     /// Cubes in each resource's market (coal, iron); the `k` cubes sit on the `k` most expensive spaces.
     pub markets: [u8; 2],
     /// The draw pile is `deck[deck_pos..deck_len]`, next card first.
@@ -247,6 +294,53 @@ pub struct State {
 }
 
 impl State {
+    /// Put `tile` on `space` (`Tile::EMPTY` clears it), keeping the occupancy current.
+    pub fn set_tile(&mut self, space: u8, tile: Tile) {
+        let old = self.board[space as usize];
+        let bit = 1u64 << space;
+        if !old.is_empty() {
+            self.occupancy.tiles_of[old.owner as usize] &= !bit;
+            self.occupancy.industry_spaces[old.industry as usize] &= !bit;
+        }
+        if !tile.is_empty() {
+            self.occupancy.tiles_of[tile.owner as usize] |= bit;
+            self.occupancy.industry_spaces[tile.industry as usize] |= bit;
+        }
+        self.board[space as usize] = tile;
+    }
+
+    /// Give `line` a link of `owner` (NONE removes it), keeping the occupancy current.
+    pub fn set_link(&mut self, line: u8, owner: u8) {
+        let bit = 1u64 << line;
+        let old = self.links[line as usize];
+        if old != NONE {
+            self.occupancy.links_of[old as usize] &= !bit;
+        }
+        if owner != NONE {
+            self.occupancy.links_of[owner as usize] |= bit;
+        }
+        self.links[line as usize] = owner;
+    }
+
+    /// The spaces holding a tile of `industry` (none for NONE).
+    pub fn tiles_of_industry(&self, industry: u8) -> u64 {
+        self.occupancy
+            .industry_spaces
+            .get(industry as usize)
+            .copied()
+            .unwrap_or(0)
+    }
+
+    /// Recompute the occupancy from `board` and `links`, after writing them directly.
+    pub fn refresh_occupancy(&mut self) {
+        self.occupancy = Occupancy::of(&self.board, &self.links);
+    }
+
+    /// Does the occupancy match `board` and `links`?
+    pub fn occupancy_is_current(&self) -> bool {
+        self.occupancy == Occupancy::of(&self.board, &self.links)
+    }
+
     /// The player who must decide now, or None when the game is over.
     pub fn current_player(&self, game: &Game) -> Option<u8> {
         match self.decision {

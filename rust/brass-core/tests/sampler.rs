@@ -190,3 +190,54 @@ fn the_random_agent_and_mcts_playouts_draw_with_the_sampler_they_are_given() {
     let choice = mcts_draw.choose(&game, &state, &mut Rng(5));
     assert!(ids.contains(&choice));
 }
+
+/// An FNV-1a hash of every action drawn in `games` games of each sampler, from `rollout::game_seeds(11, i)`.
+fn games_hash(game: &Game, games: u64, sampler: brass_core::sample::Sampler) -> u64 {
+    let mut hash = 0xcbf2_9ce4_8422_2325u64;
+    let mut ids = Vec::new();
+    for index in 0..games {
+        let (deal, mut rng) = brass_core::rollout::game_seeds(11, index);
+        let mut state = apply::new_state(game, deal);
+        while !state.is_terminal() {
+            let id = sampler.pick(game, &state, &mut rng, &mut ids);
+            hash = (hash ^ id as u64).wrapping_mul(0x100_0000_01b3);
+            apply::apply_unchecked(game, &mut state, game.decode(id as i64).unwrap());
+        }
+    }
+    hash
+}
+
+/// Speed work must not change the games either sampler plays (issue 23, "Must not change"): the hashes of the
+/// actions of 20 games per configuration, recorded before the occupancy summary and the memo of checked
+/// candidates (commit b34bfd9).
+#[test]
+fn both_samplers_play_the_games_they_played_before_the_speed_work() {
+    use brass_core::sample::Sampler;
+    let mut got = Vec::new();
+    for game in configurations() {
+        for sampler in [Sampler::List, Sampler::Draw] {
+            got.push((
+                format!("{} {}p {}", game.name, game.players, sampler.name()),
+                games_hash(&game, 20, sampler),
+            ));
+        }
+    }
+    let expected: [(&str, u64); 10] = EXPECTED_GAME_HASHES;
+    for ((name, hash), (want_name, want)) in got.iter().zip(expected) {
+        assert_eq!(name, want_name);
+        assert_eq!(*hash, want, "{name}: other games than before");
+    }
+}
+
+const EXPECTED_GAME_HASHES: [(&str, u64); 10] = [
+    ("lancashire 2p list", 0xeafc3ac2401b1949),
+    ("lancashire 2p draw", 0x82b14194c3325ec3),
+    ("lancashire 4p list", 0x8f6d6bf38e31c8ef),
+    ("lancashire 4p draw", 0xe6cfd802a5e392ac),
+    ("brass 3p list", 0x271624c562a9b7c4),
+    ("brass 3p draw", 0x2c1da8593ff43efd),
+    ("birmingham 2p list", 0x22a3b5d9d8abf48d),
+    ("birmingham 2p draw", 0x5ad46ed96b3a3e8e),
+    ("birmingham 4p list", 0x2f6aaad08b99fa5e),
+    ("birmingham 4p draw", 0x8cc86cd86e094114),
+];

@@ -6,6 +6,7 @@ mod common;
 mod agents;
 mod hidden_information;
 mod observation;
+mod occupancy;
 mod random_games;
 mod rules_actions;
 mod rules_birmingham;

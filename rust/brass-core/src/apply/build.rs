@@ -37,13 +37,16 @@ pub(super) fn start_build(
     let spec = *state
         .next_tile(game, p as u8, industry)
         .expect("tile on mat");
-    state.board[space as usize] = Tile {
-        owner: p as u8,
-        industry,
-        level: spec.level,
-        flipped: false,
-        cubes: 0,
-    };
+    state.set_tile(
+        space,
+        Tile {
+            owner: p as u8,
+            industry,
+            level: spec.level,
+            flipped: false,
+            cubes: 0,
+        },
+    );
     state.players[p].taken[industry as usize] += 1;
     if game.switches.first_build == crate::game::FirstBuild::FirstOfGame {
         state.players[p].built_industry = true;

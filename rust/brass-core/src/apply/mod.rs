@@ -132,7 +132,7 @@ fn place_link(game: &Game, state: &mut State, p: usize, line: u8) {
         (Era::Rail, true) => game.link_costs.second_rail,
     };
     spend(state, p, cost as u32);
-    state.links[line as usize] = p as u8;
+    state.set_link(line, p as u8);
     state.players[p].links_left -= 1;
     u.target = line;
     u.count += 1;

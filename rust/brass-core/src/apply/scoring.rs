@@ -43,7 +43,7 @@ fn score_era(game: &Game, state: &mut State) {
         let owner = state.links[i];
         if owner != NONE {
             state.players[owner as usize].links_left += 1;
-            state.links[i] = NONE;
+            state.set_link(i as u8, NONE);
         }
     }
     for s in 0..game.spaces.len() {
@@ -69,7 +69,7 @@ pub(super) fn end_era(game: &Game, state: &mut State) {
     // L-51, C-16: level-1 tiles leave the board; the game's own boards (DCM); a new deck and deal.
     for s in 0..game.spaces.len() {
         if !state.board[s].is_empty() && state.board[s].level == 1 {
-            state.board[s] = Tile::EMPTY;
+            state.set_tile(s as u8, Tile::EMPTY);
         }
     }
     crate::games::new_era(game, state);

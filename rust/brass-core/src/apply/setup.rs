@@ -34,6 +34,7 @@ pub fn new_state(game: &Game, seed: u64) -> State {
         players: [player; MAX_PLAYERS],
         board: [Tile::EMPTY; MAX_SPACES],
         links: [NONE; MAX_LINES],
+        occupancy: crate::state::Occupancy::default(),
         markets: [
             game.market(Resource::Coal).start,
             game.market(Resource::Iron).start,

@@ -134,6 +134,6 @@ pub(super) fn remove_for_shortfall(game: &Game, state: &mut State, space: u8) {
     let cost = game
         .tile_spec(tile.industry, tile.level)
         .map_or(0, |t| t.cost);
-    state.board[space as usize] = Tile::EMPTY;
+    state.set_tile(space, Tile::EMPTY);
     state.players[tile.owner as usize].money += (cost / 2) as i32;
 }

@@ -109,6 +109,8 @@ impl Game {
                 producer[Resource::Beer.index()],
             ),
         });
+        let (printed_trade, location_spaces, card_spaces, town_spaces) =
+            location_masks(&locations, cards.kinds.len());
         let start_money = match (&data.classic, family) {
             (Some(c), Family::Classic) => c.money,
             _ => data.setup.money,
@@ -124,12 +126,11 @@ impl Game {
                 .map_or(NONE, |i| i as u8),
             roles,
             producer,
-            printed_trade: locations
-                .iter()
-                .enumerate()
-                .filter(|(_, l)| l.trade_icon)
-                .fold(0, |m, (i, _)| m | 1 << i),
+            printed_trade,
             locations,
+            location_spaces,
+            card_spaces,
+            town_spaces,
             space_groups: map.space_groups,
             spaces: map.spaces,
             lines_at: map.lines_at,
@@ -590,6 +591,32 @@ fn build_switches(
         first_link_anywhere: birmingham,
         double_rail_beer: birmingham,
     })
+}
+
+/// The locations with a printed trade icon; the spaces of each location, of the location each card kind
+/// names, and of every location but the farm breweries; as bitmasks (`Game::printed_trade`,
+/// `location_spaces`, `card_spaces`, `town_spaces`).
+fn location_masks(locations: &[Location], card_kinds: usize) -> (u64, Vec<u64>, Vec<u64>, u64) {
+    let printed_trade = locations
+        .iter()
+        .enumerate()
+        .filter(|(_, l)| l.trade_icon)
+        .fold(0, |m, (i, _)| m | 1 << i);
+    let location_spaces: Vec<u64> = locations
+        .iter()
+        .map(|l| l.spaces().fold(0u64, |m, s| m | 1 << s))
+        .collect();
+    let mut card_spaces = vec![0u64; card_kinds];
+    let mut town_spaces = 0u64;
+    for (l, loc) in locations.iter().enumerate() {
+        if loc.card != NONE {
+            card_spaces[loc.card as usize] |= location_spaces[l];
+        }
+        if !loc.farm {
+            town_spaces |= location_spaces[l];
+        }
+    }
+    (printed_trade, location_spaces, card_spaces, town_spaces)
 }
 
 /// A fresh `Game::uid` (never 0, the "none yet" of the caches keyed by it).

@@ -31,6 +31,12 @@ pub struct Game {
     /// The industry whose tiles are ports (role `port`), or NONE.
     pub port_industry: u8,
     pub locations: Vec<Location>,
+    /// Per location, its spaces as a bitmask.
+    pub location_spaces: Vec<u64>,
+    /// Per card kind, the spaces of the location it names (0 for the other cards), as a bitmask.
+    pub card_spaces: Vec<u64>,
+    /// The spaces of every location but the farm breweries: where a wild location card builds (B-10).
+    pub town_spaces: u64,
     pub spaces: Vec<Space>,
     pub lines: Vec<Line>,
     /// Per location, the lines touching it.

@@ -230,13 +230,16 @@ fn read_board(game: &Game, r: &Reader, state: &mut State) -> Result<()> {
         let level = tr.int("level", 0, 9)? as u8;
         let flipped = tr.bool("flipped")?;
         let cubes = tr.int("cubes", 0, 99)? as u8;
-        state.board[s as usize] = Tile {
-            owner,
-            industry,
-            level,
-            flipped,
-            cubes,
-        };
+        state.set_tile(
+            s,
+            Tile {
+                owner,
+                industry,
+                level,
+                flipped,
+                cubes,
+            },
+        );
         if default_built[owner as usize] {
             state.players[owner as usize].built_industry = true;
         }
@@ -262,7 +265,7 @@ fn read_links(game: &Game, r: &Reader, state: &mut State) -> Result<()> {
             )));
         }
         let owner = int_in(&format!("links.{name}"), ov, 0, n as i64 - 1)? as u8;
-        state.links[l as usize] = owner;
+        state.set_link(l, owner);
     }
     Ok(())
 }

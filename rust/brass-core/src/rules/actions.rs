@@ -127,19 +127,43 @@ pub fn check_sell(
     crate::games::check_sale(game, state, ctx, tile, target)
 }
 
+/// The spaces holding `player`'s unflipped tiles of an industry that sells: the tiles a sale may use
+/// (L-40, B-15), as a bitmask (`check_sell` decides each target).
+pub fn sale_tiles(game: &Game, state: &State, player: u8) -> u64 {
+    let mut sold = 0u64;
+    for (industry, role) in game.roles.iter().enumerate() {
+        if role.sold {
+            sold |= state.occupancy.industry_spaces[industry];
+        }
+    }
+    let mut tiles = sold & state.occupancy.tiles_of[player as usize];
+    let mut out = 0u64;
+    while tiles != 0 {
+        let s = tiles.trailing_zeros();
+        tiles &= tiles - 1;
+        if !state.board[s as usize].flipped {
+            out |= 1 << s;
+        }
+    }
+    out
+}
+
 /// Is any sale legal now (to offer `sell` follow-ups)?
 pub fn any_sale(game: &Game, state: &State, ctx: &Ctx) -> bool {
-    game.layout.sell_spaces.iter().any(|&tile| {
-        let t = state.board[tile as usize];
-        t.owner == ctx.player
-            && game.roles[t.industry as usize].sold
-            && !t.flipped
-            && game
-                .layout
-                .sale_targets
-                .iter()
-                .any(|&target| check_sell(game, state, ctx, tile, target).is_ok())
-    })
+    let mut tiles = sale_tiles(game, state, ctx.player);
+    while tiles != 0 {
+        let tile = tiles.trailing_zeros() as u8;
+        tiles &= tiles - 1;
+        if game
+            .layout
+            .sale_targets
+            .iter()
+            .any(|&target| check_sell(game, state, ctx, tile, target).is_ok())
+        {
+            return true;
+        }
+    }
+    false
 }
 
 /// Can the player take a loan of `amount` (L-45, L-46, C-5)?

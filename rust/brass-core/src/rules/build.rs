@@ -331,7 +331,45 @@ impl Ctx {
             })
             .fold(0u32, |m, i| m | 1 << i);
         let free = game.all_spaces() & !ctx.occupied;
-        ctx.canonical = Some(canonical_free_spaces(game, free, industries));
+        let mut canonical = canonical_free_spaces_cached(game, free);
+        for (i, c) in canonical.iter_mut().enumerate() {
+            if industries & (1 << i) == 0 {
+                *c = 0;
+            }
+        }
+        ctx.canonical = Some(canonical);
         ctx
     }
+}
+
+/// The canonical spaces of every industry last computed on this thread, with the configuration and the free
+/// spaces they are for: they change only when a tile is built or removed, far less often than they are read.
+#[derive(Clone, Copy)]
+struct LastCanonical {
+    game: u64,
+    free: u64,
+    canonical: [u64; MAX_INDUSTRIES],
+}
+
+thread_local! {
+    static LAST_CANONICAL: std::cell::Cell<LastCanonical> = const {
+        std::cell::Cell::new(LastCanonical { game: 0, free: 0, canonical: [0; MAX_INDUSTRIES] })
+    };
+}
+
+/// [`canonical_free_spaces`] of every industry, remembered between calls with the same free spaces.
+fn canonical_free_spaces_cached(game: &Game, free: u64) -> [u64; MAX_INDUSTRIES] {
+    LAST_CANONICAL.with(|last| {
+        let known = last.get();
+        if known.game == game.uid && known.free == free {
+            return known.canonical;
+        }
+        let canonical = canonical_free_spaces(game, free, u32::MAX);
+        last.set(LastCanonical {
+            game: game.uid,
+            free,
+            canonical,
+        });
+        canonical
+    })
 }

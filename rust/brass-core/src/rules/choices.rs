@@ -31,10 +31,12 @@ pub fn consumer_locations(game: &Game, kind: ActionKind, target: u8) -> u64 {
 /// Unflipped tiles producing `resource` that still hold cubes, as a bitmask of spaces (L-18: iron
 /// comes from any of them, connected or not).
 pub fn works_with_cubes(game: &Game, state: &State, resource: Resource) -> u64 {
-    let producer = game.producer(resource);
+    let mut works = state.tiles_of_industry(game.producer(resource));
     let mut m = 0u64;
-    for (s, tile) in state.board[..game.spaces.len()].iter().enumerate() {
-        if !tile.is_empty() && tile.industry == producer && tile.cubes > 0 {
+    while works != 0 {
+        let s = works.trailing_zeros();
+        works &= works - 1;
+        if state.board[s as usize].cubes > 0 {
             m |= 1 << s;
         }
     }
@@ -88,11 +90,6 @@ pub fn card_choices(state: &State, player: u8) -> u32 {
 
 /// Spaces holding the player's tiles (shortfall choices, L-11).
 pub fn own_tiles(game: &Game, state: &State, player: u8) -> u64 {
-    let mut m = 0u64;
-    for (s, tile) in state.board[..game.spaces.len()].iter().enumerate() {
-        if tile.owner == player {
-            m |= 1 << s;
-        }
-    }
-    m
+    debug_assert!((player as usize) < game.players as usize);
+    state.occupancy.tiles_of[player as usize]
 }

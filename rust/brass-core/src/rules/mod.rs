@@ -11,7 +11,9 @@ mod choices;
 
 pub use crate::context::Ctx;
 pub use crate::error::Why;
-pub use actions::{any_sale, check_develop, check_link, check_loan, check_scout, check_sell};
+pub use actions::{
+    any_sale, check_develop, check_link, check_loan, check_scout, check_sell, sale_tiles,
+};
 pub use build::{
     build_cards, canonical_spaces, canonical_spaces_of, check_build, check_build_site,
     first_build_used, is_canonical_space, BuildPlan,
@@ -188,20 +190,24 @@ struct CardSites {
 impl CardSites {
     fn new(game: &Game, ctx: &Ctx) -> CardSites {
         let wild_location = game.wild_location != NONE && ctx.hand & (1 << game.wild_location) != 0;
-        let reach = crate::games::industry_card_network(game, ctx.network);
-        let (mut by_location_card, mut by_industry_card) = (0u64, 0u64);
-        for loc in &game.locations {
-            let spaces = ((1u64 << loc.num_spaces) - 1) << loc.first_space;
-            let own_card = loc.card != NONE && ctx.hand & (1 << loc.card) != 0;
-            if own_card || (wild_location && !loc.farm) {
-                by_location_card |= spaces;
-            }
+        let mut by_location_card = if wild_location { game.town_spaces } else { 0 };
+        let mut hand = ctx.hand;
+        while hand != 0 {
+            by_location_card |= game.card_spaces[hand.trailing_zeros() as usize];
+            hand &= hand - 1;
         }
-        for (i, loc) in game.locations.iter().enumerate() {
-            if !ctx.first_build_used || reach & (1 << i) != 0 {
-                by_industry_card |= ((1u64 << loc.num_spaces) - 1) << loc.first_space;
+        let by_industry_card = if ctx.first_build_used {
+            let mut reach = crate::games::industry_card_network(game, ctx.network)
+                & (u64::MAX >> (64 - game.locations.len()));
+            let mut spaces = 0u64;
+            while reach != 0 {
+                spaces |= game.location_spaces[reach.trailing_zeros() as usize];
+                reach &= reach - 1;
             }
-        }
+            spaces
+        } else {
+            game.all_spaces()
+        };
         CardSites {
             by_location_card,
             by_industry_card,
@@ -265,12 +271,11 @@ fn push_develops(game: &Game, state: &State, ctx: &Ctx, out: &mut Vec<u16>) {
 }
 
 fn push_sales(game: &Game, state: &State, ctx: &Ctx, out: &mut Vec<u16>) {
-    for &tile in &game.layout.sell_spaces {
-        let t = state.board[tile as usize];
-        // Only a shortcut: `check_sell` refuses these tiles too (an equivalent mutant if weakened).
-        if t.owner != ctx.player || !game.roles[t.industry as usize].sold || t.flipped {
-            continue;
-        }
+    // Only a shortcut: `check_sell` refuses the other tiles too. Ascending spaces, as the ids go.
+    let mut tiles = sale_tiles(game, state, ctx.player);
+    while tiles != 0 {
+        let tile = tiles.trailing_zeros() as u8;
+        tiles &= tiles - 1;
         for &target in &game.layout.sale_targets {
             if check_sell(game, state, ctx, tile, target).is_ok() {
                 out.push(game.encode(Action::Sell { tile, target }));

@@ -108,13 +108,16 @@ impl Pos {
         let role = self.g.roles[industry as usize];
         let flipped = (role.produces.is_some() && cubes == 0) || role.flips_when_built;
         let s = self.space(space);
-        self.s.board[s as usize] = Tile {
-            owner,
-            industry,
-            level,
-            flipped,
-            cubes,
-        };
+        self.s.set_tile(
+            s,
+            Tile {
+                owner,
+                industry,
+                level,
+                flipped,
+                cubes,
+            },
+        );
         if self.g.switches.first_build == FirstBuild::FirstOfGame {
             self.s.players[owner as usize].built_industry = true; // C-6: a tile on the board was built
         }
@@ -127,7 +130,7 @@ impl Pos {
     }
     pub fn link(&mut self, line: &str, owner: u8) -> &mut Self {
         let l = self.line(line);
-        self.s.links[l as usize] = owner;
+        self.s.set_link(l, owner);
         self.s.players[owner as usize].links_left -= 1;
         self
     }
