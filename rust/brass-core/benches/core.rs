@@ -98,6 +98,42 @@ fn main() {
         );
         return;
     }
+    // `core vecenv GAME PLAYERS ENVS STEPS`: a VecEnv's full loop (observations, masks, native random actions,
+    // step), as `brass bench` times it from Python, without Python (for profilers).
+    if let Some(at) = args.iter().position(|a| a == "vecenv") {
+        let name = args.get(at + 1).map_or("birmingham", String::as_str);
+        let players: i64 = args.get(at + 2).map_or(4, |a| a.parse().expect("players"));
+        let envs: usize = args.get(at + 3).map_or(256, |a| a.parse().expect("envs"));
+        let steps: u64 = args.get(at + 4).map_or(200, |a| a.parse().expect("steps"));
+        let game = Game::new(name, players, &BTreeMap::new()).unwrap();
+        let size = brass_core::observation::size(&game);
+        let mut env = brass_core::vecenv::VecEnv::new(game, envs, 1);
+        let players = players as usize;
+        let (mut obs, mut masks) = (
+            vec![0f32; envs * size],
+            vec![false; envs * env.game.num_actions()],
+        );
+        let (mut actions, mut rewards, mut dones, mut scores) = (
+            vec![0i64; envs],
+            vec![0f32; envs * players],
+            vec![false; envs],
+            vec![0i32; envs * players],
+        );
+        let t = Instant::now();
+        for k in 0..steps {
+            env.observations(&mut obs);
+            env.masks(&mut masks);
+            env.sample_actions(k, &mut actions);
+            env.step(&actions, &mut rewards, &mut dones, &mut scores)
+                .unwrap();
+        }
+        let secs = t.elapsed().as_secs_f64();
+        println!(
+            "{name} {players}p vecenv({envs}): {steps} steps, {:.0} env-steps/s",
+            (steps as usize * envs) as f64 / secs
+        );
+        return;
+    }
     if let Some(at) = args.iter().position(|a| a == "rollouts") {
         let name = args.get(at + 1).map_or("birmingham", String::as_str);
         let players: i64 = args.get(at + 2).map_or(4, |a| a.parse().expect("players"));

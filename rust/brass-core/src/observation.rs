@@ -232,7 +232,20 @@ fn action_fields(f: &mut Fields, game: &Game) {
 
 /// Length of the observation vector.
 pub fn size(game: &Game) -> usize {
-    layout(game).last().map_or(0, |f| f.offset + f.len)
+    // The layout names every field (thousands of instructions and allocations); batch loops ask for the
+    // size at every call, so the last configuration's size is remembered on each thread.
+    thread_local! {
+        static LAST_SIZE: std::cell::Cell<(u64, usize)> = const { std::cell::Cell::new((0, 0)) };
+    }
+    LAST_SIZE.with(|last| {
+        let (uid, size) = last.get();
+        if uid == game.uid {
+            return size;
+        }
+        let size = layout(game).last().map_or(0, |f| f.offset + f.len);
+        last.set((game.uid, size));
+        size
+    })
 }
 
 /// Write `player`'s observation into `out` (length [`size`]). Everything not set is 0.
@@ -307,8 +320,9 @@ fn write_seat(game: &Game, state: &State, p: u8, out: &mut [f32]) {
             .next_tile(game, p, k as u8)
             .map_or(0.0, |t| t.level as f32 / highest));
     }
-    for k in 0..game.card_kinds.len() {
-        set(pl.discards[k] as f32 / 4.0);
+    let cards = game.card_kinds.len();
+    for (o, &d) in out[i..i + cards].iter_mut().zip(&pl.discards[..cards]) {
+        *o = d as f32 / 4.0;
     }
 }
 
@@ -323,8 +337,9 @@ fn write_board(
 ) -> usize {
     let (inds, spaces, lines) = (game.industries.len(), game.spaces.len(), game.lines.len());
     let cards = game.card_kinds.len();
-    for k in 0..cards {
-        out[k] = state.players[player as usize].hand[k] as f32 / 4.0;
+    let hand = &state.players[player as usize].hand[..cards];
+    for (o, &c) in out[..cards].iter_mut().zip(hand) {
+        *o = c as f32 / 4.0;
     }
     let at = cards;
     let (owner_at, ind_at, level_at, flip_at, cube_at) = (
@@ -335,10 +350,12 @@ fn write_board(
         at + spaces * (SEATS + inds + 2),
     );
     let highest = game.highest_level() as f32;
-    for (s, t) in state.board[..spaces].iter().enumerate() {
-        if t.is_empty() {
-            continue;
-        }
+    // Only the spaces holding a tile (the occupancy), in space order as before.
+    let mut occupied = state.occupancy.occupied();
+    while occupied != 0 {
+        let s = occupied.trailing_zeros() as usize;
+        occupied &= occupied - 1;
+        let t = &state.board[s];
         out[owner_at + s * SEATS + rel(t.owner)] = 1.0;
         out[ind_at + s * inds + t.industry as usize] = 1.0;
         out[level_at + s] = t.level as f32 / highest;
@@ -346,10 +363,11 @@ fn write_board(
         out[cube_at + s] = t.cubes as f32 / 6.0;
     }
     let mut at = cube_at + spaces;
-    for (l, &owner) in state.links[..lines].iter().enumerate() {
-        if owner != NONE {
-            out[at + l * SEATS + rel(owner)] = 1.0;
-        }
+    let mut placed = state.occupancy.placed_links();
+    while placed != 0 {
+        let l = placed.trailing_zeros() as usize;
+        placed &= placed - 1;
+        out[at + l * SEATS + rel(state.links[l])] = 1.0;
     }
     at += lines * SEATS;
     for (i, resource) in Resource::MARKETS.into_iter().enumerate() {

@@ -150,3 +150,28 @@ fn c11_l51_the_lancashire_block_s_rules_are_checked() {
     s.era = brass_core::game::Era::Rail;
     assert!(corrupt(&g, &s).contains("(L-3, L-51, L-56)"));
 }
+
+/// `Player::hand_size` and `hand_kinds` add and test eight counts at a time: they must agree with the plain
+/// sum and test over every kind, for any counts a state may hold (0 to 255 of a kind).
+#[test]
+fn hand_size_and_hand_kinds_agree_with_the_plain_count() {
+    let game = brass_core::Game::new("birmingham", 4, &std::collections::BTreeMap::new()).unwrap();
+    let mut player = brass_core::apply::new_state(&game, 1).players[0];
+    let mut rng = brass_core::Rng(17);
+    for round in 0..2000 {
+        for k in 0..player.hand.len() {
+            // Mostly small counts and many zeros, as in play; every tenth hand anything up to 255.
+            player.hand[k] = match (round % 10, rng.below(4)) {
+                (0, _) => rng.below(256) as u8,
+                (_, 0) => rng.below(9) as u8,
+                _ => 0,
+            };
+        }
+        let sum: u32 = player.hand.iter().map(|&c| c as u32).sum();
+        let kinds = (0..player.hand.len())
+            .filter(|&k| player.hand[k] > 0)
+            .fold(0u32, |m, k| m | 1 << k);
+        assert_eq!(player.hand_size(), sum, "{:?}", player.hand);
+        assert_eq!(player.hand_kinds(), kinds, "{:?}", player.hand);
+    }
+}

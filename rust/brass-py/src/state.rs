@@ -10,7 +10,8 @@ use brass_core::{
 };
 use numpy::PyArray1;
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyString, PyTuple};
+use pyo3::sync::PyOnceLock;
+use pyo3::types::{PyDict, PyList, PyString, PyTuple};
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
@@ -48,6 +49,27 @@ fn card_list(game: &CoreGame, counts: &[u8]) -> Vec<String> {
     v
 }
 
+/// Python ints for the action ids below 1,024 (every game has fewer), made once: a list of legal actions
+/// then holds shared int objects instead of allocating one per id (ids above 256 are not interned by
+/// CPython). A Python loop calling `legal_actions()` at every decision spends much of its time there.
+static ACTION_IDS: PyOnceLock<Vec<Py<PyAny>>> = PyOnceLock::new();
+
+/// The ids as a Python list of ints.
+fn id_list<'py>(py: Python<'py>, ids: &[u16]) -> PyResult<Bound<'py, PyList>> {
+    let cache = ACTION_IDS.get_or_init(py, || {
+        (0..1024u16)
+            .map(|i| i.into_pyobject(py).expect("an int").into_any().unbind())
+            .collect()
+    });
+    PyList::new(
+        py,
+        ids.iter().map(|&id| match cache.get(id as usize) {
+            Some(int) => int.bind(py).clone(),
+            None => id.into_pyobject(py).expect("an int").into_any(),
+        }),
+    )
+}
+
 /// A game position. Mutable: `apply` changes it in place; `clone` copies it.
 #[pyclass(module = "brass")]
 pub(crate) struct State {
@@ -55,7 +77,8 @@ pub(crate) struct State {
     pub(crate) inner: CoreState,
     pub(crate) history: Vec<u16>,
     pub(crate) seed: Option<u64>,
-    pub(crate) start: Option<Box<CoreState>>,
+    /// The position the record starts from (shared between clones: it never changes).
+    pub(crate) start: Option<Arc<CoreState>>,
 }
 
 impl State {
@@ -66,7 +89,7 @@ impl State {
             inner,
             history: Vec::new(),
             seed: None,
-            start: Some(Box::new(inner)),
+            start: Some(Arc::new(inner)),
         }
     }
 
@@ -237,8 +260,9 @@ impl State {
         self.inner.is_terminal()
     }
     /// Legal action ids, ascending, without duplicates; empty when the game is over.
-    fn legal_actions(&self, py: Python<'_>) -> PyResult<Vec<u16>> {
-        guard(py, || Ok(self.legal()))
+    fn legal_actions<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        let ids = guard(py, || Ok(self.legal()))?;
+        id_list(py, &ids)
     }
     /// A numpy bool array of length `game.num_actions`, True at the legal ids.
     fn legal_action_mask<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray1<bool>>> {
@@ -365,7 +389,7 @@ impl State {
             inner,
             history: Vec::new(),
             seed: None,
-            start: Some(Box::new(inner)),
+            start: Some(Arc::new(inner)),
         })
     }
     /// What `player` may know, as a float32 vector (layout: `game.observation_layout()`,
@@ -531,7 +555,7 @@ pub(crate) fn _state_from_pickle(
 ) -> PyResult<State> {
     let (game, inner) = guard(py, || json::from_json(text))?;
     let start = match start {
-        Some(s) => Some(Box::new(guard(py, || json::from_json(&s))?.1)),
+        Some(s) => Some(Arc::new(guard(py, || json::from_json(&s))?.1)),
         None => None,
     };
     Ok(State {
@@ -596,7 +620,7 @@ pub(crate) fn replay(py: Python<'_>, text: &Bound<'_, PyAny>) -> PyResult<State>
         let start = if rec.seed.is_some() {
             None
         } else {
-            Some(Box::new(rec.start))
+            Some(Arc::new(rec.start))
         };
         Ok((rec.game, state, history, rec.seed, start))
     })?;
