@@ -1,6 +1,8 @@
-//! The facts about a position that every legality check of one decision shares (`Ctx`), read from the board
-//! in one pass: the player's network and presence, the link components (union-find, kept while the links stay
-//! the same), the coal and trade icons of each component, the hand. Used by the rules and by the game modules' checks (docs/architecture.md).
+//! The facts about a position that every legality check of one decision shares (`Ctx`), read from the state's
+//! occupancy (bitmasks of the tiles and links on the board, `state::Occupancy`) rather than from every space:
+//! the player's network and presence, the link components (union-find, kept while the links stay the same), the
+//! coal and trade icons of each component, the hand. Used by the rules and by the game modules' checks
+//! (docs/architecture.md).
 use crate::game::{FirstBuild, Game, Resource, MAX_INDUSTRIES, MAX_LOCATIONS, NONE};
 use crate::state::State;
 use std::cell::Cell;
