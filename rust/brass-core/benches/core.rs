@@ -98,13 +98,15 @@ fn main() {
         );
         return;
     }
-    // `core vecenv GAME PLAYERS ENVS STEPS`: a VecEnv's full loop (observations, masks, native random actions,
-    // step), as `brass bench` times it from Python, without Python (for profilers).
+    // `core vecenv GAME PLAYERS ENVS STEPS [no-observations]`: a VecEnv's full loop (observations, masks, native
+    // random actions, step), as `brass bench` times it from Python, without Python (for profilers); with
+    // `no-observations`, the loop without them (their share of the time).
     if let Some(at) = args.iter().position(|a| a == "vecenv") {
         let name = args.get(at + 1).map_or("birmingham", String::as_str);
         let players: i64 = args.get(at + 2).map_or(4, |a| a.parse().expect("players"));
         let envs: usize = args.get(at + 3).map_or(256, |a| a.parse().expect("envs"));
         let steps: u64 = args.get(at + 4).map_or(200, |a| a.parse().expect("steps"));
+        let observe = args.get(at + 5).map(String::as_str) != Some("no-observations");
         let game = Game::new(name, players, &BTreeMap::new()).unwrap();
         let size = brass_core::observation::size(&game);
         let mut env = brass_core::vecenv::VecEnv::new(game, envs, 1);
@@ -121,7 +123,9 @@ fn main() {
         );
         let t = Instant::now();
         for k in 0..steps {
-            env.observations(&mut obs);
+            if observe {
+                env.observations(&mut obs);
+            }
             env.masks(&mut masks);
             env.sample_actions(k, &mut actions);
             env.step(&actions, &mut rewards, &mut dones, &mut scores)

@@ -255,12 +255,14 @@ pub fn write(game: &Game, state: &State, player: u8, out: &mut [f32]) {
     let rel = |p: u8| (p as usize + n - player as usize) % n;
     let mut at = write_header(game, state, &rel, out);
     let per_seat = 7 + 2 * game.industries.len() + game.card_kinds.len();
+    // Levels are scaled by the highest level of any tile (a scan of every stack: once per observation).
+    let highest = game.highest_level() as f32;
     for seat in 0..n {
         let p = ((seat + player as usize) % n) as u8;
-        write_seat(game, state, p, &mut out[at + seat * per_seat..]);
+        write_seat(game, state, p, highest, &mut out[at + seat * per_seat..]);
     }
     at += SEATS * per_seat;
-    at += write_board(game, state, player, &rel, &mut out[at..]);
+    at += write_board(game, state, player, &rel, highest, &mut out[at..]);
     if let Some(u) = state.action {
         write_action(game, &u, &mut out[at..]);
     }
@@ -296,7 +298,7 @@ fn write_header(game: &Game, state: &State, rel: &dyn Fn(u8) -> usize, out: &mut
 }
 
 /// One seat's public counters (and its discards).
-fn write_seat(game: &Game, state: &State, p: u8, out: &mut [f32]) {
+fn write_seat(game: &Game, state: &State, p: u8, highest: f32, out: &mut [f32]) {
     let pl = &state.players[p as usize];
     let mut i = 0;
     let mut set = |v: f32| {
@@ -314,7 +316,6 @@ fn write_seat(game: &Game, state: &State, p: u8, out: &mut [f32]) {
         let stack = game.stacks[k].len();
         set((stack - pl.taken[k] as usize) as f32 / stack as f32);
     }
-    let highest = game.highest_level() as f32;
     for k in 0..game.industries.len() {
         set(state
             .next_tile(game, p, k as u8)
@@ -333,6 +334,7 @@ fn write_board(
     state: &State,
     player: u8,
     rel: &dyn Fn(u8) -> usize,
+    highest: f32,
     out: &mut [f32],
 ) -> usize {
     let (inds, spaces, lines) = (game.industries.len(), game.spaces.len(), game.lines.len());
@@ -349,7 +351,6 @@ fn write_board(
         at + spaces * (SEATS + inds + 1),
         at + spaces * (SEATS + inds + 2),
     );
-    let highest = game.highest_level() as f32;
     // Only the spaces holding a tile (the occupancy), in space order as before.
     let mut occupied = state.occupancy.occupied();
     while occupied != 0 {

@@ -276,14 +276,22 @@ fn index_object<'py>(obj: &Bound<'py, PyAny>) -> Option<Bound<'py, PyAny>> {
 /// Returns None for anything else. Magnitudes beyond i64 saturate to `i64::MIN` / `i64::MAX`, so they
 /// fail every range check; messages print the Python value itself, never the saturated number.
 pub(crate) fn as_index(obj: &Bound<'_, PyAny>) -> Option<i64> {
+    let saturated = |index: &Bound<'_, PyAny>| {
+        index.extract::<i64>().unwrap_or_else(|_| {
+            if index.lt(0i64).unwrap_or(false) {
+                i64::MIN
+            } else {
+                i64::MAX
+            }
+        })
+    };
+    // An exact int (never a bool, a subclass) is its own index: read it without calling `__index__`, which
+    // costs more than the rest of a Python loop's `apply(id)` crossing.
+    if obj.is_exact_instance_of::<pyo3::types::PyInt>() {
+        return Some(saturated(obj));
+    }
     let index = index_object(obj)?;
-    Some(index.extract::<i64>().unwrap_or_else(|_| {
-        if index.lt(0i64).unwrap_or(false) {
-            i64::MIN
-        } else {
-            i64::MAX
-        }
-    }))
+    Some(saturated(&index))
 }
 
 /// An action id from a Python object: an integer in `0 ≤ id < num_actions`; ArgumentTypeError for

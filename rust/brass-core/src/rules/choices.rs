@@ -59,9 +59,13 @@ pub fn card_choices(state: &State, player: u8) -> u32 {
         };
         let mut m = 0;
         let mut from_here = 0u32; // cards of kind k or a later kind
-        for k in (from..MAX_CARD_KINDS).rev() {
+                                  // Only the kinds in hand (the others add nothing and are never offered), highest first.
+        let mut kinds = hand & !((1u32 << from) - 1);
+        while kinds != 0 {
+            let k = 31 - kinds.leading_zeros() as usize;
+            kinds &= !(1 << k);
             from_here += p.hand[k] as u32;
-            if p.hand[k] > 0 && from_here >= left {
+            if from_here >= left {
                 m |= 1 << k;
             }
         }
