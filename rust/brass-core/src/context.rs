@@ -20,9 +20,10 @@ pub struct Ctx {
     pub on_board: [u32; 2],
     /// Connected component of each location (L-14): locations are connected exactly when they share one.
     pub component: [u8; MAX_LOCATIONS],
-    /// Per component: coal on its mines (L-16) and whether it holds a market trade icon (L-15).
-    pub component_coal: [u32; MAX_LOCATIONS],
-    pub component_trade: [bool; MAX_LOCATIONS],
+    /// Per component: coal on its mines (L-16).
+    pub component_coal: [u16; MAX_LOCATIONS],
+    /// The components holding a market trade icon (L-15), as a bitmask of component names.
+    pub trade_components: u64,
     /// Locations holding one of the player's industry tiles (L-25).
     pub own_tile_locations: u64,
     /// The lines that hold a link (anyone's), as a bitmask.
@@ -130,14 +131,14 @@ impl Ctx {
             state,
             state.tiles_of_industry(game.producer(Resource::Iron)),
         );
-        let mut component_coal = [0u32; MAX_LOCATIONS];
+        let mut component_coal = [0u16; MAX_LOCATIONS];
         let mut mines = state.tiles_of_industry(game.producer(Resource::Coal));
         while mines != 0 {
             let s = mines.trailing_zeros() as usize;
             mines &= mines - 1;
             let cubes = state.board[s].cubes as u32;
             on_board[Resource::Coal.index()] += cubes;
-            component_coal[component[game.spaces[s].location as usize] as usize] += cubes;
+            component_coal[component[game.spaces[s].location as usize] as usize] += cubes as u16;
         }
         let mut trade = game.printed_trade_locations();
         let mut ports = state.tiles_of_industry(game.port_industry);
@@ -161,11 +162,11 @@ impl Ctx {
             own_links &= own_links - 1;
             network |= game.lines[i].ends();
         }
-        let mut component_trade = [false; MAX_LOCATIONS];
+        let mut trade_components = 0u64;
         while trade != 0 {
             let l = trade.trailing_zeros() as usize;
             trade &= trade - 1;
-            component_trade[component[l] as usize] = true;
+            trade_components |= 1 << component[l];
         }
         let first_build_used = match game.switches.first_build {
             FirstBuild::NothingOnBoard => presence,
@@ -181,7 +182,7 @@ impl Ctx {
             on_board,
             component,
             component_coal,
-            component_trade,
+            trade_components,
             own_tile_locations,
             placed_links,
             occupied: o.occupied(),
@@ -189,6 +190,11 @@ impl Ctx {
             canonical: None,
             hand: state.players[player as usize].hand_kinds(),
         }
+    }
+
+    /// Does component `c` (a name from `component`) hold a market trade icon (L-15)?
+    pub fn has_trade(&self, c: usize) -> bool {
+        self.trade_components & (1 << c) != 0
     }
 
     /// Are two locations connected (L-14)?

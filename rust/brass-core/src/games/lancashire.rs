@@ -77,7 +77,7 @@ pub fn check_sale(
             if extra.dcm_exhausted() {
                 return Err("no Distant Cotton Market tile is left (R-3)");
             }
-            if !ctx.component_trade[ctx.component[mill_loc as usize] as usize] {
+            if !ctx.has_trade(ctx.component[mill_loc as usize] as usize) {
                 return Err("the mill is not connected to a market trade icon (L-42, L-15)");
             }
         }

@@ -47,10 +47,10 @@ pub fn check_link(
             let ends = &l.ends;
             let comp = |i: usize| ctx.component[ends[i] as usize] as usize;
             let (c0, c1) = (comp(0), comp(1));
-            let (mut on_mines, mut trade) = (ctx.component_coal[c0], ctx.component_trade[c0]);
+            let (mut on_mines, mut trade) = (ctx.component_coal[c0] as u32, ctx.has_trade(c0));
             if c1 != c0 {
-                on_mines += ctx.component_coal[c1];
-                trade |= ctx.component_trade[c1];
+                on_mines += ctx.component_coal[c1] as u32;
+                trade |= ctx.has_trade(c1);
             }
             // The one three-ended line (Birmingham's Kidderminster–Worcester–farm) ends at a farm that no
             // other line reaches and that holds no coal or trade: its component never adds any, so a mutant
@@ -58,8 +58,8 @@ pub fn check_link(
             if ends.len() > 2 {
                 let c2 = comp(2);
                 if c2 != c0 && c2 != c1 {
-                    on_mines += ctx.component_coal[c2];
-                    trade |= ctx.component_trade[c2];
+                    on_mines += ctx.component_coal[c2] as u32;
+                    trade |= ctx.has_trade(c2);
                 }
             }
             let mut cost = if second {

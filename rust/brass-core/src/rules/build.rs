@@ -285,7 +285,7 @@ fn coal_from_market(
         let adj = adjacency(game, state);
         closest_coal(game, state, &adj, 1 << loc, space).1
     } else {
-        ctx.component_coal[ctx.component[loc as usize] as usize]
+        ctx.component_coal[ctx.component[loc as usize] as usize] as u32
     };
     (coal as u32).saturating_sub(on_mines)
 }
@@ -305,7 +305,7 @@ fn build_reaches_trade(
     // The slow path matters only for an overbuilt port (its trade icon leaves with it), and no port tile needs
     // coal: on today's data both paths agree (the mutants here are equivalent).
     if !overbuild {
-        return ctx.component_trade[ctx.component[loc as usize] as usize] || is_port;
+        return ctx.has_trade(ctx.component[loc as usize] as usize) || is_port;
     }
     let adj = adjacency(game, state);
     let mut trade = network::trade_locations(game, state, space);
