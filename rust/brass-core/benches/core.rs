@@ -122,18 +122,35 @@ fn main() {
             vec![0i32; envs * players],
         );
         let t = Instant::now();
+        // Time per part of the step: observations, masks (with the legal actions), random actions, step.
+        let mut parts = [0f64; 4];
+        let mut lap = Instant::now();
+        let mut split = |i: usize, lap: &mut Instant| {
+            parts[i] += lap.elapsed().as_secs_f64();
+            *lap = Instant::now();
+        };
         for k in 0..steps {
             if observe {
                 env.observations(&mut obs);
             }
+            split(0, &mut lap);
             env.masks(&mut masks);
+            split(1, &mut lap);
             env.sample_actions(k, &mut actions);
+            split(2, &mut lap);
             env.step(&actions, &mut rewards, &mut dones, &mut scores)
                 .unwrap();
+            split(3, &mut lap);
         }
         let secs = t.elapsed().as_secs_f64();
+        let per_step = |s: f64| s / (steps as usize * envs) as f64 * 1e9;
         println!(
-            "{name} {players}p vecenv({envs}): {steps} steps, {:.0} env-steps/s",
+            "{name} {players}p vecenv({envs}): {steps} steps, ns per env-step: observations {:.0}, masks {:.0}, \
+             random actions {:.0}, step {:.0}; {:.0} env-steps/s",
+            per_step(parts[0]),
+            per_step(parts[1]),
+            per_step(parts[2]),
+            per_step(parts[3]),
             (steps as usize * envs) as f64 / secs
         );
         return;

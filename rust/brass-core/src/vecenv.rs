@@ -1,5 +1,4 @@
 //! Batch stepping of many games for reinforcement learning: parallel, writing into caller buffers.
-use crate::actions::Action;
 use crate::apply::{self, apply_unchecked};
 use crate::error::{Error, Result};
 use crate::game::Game;
@@ -108,11 +107,13 @@ impl VecEnv {
         }
         self.ensure_legal();
         let game = &self.game;
-        let decoded: Vec<Result<Action>> = self
+        // On one thread: a decode and a binary search per environment cost less than waking the thread pool;
+        // the first illegal action (lowest environment) is the error.
+        let decoded = self
             .states
-            .par_iter()
-            .zip(self.legal.par_iter())
-            .zip(actions.par_iter())
+            .iter()
+            .zip(&self.legal)
+            .zip(actions)
             .enumerate()
             .map(|(i, ((s, legal), &id))| {
                 let action = game
@@ -129,23 +130,25 @@ impl VecEnv {
                     )));
                 }
                 Ok(action)
-            })
-            .collect();
+            });
         let mut checked = Vec::with_capacity(n);
         for d in decoded {
             checked.push(d?);
         }
         let seed = self.seed;
-        self.legal_fresh = false;
+        // The next position's legal actions are listed in the same pass, while the state is in cache: the
+        // masks, the random actions and the next step's check all need them, and one parallel pass fewer per
+        // step is one wake-up of the thread pool fewer.
         self.states
             .par_iter_mut()
             .zip(self.episodes.par_iter_mut())
+            .zip(self.legal.par_iter_mut())
             .zip(checked.par_iter())
             .zip(rewards.par_chunks_mut(players))
             .zip(scores.par_chunks_mut(players))
             .zip(dones.par_iter_mut())
             .enumerate()
-            .for_each(|(i, (((((s, e), &action), reward), score), done))| {
+            .for_each(|(i, ((((((s, e), ids), &action), reward), score), done))| {
                 apply_unchecked(game, s, action);
                 reward.fill(0.0);
                 *done = s.is_terminal();
@@ -162,7 +165,10 @@ impl VecEnv {
                 } else {
                     score.fill(0);
                 }
+                ids.clear();
+                rules::legal_actions(game, s, ids);
             });
+        self.legal_fresh = true;
         Ok(())
     }
 
@@ -182,27 +188,24 @@ impl VecEnv {
     pub fn masks(&mut self, out: &mut [bool]) {
         self.ensure_legal();
         let a = self.game.num_actions();
-        out.par_chunks_mut(a)
-            .zip(self.legal.par_iter())
-            .for_each(|(row, ids)| {
-                row.fill(false);
-                for &id in ids {
-                    row[id as usize] = true;
-                }
-            });
+        // On one thread: a row is a fill and a few writes, cheaper than waking the thread pool.
+        for (row, ids) in out.chunks_mut(a).zip(&self.legal) {
+            row.fill(false);
+            for &id in ids {
+                row[id as usize] = true;
+            }
+        }
     }
 
     /// A uniformly random legal action per environment, drawn from `seed` (the same seed and states give
     /// the same actions whatever the thread count).
     pub fn sample_actions(&mut self, seed: u64, out: &mut [i64]) {
         self.ensure_legal();
-        out.par_iter_mut()
-            .zip(self.legal.par_iter())
-            .enumerate()
-            .for_each(|(i, (o, ids))| {
-                let mut rng = Rng(seed ^ (i as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15));
-                *o = ids[rng.below(ids.len() as u64) as usize] as i64;
-            });
+        // On one thread: tens of nanoseconds per environment cost less than waking the thread pool.
+        for (i, (o, ids)) in out.iter_mut().zip(&self.legal).enumerate() {
+            let mut rng = Rng(seed ^ (i as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15));
+            *o = ids[rng.below(ids.len() as u64) as usize] as i64;
+        }
     }
 
     /// The player to decide in each environment.

@@ -18,4 +18,5 @@ mod rules_round;
 mod rules_setup;
 mod sampler;
 mod state_checks;
+mod vecenv;
 mod vectors;
