@@ -4,7 +4,10 @@ use brass_core::vecenv::VecEnv;
 use brass_core::{rules, Game};
 use std::collections::BTreeMap;
 
-fn buffers(env: &VecEnv) -> (Vec<bool>, Vec<i64>, Vec<f32>, Vec<bool>, Vec<i32>) {
+/// The caller's buffers of a step: masks, actions, rewards, dones, scores.
+type Buffers = (Vec<bool>, Vec<i64>, Vec<f32>, Vec<bool>, Vec<i32>);
+
+fn buffers(env: &VecEnv) -> Buffers {
     let (n, players) = (env.len(), env.game.players as usize);
     (
         vec![false; n * env.game.num_actions()],
