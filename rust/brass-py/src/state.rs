@@ -71,7 +71,9 @@ fn id_list<'py>(py: Python<'py>, ids: &[u16]) -> PyResult<Bound<'py, PyList>> {
 }
 
 /// A game position. Mutable: `apply` changes it in place; `clone` copies it.
-#[pyclass(module = "brass")]
+// The freelist keeps up to 64 freed objects (about 80 KB) for the next ones: a search that clones and drops
+// states allocates none (clone from Python 118-125 ns instead of 143-181 ns, docs/performance.md).
+#[pyclass(module = "brass", freelist = 64)]
 pub(crate) struct State {
     pub(crate) game: Arc<CoreGame>,
     pub(crate) inner: CoreState,
