@@ -391,7 +391,11 @@ impl MctsAgent {
             }
             return r;
         }
-        let values: Vec<f64> = (0..n as u8).map(|p| evaluate(game, state, p)).collect();
+        let mut values = [0.0; 4];
+        for (p, v) in values.iter_mut().enumerate().take(n) {
+            *v = evaluate(game, state, p as u8);
+        }
+        let values = &values[..n];
         for p in 0..n {
             let below = values.iter().filter(|&&v| v < values[p]).count() as f64;
             let equal = values.iter().filter(|&&v| v == values[p]).count() as f64 - 1.0;
@@ -420,6 +424,11 @@ impl MctsAgent {
         }];
         let mut ids = Vec::with_capacity(128);
         let mut path = Vec::with_capacity(64);
+        // Per action id, the current node's child holding it (u32::MAX: none) and whether the id is legal here;
+        // set for one tree step and cleared after it, so a step costs its children plus its legal ids rather
+        // than their product.
+        let mut child_of = vec![u32::MAX; game.num_actions()];
+        let mut is_legal = vec![false; game.num_actions()];
         for it in 0..cfg.iterations {
             if let Some(limit) = cfg.time_limit {
                 if it > 0 && started.elapsed() >= limit {
@@ -435,16 +444,18 @@ impl MctsAgent {
                 ids.clear();
                 rules::legal_actions(game, &state, &mut ids);
                 let mover = state.current_player(game).expect("player");
+                for &c in &nodes[node].children {
+                    child_of[nodes[c as usize].action as usize] = c;
+                }
                 let mut untried = Vec::new();
                 for &id in &ids {
-                    match nodes[node]
-                        .children
-                        .iter()
-                        .find(|&&c| nodes[c as usize].action == id)
-                    {
-                        Some(&c) => nodes[c as usize].available += 1,
-                        None => untried.push(id),
+                    match child_of[id as usize] {
+                        u32::MAX => untried.push(id),
+                        c => nodes[c as usize].available += 1,
                     }
+                }
+                for &c in &nodes[node].children {
+                    child_of[nodes[c as usize].action as usize] = u32::MAX;
                 }
                 if !untried.is_empty() {
                     let id = untried[rng.below(untried.len() as u64) as usize];
@@ -464,9 +475,12 @@ impl MctsAgent {
                 }
                 let mut best = f64::NEG_INFINITY;
                 let mut pick = 0usize;
+                for &id in &ids {
+                    is_legal[id as usize] = true;
+                }
                 for &c in &nodes[node].children {
                     let ch = &nodes[c as usize];
-                    if !ids.contains(&ch.action) {
+                    if !is_legal[ch.action as usize] {
                         continue;
                     }
                     let mean = ch.reward / ch.visits.max(1) as f64;
@@ -477,6 +491,9 @@ impl MctsAgent {
                         best = ucb;
                         pick = c as usize;
                     }
+                }
+                for &id in &ids {
+                    is_legal[id as usize] = false;
                 }
                 node = pick;
                 apply_unchecked(

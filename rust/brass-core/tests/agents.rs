@@ -312,3 +312,55 @@ fn b16_l11_b21_birmingham_greedy_never_collapses_against_random_in_two_player_ga
         "Greedy won {wins} of 400 games against Random"
     );
 }
+
+/// Speed work on the search must not change what it finds (issue 23): the root visits of searches from
+/// positions of random games, hashed, for both playout samplers, as recorded before the tree's lookups were
+/// made linear (commit 3a36c10).
+#[test]
+fn mcts_searches_find_what_they_found_before_the_speed_work() {
+    use brass_core::agents::{MctsAgent, MctsConfig};
+    use brass_core::sample::Sampler;
+    let mut got = Vec::new();
+    for (name, players) in [("lancashire", 4), ("birmingham", 3), ("brass", 4)] {
+        let game = Game::new(name, players, &BTreeMap::new()).unwrap();
+        for sampler in [Sampler::List, Sampler::Draw] {
+            let agent = MctsAgent::new(MctsConfig {
+                iterations: 60,
+                sampler,
+                ..MctsConfig::default()
+            });
+            let mut hash = 0xcbf2_9ce4_8422_2325u64;
+            let mut state = apply::new_state(&game, 4);
+            let (mut rng, mut ids) = (Rng(8), Vec::new());
+            for decision in 0..120 {
+                if state.is_terminal() {
+                    break;
+                }
+                if decision % 15 == 0 {
+                    for visit in agent.search(&game, &state, &mut Rng(decision)) {
+                        for x in [
+                            visit.action as u64,
+                            visit.visits as u64,
+                            visit.mean.to_bits(),
+                        ] {
+                            hash = (hash ^ x).wrapping_mul(0x100_0000_01b3);
+                        }
+                    }
+                }
+                let id = Sampler::List.pick(&game, &state, &mut rng, &mut ids);
+                apply::apply_unchecked(&game, &mut state, game.decode(id as i64).unwrap());
+            }
+            got.push(format!("{name} {} {hash:#x}", sampler.name()));
+        }
+    }
+    assert_eq!(got, EXPECTED_SEARCH_HASHES);
+}
+
+const EXPECTED_SEARCH_HASHES: [&str; 6] = [
+    "lancashire list 0xc54c572af4933bbc",
+    "lancashire draw 0x1afd2d7717aaa80a",
+    "birmingham list 0x18b29c6d3a014881",
+    "birmingham draw 0xbbb04448e94d2995",
+    "brass list 0x956f2bdd9365b45b",
+    "brass draw 0x6173a2bfc08cc69a",
+];
