@@ -405,6 +405,26 @@ impl MctsAgent {
     }
 }
 
+/// The legal `ids` of a tree step that no child of `node` holds yet; each child holding one of the others
+/// counts the step as one more time it was available. `child_of` (per action id, u32::MAX for none) is set
+/// for the node's children and cleared again, so a step costs its children plus its ids, not their product.
+fn untried_ids(nodes: &mut [Node], node: usize, ids: &[u16], child_of: &mut [u32]) -> Vec<u16> {
+    for &c in &nodes[node].children {
+        child_of[nodes[c as usize].action as usize] = c;
+    }
+    let mut untried = Vec::new();
+    for &id in ids {
+        match child_of[id as usize] {
+            u32::MAX => untried.push(id),
+            c => nodes[c as usize].available += 1,
+        }
+    }
+    for &c in &nodes[node].children {
+        child_of[nodes[c as usize].action as usize] = u32::MAX;
+    }
+    untried
+}
+
 impl MctsAgent {
     /// One search from `root_state` (not over): each root action it tried, with its visits and its mean reward
     /// for the player to move, in the order they were first tried. `choose` picks the most visited (then the
@@ -424,9 +444,8 @@ impl MctsAgent {
         }];
         let mut ids = Vec::with_capacity(128);
         let mut path = Vec::with_capacity(64);
-        // Per action id, the current node's child holding it (u32::MAX: none) and whether the id is legal here;
-        // set for one tree step and cleared after it, so a step costs its children plus its legal ids rather
-        // than their product.
+        // Per action id, the current node's child holding it (`untried_ids`) and whether the id is legal here:
+        // set for one tree step and cleared after it.
         let mut child_of = vec![u32::MAX; game.num_actions()];
         let mut is_legal = vec![false; game.num_actions()];
         for it in 0..cfg.iterations {
@@ -444,19 +463,7 @@ impl MctsAgent {
                 ids.clear();
                 rules::legal_actions(game, &state, &mut ids);
                 let mover = state.current_player(game).expect("player");
-                for &c in &nodes[node].children {
-                    child_of[nodes[c as usize].action as usize] = c;
-                }
-                let mut untried = Vec::new();
-                for &id in &ids {
-                    match child_of[id as usize] {
-                        u32::MAX => untried.push(id),
-                        c => nodes[c as usize].available += 1,
-                    }
-                }
-                for &c in &nodes[node].children {
-                    child_of[nodes[c as usize].action as usize] = u32::MAX;
-                }
+                let untried = untried_ids(&mut nodes, node, &ids, &mut child_of);
                 if !untried.is_empty() {
                     let id = untried[rng.below(untried.len() as u64) as usize];
                     let child = nodes.len();
