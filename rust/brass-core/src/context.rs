@@ -172,8 +172,6 @@ impl Ctx {
             FirstBuild::NothingOnBoard => presence,
             FirstBuild::FirstOfGame => state.players[player as usize].built_industry,
         };
-        let mut occupied_by = [0u64; MAX_INDUSTRIES];
-        occupied_by.copy_from_slice(&o.industry_spaces);
         Ctx {
             player,
             network,
@@ -186,7 +184,7 @@ impl Ctx {
             own_tile_locations,
             placed_links,
             occupied: o.occupied(),
-            occupied_by,
+            occupied_by: o.industry_spaces,
             canonical: None,
             hand: state.players[player as usize].hand_kinds(),
         }

@@ -147,6 +147,13 @@ fn check_tiles(game: &Game, state: &State) -> Result<()> {
             continue;
         }
         let path = format!("board.{}", game.spaces[s].name);
+        // A state written in Rust may hold any numbers: out of range is refused here, not a panic below.
+        if t.owner as usize >= n || t.industry as usize >= game.industries.len() {
+            return Err(invalid(format!(
+                "{path}: owner {} or industry {} does not exist",
+                t.owner, t.industry
+            )));
+        }
         let ind_name = &game.industries[t.industry as usize];
         if game.spaces[s].icons & (1 << t.industry) == 0 {
             return Err(invalid(format!(
@@ -213,6 +220,12 @@ fn check_links(game: &Game, state: &State) -> Result<()> {
     for (l, &owner) in state.links[..game.lines.len()].iter().enumerate() {
         if owner == NONE {
             continue;
+        }
+        if owner as usize >= n {
+            return Err(invalid(format!(
+                "links.{}: player {owner} does not exist",
+                game.lines[l].name
+            )));
         }
         if !game.lines[l].allowed_in(state.era) {
             return Err(invalid(format!(

@@ -199,17 +199,38 @@ impl Occupancy {
     pub fn of(board: &[Tile; MAX_SPACES], links: &[u8; MAX_LINES]) -> Occupancy {
         let mut o = Occupancy::default();
         for (s, tile) in board.iter().enumerate() {
-            if !tile.is_empty() {
-                o.tiles_of[tile.owner as usize] |= 1 << s;
-                o.industry_spaces[tile.industry as usize] |= 1 << s;
-            }
+            o.mark_tile(s as u8, tile, true);
         }
         for (l, &owner) in links.iter().enumerate() {
-            if owner != NONE {
-                o.links_of[owner as usize] |= 1 << l;
-            }
+            o.mark_link(l as u8, owner, true);
         }
         o
+    }
+
+    /// Set (or clear) the bits of `tile` on `space`. An owner or industry out of range (a state written by
+    /// hand, which `invariants::check_state` refuses) marks nothing rather than panicking.
+    fn mark_tile(&mut self, space: u8, tile: &Tile, on: bool) {
+        if tile.is_empty() {
+            return;
+        }
+        let bit = 1u64 << space;
+        for mask in [
+            self.tiles_of.get_mut(tile.owner as usize),
+            self.industry_spaces.get_mut(tile.industry as usize),
+        ]
+        .into_iter()
+        .flatten()
+        {
+            *mask = if on { *mask | bit } else { *mask & !bit };
+        }
+    }
+
+    /// Set (or clear) the bit of a link of `owner` (NONE: no link) on `line`.
+    fn mark_link(&mut self, line: u8, owner: u8, on: bool) {
+        if let Some(mask) = self.links_of.get_mut(owner as usize) {
+            let bit = 1u64 << line;
+            *mask = if on { *mask | bit } else { *mask & !bit };
+        }
     }
 
     /// The spaces holding a tile.
@@ -306,28 +327,16 @@ impl State {
     /// Put `tile` on `space` (`Tile::EMPTY` clears it), keeping the occupancy current.
     pub fn set_tile(&mut self, space: u8, tile: Tile) {
         let old = self.board[space as usize];
-        let bit = 1u64 << space;
-        if !old.is_empty() {
-            self.occupancy.tiles_of[old.owner as usize] &= !bit;
-            self.occupancy.industry_spaces[old.industry as usize] &= !bit;
-        }
-        if !tile.is_empty() {
-            self.occupancy.tiles_of[tile.owner as usize] |= bit;
-            self.occupancy.industry_spaces[tile.industry as usize] |= bit;
-        }
+        self.occupancy.mark_tile(space, &old, false);
+        self.occupancy.mark_tile(space, &tile, true);
         self.board[space as usize] = tile;
     }
 
     /// Give `line` a link of `owner` (NONE removes it), keeping the occupancy current.
     pub fn set_link(&mut self, line: u8, owner: u8) {
-        let bit = 1u64 << line;
         let old = self.links[line as usize];
-        if old != NONE {
-            self.occupancy.links_of[old as usize] &= !bit;
-        }
-        if owner != NONE {
-            self.occupancy.links_of[owner as usize] |= bit;
-        }
+        self.occupancy.mark_link(line, old, false);
+        self.occupancy.mark_link(line, owner, true);
         self.links[line as usize] = owner;
     }
 

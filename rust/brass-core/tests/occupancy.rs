@@ -128,3 +128,15 @@ fn set_tile_and_set_link_move_the_bits_between_players_and_industries() {
     assert!(state.occupancy_is_current());
     assert_eq!(state.occupancy.placed_links() & (1 << line), 0);
 }
+
+#[test]
+fn an_owner_out_of_range_written_by_hand_is_refused_not_a_panic() {
+    let (game, mut state) = midgame();
+    let space = state.occupancy.occupied().trailing_zeros() as usize;
+    state.board[space].owner = 9;
+    state.refresh_occupancy();
+    assert!(check_state(&game, &state).is_err());
+    state.set_tile(space as u8, Tile::EMPTY);
+    state.set_link(0, 9);
+    assert!(check_state(&game, &state).is_err());
+}
