@@ -33,6 +33,9 @@ pub struct Ctx {
     pub occupied_by: [u64; MAX_INDUSTRIES],
     /// Per industry, the undeveloped spaces a build may use (L-24), when computed for a build decision.
     pub canonical: Option<[u64; MAX_INDUSTRIES]>,
+    /// With `canonical`: the industries whose next tile may be built in this era and costs no more than the
+    /// player's money, as a bitmask (0 when not computed).
+    pub buildable: u32,
     /// The card kinds in the player's hand, as a bitmask.
     pub hand: u32,
 }
@@ -186,6 +189,7 @@ impl Ctx {
             occupied: o.occupied(),
             occupied_by: o.industry_spaces,
             canonical: None,
+            buildable: 0,
             hand: state.players[player as usize].hand_kinds(),
         }
     }

@@ -262,9 +262,7 @@ fn follow_up(game: &Game, state: &mut State, p: usize) {
         }
         ActionKind::Develop => {
             let ctx = Ctx::new(game, state, p as u8);
-            let second = u.count == 1
-                && (0..game.industries.len() as u8)
-                    .any(|i| rules::check_develop(game, state, &ctx, i).is_ok());
+            let second = u.count == 1 && rules::develop_industries(game, state, &ctx) != 0;
             second.then_some(Decision::Develop)
         }
         ActionKind::Sell => {

@@ -160,6 +160,72 @@ pub fn check_build_site(
     Ok(overbuild)
 }
 
+/// The spaces of `free` (undeveloped spaces a build of `industry` may use, L-24: the context's canonical
+/// spaces) where [`check_build_site`] accepts a build of it, as a bitmask, without checking one space at a
+/// time. What can differ between two such spaces is only the Canal Era limit (L-25) and the coal of the
+/// location's link component (L-16, L-17): the tile, its iron and the money are the same for all. A build is
+/// affordable with `k` cubes in the component exactly when `k` is at least the least affordable count, since
+/// each cube fewer is one more bought. `tests/rules_actions.rs` checks the result against `why_illegal`.
+pub fn free_build_sites(game: &Game, state: &State, ctx: &Ctx, industry: u8, free: u64) -> u64 {
+    debug_assert!(free & ctx.occupied == 0, "free spaces only");
+    let p = ctx.player;
+    let money = state.players[p as usize].money;
+    let Some(spec) = state.next_tile(game, p, industry) else {
+        return 0;
+    };
+    if !spec.buildable_in(state.era) {
+        return 0;
+    }
+    let iron_on_works = ctx.on_board[Resource::Iron.index()];
+    let iron_cost = market::buy_cost(
+        game.market(Resource::Iron),
+        state.market(Resource::Iron),
+        (spec.iron as u32).saturating_sub(iron_on_works),
+    );
+    let budget = money - (spec.cost as u32 + iron_cost) as i32;
+    if budget < 0 {
+        return 0;
+    }
+    let coal = spec.coal as u16;
+    // The fewest cubes the component must hold for the rest to be bought within the budget (`coal`: none
+    // can be bought).
+    let least_coal = (0..coal)
+        .find(|&k| {
+            let bought = (coal - k) as u32;
+            market::buy_cost(
+                game.market(Resource::Coal),
+                state.market(Resource::Coal),
+                bought,
+            ) as i32
+                <= budget
+        })
+        .unwrap_or(coal);
+    let canal = state.era == Era::Canal;
+    if coal == 0 && !canal {
+        return free;
+    }
+    let port = game.roles[industry as usize].port;
+    let mut sites = 0u64;
+    let mut spaces = free;
+    while spaces != 0 {
+        let space = spaces.trailing_zeros();
+        spaces &= spaces - 1;
+        let loc = game.spaces[space as usize].location;
+        if canal && ctx.own_tile_locations & (1 << loc) != 0 {
+            continue;
+        }
+        if coal > 0 {
+            let c = ctx.component[loc as usize] as usize;
+            let cubes = ctx.component_coal[c];
+            if cubes < coal && (cubes < least_coal || !(port || ctx.has_trade(c))) {
+                continue;
+            }
+        }
+        sites |= 1 << space;
+    }
+    sites
+}
+
 /// L-29, L-30: a higher-level tile of the same industry; an opponent's tile only when it is a producer
 /// and no cube of its resource is left on the board or in its market.
 fn check_overbuild(
@@ -338,6 +404,7 @@ impl Ctx {
             }
         }
         ctx.canonical = Some(canonical);
+        ctx.buildable = industries;
         ctx
     }
 }

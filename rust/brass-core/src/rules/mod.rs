@@ -16,7 +16,7 @@ pub use actions::{
 };
 pub use build::{
     build_cards, canonical_spaces, canonical_spaces_of, check_build, check_build_site,
-    first_build_used, is_canonical_space, BuildPlan,
+    first_build_used, free_build_sites, is_canonical_space, BuildPlan,
 };
 pub use choices::{card_choices, coal_choices, consumer_locations, own_tiles, works_with_cubes};
 
@@ -121,10 +121,7 @@ pub fn build_candidates(game: &Game, state: &State, ctx: &Ctx) -> ([u64; MAX_IND
     let mut out = [0u64; MAX_INDUSTRIES];
     for (industry, candidates) in out.iter_mut().enumerate().take(game.industries.len()) {
         // Industries whose next tile cannot be built now or cannot be afforded are skipped early.
-        let buildable = state
-            .next_tile(game, p, industry as u8)
-            .is_some_and(|t| t.buildable_in(state.era) && player.money >= t.cost as i32);
-        if !buildable {
+        if ctx.buildable & (1 << industry) == 0 {
             continue;
         }
         // Free spaces and occupied ones: disjoint, so `|` and `^` agree (an equivalent mutant).
@@ -136,21 +133,41 @@ pub fn build_candidates(game: &Game, state: &State, ctx: &Ctx) -> ([u64; MAX_IND
     (out, doubles_possible)
 }
 
-/// The BUILD and BUILD_DOUBLE ids legal now: one site check per candidate (space, industry) serves the
-/// single and the double build.
+/// The BUILD and BUILD_DOUBLE ids legal now. The undeveloped candidates of an industry are decided together
+/// ([`free_build_sites`]), with the cards as space masks ([`CardSites`], exact for them); a space holding a tile
+/// gets its own site check (L-29, L-30), which serves the single and the double build.
 fn push_builds(game: &Game, state: &State, ctx: &Ctx, out: &mut Vec<u16>) {
     let l = &game.layout;
+    let p = ctx.player;
     let (candidates_by_industry, doubles_possible) = build_candidates(game, state, ctx);
+    let card_sites = CardSites::new(game, ctx);
     let (mut singles, mut doubles) = (0u128, 0u128);
     for (industry, &candidates) in candidates_by_industry.iter().enumerate() {
-        let mut candidates = candidates;
-        while candidates != 0 {
-            let space = candidates.trailing_zeros() as u8;
-            candidates &= candidates - 1;
+        if candidates == 0 {
+            continue;
+        }
+        let free = candidates & !ctx.occupied;
+        let sites = free_build_sites(game, state, ctx, industry as u8, free);
+        let mut single_sites = sites & card_sites.for_industry(game, ctx, industry);
+        let mut double_sites = sites;
+        // Only the player's own tiles, or a coal mine or iron works of anyone's when no cube of its resource is
+        // left, can be overbuilt (L-29, L-30): the site check refuses the others, so skipping them only saves work.
+        let overbuildable = match game.produces(industry as u8) {
+            Some(r)
+                if r != Resource::Beer && ctx.on_board[r.index()] + state.market(r) as u32 == 0 =>
+            {
+                u64::MAX
+            }
+            _ => state.occupancy.tiles_of[p as usize],
+        };
+        let mut overbuilds = candidates & ctx.occupied & overbuildable;
+        while overbuilds != 0 {
+            let space = overbuilds.trailing_zeros() as u8;
+            overbuilds &= overbuilds - 1;
             let Ok(overbuild) = check_build_site(game, state, ctx, space, industry as u8) else {
                 continue;
             };
-            let pair = l.build_index[space as usize][industry] as u32;
+            double_sites |= 1 << space;
             let loc = game.spaces[space as usize].location;
             let cards = build_cards(
                 game,
@@ -162,11 +179,22 @@ fn push_builds(game: &Game, state: &State, ctx: &Ctx, out: &mut Vec<u16>) {
                 overbuild,
             );
             if cards != 0 {
-                singles |= 1 << pair;
+                single_sites |= 1 << space;
             }
-            if doubles_possible {
-                doubles |= 1 << pair;
-            }
+        }
+        if !doubles_possible {
+            double_sites = 0;
+        }
+        let index = &l.build_index;
+        while single_sites != 0 {
+            let space = single_sites.trailing_zeros() as usize;
+            single_sites &= single_sites - 1;
+            singles |= 1u128 << index[space][industry];
+        }
+        while double_sites != 0 {
+            let space = double_sites.trailing_zeros() as usize;
+            double_sites &= double_sites - 1;
+            doubles |= 1u128 << index[space][industry];
         }
     }
     for (base, mut bits) in [(l.build, singles), (l.build_double, doubles)] {
@@ -263,11 +291,34 @@ pub fn link_candidates(game: &Game, state: &State, ctx: &Ctx) -> u64 {
 }
 
 fn push_develops(game: &Game, state: &State, ctx: &Ctx, out: &mut Vec<u16>) {
+    let mut industries = develop_industries(game, state, ctx);
+    while industries != 0 {
+        let industry = industries.trailing_zeros() as u16;
+        industries &= industries - 1;
+        out.push(game.layout.develop + industry);
+    }
+}
+
+/// The industries [`check_develop`] accepts, as a bitmask: the iron (L-39, L-18) is the same for all of them, so
+/// it is decided once. `tests/rules_actions.rs` checks it against `why_illegal`.
+pub fn develop_industries(game: &Game, state: &State, ctx: &Ctx) -> u32 {
+    let iron_price =
+        crate::market::buy_cost(game.market(Resource::Iron), state.market(Resource::Iron), 1);
+    if ctx.on_board[Resource::Iron.index()] == 0
+        && state.players[ctx.player as usize].money < iron_price as i32
+    {
+        return 0;
+    }
+    let mut industries = 0u32;
     for industry in 0..game.industries.len() as u8 {
-        if check_develop(game, state, ctx, industry).is_ok() {
-            out.push(game.layout.develop + industry as u16);
+        if state
+            .next_tile(game, ctx.player, industry)
+            .is_some_and(|t| t.developable)
+        {
+            industries |= 1 << industry;
         }
     }
+    industries
 }
 
 fn push_sales(game: &Game, state: &State, ctx: &Ctx, out: &mut Vec<u16>) {
