@@ -6,7 +6,7 @@ use crate::apply::{self, apply_unchecked, link_icons};
 use crate::game::{Era, Game, SaleTarget, MAX_SPACES, NONE};
 use crate::games::birmingham::Config as BirminghamConfig;
 use crate::games::Variant;
-use crate::hidden::resample_hidden;
+use crate::hidden::Redealer;
 use crate::rng::Rng;
 use crate::rules::{self, Ctx};
 use crate::sample::Sampler;
@@ -405,14 +405,20 @@ impl MctsAgent {
     }
 }
 
-/// The legal `ids` of a tree step that no child of `node` holds yet; each child holding one of the others
+/// The legal `ids` of a tree step that no child of `node` holds yet (into `untried`); each child holding one of the others
 /// counts the step as one more time it was available. `child_of` (per action id, u32::MAX for none) is set
 /// for the node's children and cleared again, so a step costs its children plus its ids, not their product.
-fn untried_ids(nodes: &mut [Node], node: usize, ids: &[u16], child_of: &mut [u32]) -> Vec<u16> {
+fn untried_ids(
+    nodes: &mut [Node],
+    node: usize,
+    ids: &[u16],
+    child_of: &mut [u32],
+    untried: &mut Vec<u16>,
+) {
     for &c in &nodes[node].children {
         child_of[nodes[c as usize].action as usize] = c;
     }
-    let mut untried = Vec::new();
+    untried.clear();
     for &id in ids {
         match child_of[id as usize] {
             u32::MAX => untried.push(id),
@@ -422,7 +428,6 @@ fn untried_ids(nodes: &mut [Node], node: usize, ids: &[u16], child_of: &mut [u32
     for &c in &nodes[node].children {
         child_of[nodes[c as usize].action as usize] = u32::MAX;
     }
-    untried
 }
 
 impl MctsAgent {
@@ -448,13 +453,15 @@ impl MctsAgent {
         // set for one tree step and cleared after it.
         let mut child_of = vec![u32::MAX; game.num_actions()];
         let mut is_legal = vec![false; game.num_actions()];
+        let mut redealer = Redealer::new(game, root_state, me);
+        let mut untried = Vec::with_capacity(128);
         for it in 0..cfg.iterations {
             if let Some(limit) = cfg.time_limit {
                 if it > 0 && started.elapsed() >= limit {
                     break;
                 }
             }
-            let mut state = resample_hidden(game, root_state, me, rng.next_u64());
+            let mut state = redealer.deal(rng.next_u64());
             let mut node = 0usize;
             path.clear();
             path.push(0usize);
@@ -463,7 +470,7 @@ impl MctsAgent {
                 ids.clear();
                 rules::legal_actions(game, &state, &mut ids);
                 let mover = state.current_player(game).expect("player");
-                let untried = untried_ids(&mut nodes, node, &ids, &mut child_of);
+                untried_ids(&mut nodes, node, &ids, &mut child_of, &mut untried);
                 if !untried.is_empty() {
                     let id = untried[rng.below(untried.len() as u64) as usize];
                     let child = nodes.len();

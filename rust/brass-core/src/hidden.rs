@@ -21,44 +21,83 @@ const MAX_DEALS: usize = 1000;
 /// consistent with what `player` knows); in the rare case that [`MAX_DEALS`] deals all fail, that
 /// player's hand is kept as it is and everything else is redrawn.
 pub fn resample_hidden(game: &Game, state: &State, player: u8, seed: u64) -> State {
-    let mut rng = Rng(seed);
-    // The player whose pending card payment the deal must respect.
-    let paying = state
-        .current_player(game)
-        .filter(|&c| c != player && state.action.is_some());
-    let mut redealt = [false; crate::game::MAX_PLAYERS];
-    for p in 0..game.players as usize {
-        redealt[p] = p != player as usize;
-    }
-    let unseen = unseen_cards(game, state, &redealt);
-    let mut s;
-    let mut deals = 0;
-    loop {
-        s = *state;
-        let mut pool = unseen.clone();
-        rng.shuffle(&mut pool);
-        deal(game, &mut s, &redealt, pool);
-        let ok = match paying {
-            Some(c) => can_pay(&s, c),
-            None => true,
-        };
-        deals += 1;
-        if ok {
-            break;
+    Redealer::new(game, state, player).deal(seed)
+}
+
+/// [`resample_hidden`] of one state for one observer, dealt again and again (a determinised search deals its
+/// root once per iteration): the unseen cards are counted once, and each deal only shuffles and deals them.
+/// `deal(seed)` gives exactly `resample_hidden(game, state, player, seed)`.
+pub struct Redealer<'a> {
+    game: &'a Game,
+    state: State,
+    player: u8,
+    /// The player whose pending card payment the deal must respect.
+    paying: Option<u8>,
+    redealt: [bool; crate::game::MAX_PLAYERS],
+    unseen: Vec<u8>,
+    pool: Vec<u8>,
+}
+
+impl<'a> Redealer<'a> {
+    /// What `player` cannot see in `state`, counted once for every deal.
+    pub fn new(game: &'a Game, state: &State, player: u8) -> Redealer<'a> {
+        let paying = state
+            .current_player(game)
+            .filter(|&c| c != player && state.action.is_some());
+        let mut redealt = [false; crate::game::MAX_PLAYERS];
+        for (p, r) in redealt.iter_mut().enumerate().take(game.players as usize) {
+            *r = p != player as usize;
         }
-        if deals == MAX_DEALS {
-            let c = paying.expect("only a paying player fails") as usize;
-            redealt[c] = false;
+        let unseen = unseen_cards(game, state, &redealt);
+        Redealer {
+            game,
+            state: *state,
+            player,
+            paying,
+            redealt,
+            pool: Vec::with_capacity(unseen.len()),
+            unseen,
+        }
+    }
+
+    /// The state re-dealt from `seed` ([`resample_hidden`]).
+    pub fn deal(&mut self, seed: u64) -> State {
+        let game = self.game;
+        let state = &self.state;
+        let mut rng = Rng(seed);
+        let mut s;
+        let mut deals = 0;
+        loop {
             s = *state;
-            let mut pool = unseen_cards(game, state, &redealt);
-            rng.shuffle(&mut pool);
-            deal(game, &mut s, &redealt, pool);
-            break;
+            self.pool.clear();
+            self.pool.extend_from_slice(&self.unseen);
+            rng.shuffle(&mut self.pool);
+            deal(game, &mut s, &self.redealt, &self.pool);
+            let ok = match self.paying {
+                Some(c) => can_pay(&s, c),
+                None => true,
+            };
+            deals += 1;
+            if ok {
+                break;
+            }
+            if deals == MAX_DEALS {
+                // That player's hand is kept; everything else is redrawn.
+                let c = self.paying.expect("only a paying player fails") as usize;
+                let mut redealt = self.redealt;
+                redealt[c] = false;
+                s = *state;
+                let mut pool = unseen_cards(game, state, &redealt);
+                rng.shuffle(&mut pool);
+                deal(game, &mut s, &redealt, &pool);
+                break;
+            }
         }
+        debug_assert!(self.player < game.players);
+        crate::games::resample_hidden(game, &mut s, &mut rng);
+        s.rng = Rng(rng.next_u64());
+        s
     }
-    crate::games::resample_hidden(game, &mut s, &mut rng);
-    s.rng = Rng(rng.next_u64());
-    s
 }
 
 /// Whether `player`, in the middle of an action, still holds what everyone knows they hold: a card that
@@ -105,8 +144,8 @@ fn unseen_cards(game: &Game, state: &State, redealt: &[bool]) -> Vec<u8> {
 
 /// Deal the shuffled `pool` back: the `redealt` hands (same sizes), the draw pile, the cards set aside, the
 /// removed cards.
-fn deal(game: &Game, s: &mut State, redealt: &[bool], pool: Vec<u8>) {
-    let mut next = pool.into_iter();
+fn deal(game: &Game, s: &mut State, redealt: &[bool], pool: &[u8]) {
+    let mut next = pool.iter().copied();
     for p in (0..game.players as usize).filter(|&p| redealt[p]) {
         let hand = &mut s.players[p].hand;
         let mut size = 0;

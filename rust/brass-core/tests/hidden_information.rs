@@ -110,3 +110,37 @@ fn l42_resample_hidden_reshuffles_the_dcm_pile() {
         "eight redeals all kept the true order of the pile"
     );
 }
+
+/// A `Redealer` (one per search) deals each seed exactly as a fresh `resample_hidden` does, however many deals
+/// came before, at every fifth decision of random games in three games; and different seeds give different deals.
+#[test]
+fn a_redealer_reused_deals_as_resample_hidden() {
+    use brass_core::hidden::Redealer;
+    for (name, players) in [("lancashire", 4), ("brass", 3), ("birmingham", 4)] {
+        let g = Game::new(name, players, &BTreeMap::new()).unwrap();
+        let mut s = apply::new_state(&g, 9);
+        let mut rng = Rng(9);
+        let mut ids = Vec::new();
+        let mut decision = 0;
+        while !s.is_terminal() {
+            if decision % 5 == 0 {
+                let observer = (decision / 5 % players as u64) as u8;
+                let mut redealer = Redealer::new(&g, &s, observer);
+                let deals: Vec<_> = (0..6).map(|seed| redealer.deal(seed)).collect();
+                for (seed, deal) in deals.iter().enumerate() {
+                    assert_eq!(*deal, resample_hidden(&g, &s, observer, seed as u64));
+                }
+                if s.deck_size() > 2 {
+                    assert!(
+                        deals.windows(2).any(|w| w[0].deck != w[1].deck),
+                        "{name}: the pile is redealt"
+                    );
+                }
+            }
+            ids.clear();
+            rules::legal_actions(&g, &s, &mut ids);
+            apply::apply(&g, &mut s, ids[rng.below(ids.len() as u64) as usize] as i64).unwrap();
+            decision += 1;
+        }
+    }
+}

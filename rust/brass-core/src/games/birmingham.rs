@@ -43,6 +43,9 @@ pub fn refill_beer(config: &Config, state: &mut State) {
 
 /// Can the tile on `tile` be sold to `target` (B-15, B-25)? The tile is the player's own unflipped tile of
 /// a sold industry (checked by the caller).
+// Inlined into the loop over every merchant of a tile (`games::sale_target_mask`): 100 random 4-player games
+// took 3 % fewer instructions (cachegrind).
+#[inline(always)]
 pub fn check_sale(
     game: &Game,
     config: &Config,
@@ -82,13 +85,13 @@ pub fn check_sale(
 /// Barrels on unflipped breweries the player may use: their own anywhere, another player's where
 /// `connected` holds for the brewery's location (B-8).
 fn brewery_beer(game: &Game, state: &State, player: u8, connected: impl Fn(u8) -> bool) -> u32 {
-    let brewery = game.producer(Resource::Beer);
     let mut total = 0;
-    for (s, t) in state.board[..game.spaces.len()].iter().enumerate() {
-        if t.is_empty() || t.industry != brewery || t.cubes == 0 {
-            continue;
-        }
-        if t.owner == player || connected(game.spaces[s].location) {
+    let mut breweries = state.tiles_of_industry(game.producer(Resource::Beer));
+    while breweries != 0 {
+        let s = breweries.trailing_zeros() as usize;
+        breweries &= breweries - 1;
+        let t = state.board[s];
+        if t.cubes > 0 && (t.owner == player || connected(game.spaces[s].location)) {
             total += t.cubes as u32;
         }
     }

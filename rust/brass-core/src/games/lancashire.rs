@@ -56,6 +56,9 @@ pub fn industry_card_network(config: &Config, network: u64) -> u64 {
 
 /// Can the player sell the tile on `tile` to `target` (L-40 … L-42)? The tile is checked by the caller
 /// to be the player's own unflipped tile of an industry that is sold.
+// Inlined into the loop over every target of a tile (`games::sale_target_mask`), where the mill's location and
+// component and the DCM tests are hoisted: 100 random 4-player games took 4 % fewer instructions (cachegrind).
+#[inline(always)]
 pub fn check_sale(
     game: &Game,
     config: &Config,

@@ -118,6 +118,32 @@ pub fn check_sale(
     }
 }
 
+/// The targets [`check_sale`] accepts for the tile on `tile` (the player's own unflipped tile of a sold
+/// industry), as a bitmask of indices into `layout.sale_targets` (fewer than 64 in every game): one call per
+/// tile instead of one per target.
+pub fn sale_target_mask(game: &Game, state: &State, ctx: &Ctx, tile: u8) -> u64 {
+    let targets = &game.layout.sale_targets;
+    debug_assert!(targets.len() <= 64);
+    let mut mask = 0u64;
+    match &game.variant {
+        Variant::Lancashire(c) => {
+            for (i, &target) in targets.iter().enumerate() {
+                if lancashire::check_sale(game, c, state, ctx, tile, target).is_ok() {
+                    mask |= 1 << i;
+                }
+            }
+        }
+        Variant::Birmingham(c) => {
+            for (i, &target) in targets.iter().enumerate() {
+                if birmingham::check_sale(game, c, state, ctx, tile, target).is_ok() {
+                    mask |= 1 << i;
+                }
+            }
+        }
+    }
+    mask
+}
+
 /// The barrels a sale of the tile on `tile` needs (B-15; none in Lancashire).
 pub fn sale_beer(game: &Game, state: &State, tile: u8) -> u8 {
     match &game.variant {

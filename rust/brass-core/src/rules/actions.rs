@@ -156,12 +156,8 @@ pub fn any_sale(game: &Game, state: &State, ctx: &Ctx) -> bool {
     while tiles != 0 {
         let tile = tiles.trailing_zeros() as u8;
         tiles &= tiles - 1;
-        if game
-            .layout
-            .sale_targets
-            .iter()
-            .any(|&target| check_sell(game, state, ctx, tile, target).is_ok())
-        {
+        // `sale_tiles` passed `check_sell`'s own test of the tile; the game decides the targets.
+        if crate::games::sale_target_mask(game, state, ctx, tile) != 0 {
             return true;
         }
     }

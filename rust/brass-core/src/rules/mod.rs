@@ -322,15 +322,17 @@ pub fn develop_industries(game: &Game, state: &State, ctx: &Ctx) -> u32 {
 }
 
 fn push_sales(game: &Game, state: &State, ctx: &Ctx, out: &mut Vec<u16>) {
-    // Only a shortcut: `check_sell` refuses the other tiles too. Ascending spaces, as the ids go.
+    // `sale_tiles` are the tiles `check_sell` accepts before it asks the game (its own tile test), so only the
+    // game's targets are left to decide. Ascending spaces, then targets, as the ids go.
     let mut tiles = sale_tiles(game, state, ctx.player);
     while tiles != 0 {
         let tile = tiles.trailing_zeros() as u8;
         tiles &= tiles - 1;
-        for &target in &game.layout.sale_targets {
-            if check_sell(game, state, ctx, tile, target).is_ok() {
-                out.push(game.encode(Action::Sell { tile, target }));
-            }
+        let mut targets = crate::games::sale_target_mask(game, state, ctx, tile);
+        while targets != 0 {
+            let target = game.layout.sale_targets[targets.trailing_zeros() as usize];
+            targets &= targets - 1;
+            out.push(game.encode(Action::Sell { tile, target }));
         }
     }
 }
