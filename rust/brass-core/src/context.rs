@@ -28,9 +28,8 @@ pub struct Ctx {
     pub own_tile_locations: u64,
     /// The lines that hold a link (anyone's), as a bitmask.
     pub placed_links: u64,
-    /// The spaces that hold a tile, as a bitmask, and per industry those holding a tile of it.
+    /// The spaces that hold a tile, as a bitmask (per industry: `state.occupancy.industry_spaces`).
     pub occupied: u64,
-    pub occupied_by: [u64; MAX_INDUSTRIES],
     /// Per industry, the undeveloped spaces a build may use (L-24), when computed for a build decision.
     pub canonical: Option<[u64; MAX_INDUSTRIES]>,
     /// With `canonical`: the industries whose next tile may be built in this era and costs no more than the
@@ -83,28 +82,49 @@ struct LastComponents {
     game: u64,
     placed: u64,
     component: [u8; MAX_LOCATIONS],
+    /// The components holding a printed trade icon (L-15), which also change only with the links.
+    printed_trade: u64,
 }
 
 thread_local! {
     static LAST_COMPONENTS: Cell<LastComponents> = const {
-        Cell::new(LastComponents { game: 0, placed: 0, component: [NONE; MAX_LOCATIONS] })
+        Cell::new(LastComponents {
+            game: 0,
+            placed: 0,
+            component: [NONE; MAX_LOCATIONS],
+            printed_trade: 0,
+        })
     };
 }
 
-fn components(game: &Game, placed: u64) -> [u8; MAX_LOCATIONS] {
+/// The link components of the lines in `placed` and the components holding a printed trade icon.
+fn components(game: &Game, placed: u64) -> ([u8; MAX_LOCATIONS], u64) {
     LAST_COMPONENTS.with(|last| {
         let known = last.get();
         if known.game == game.uid && known.placed == placed {
-            return known.component;
+            return (known.component, known.printed_trade);
         }
         let component = link_components(game, placed);
+        let printed_trade = components_of(&component, game.printed_trade_locations());
         last.set(LastComponents {
             game: game.uid,
             placed,
             component,
+            printed_trade,
         });
-        component
+        (component, printed_trade)
     })
+}
+
+/// The components (named as in `component`) of the locations in `locations`, as a bitmask.
+fn components_of(component: &[u8; MAX_LOCATIONS], mut locations: u64) -> u64 {
+    let mut out = 0u64;
+    while locations != 0 {
+        let l = locations.trailing_zeros() as usize;
+        locations &= locations - 1;
+        out |= 1 << component[l];
+    }
+    out
 }
 
 /// The cubes on the tiles of `spaces`.
@@ -128,7 +148,7 @@ impl Ctx {
         );
         let o = &state.occupancy;
         let placed_links = o.placed_links();
-        let component = components(game, placed_links);
+        let (component, printed_trade) = components(game, placed_links);
         let mut on_board = [0u32; 2];
         on_board[Resource::Iron.index()] = cubes_on(
             state,
@@ -143,12 +163,12 @@ impl Ctx {
             on_board[Resource::Coal.index()] += cubes;
             component_coal[component[game.spaces[s].location as usize] as usize] += cubes as u16;
         }
-        let mut trade = game.printed_trade_locations();
+        let mut port_locations = 0u64;
         let mut ports = state.tiles_of_industry(game.port_industry);
         while ports != 0 {
             let s = ports.trailing_zeros() as usize;
             ports &= ports - 1;
-            trade |= 1 << game.spaces[s].location;
+            port_locations |= 1 << game.spaces[s].location;
         }
         let mut own_tile_locations = 0u64;
         let mut mine = o.tiles_of[player as usize];
@@ -165,12 +185,7 @@ impl Ctx {
             own_links &= own_links - 1;
             network |= game.lines[i].ends();
         }
-        let mut trade_components = 0u64;
-        while trade != 0 {
-            let l = trade.trailing_zeros() as usize;
-            trade &= trade - 1;
-            trade_components |= 1 << component[l];
-        }
+        let trade_components = printed_trade | components_of(&component, port_locations);
         let first_build_used = match game.switches.first_build {
             FirstBuild::NothingOnBoard => presence,
             FirstBuild::FirstOfGame => state.players[player as usize].built_industry,
@@ -187,7 +202,6 @@ impl Ctx {
             own_tile_locations,
             placed_links,
             occupied: o.occupied(),
-            occupied_by: o.industry_spaces,
             canonical: None,
             buildable: 0,
             hand: state.players[player as usize].hand_kinds(),

@@ -175,3 +175,41 @@ fn hand_size_and_hand_kinds_agree_with_the_plain_count() {
         assert_eq!(player.hand_kinds(), kinds, "{:?}", player.hand);
     }
 }
+
+/// The first card of a double build (L-21): `card_choices` offers every kind with a second card of the same or a
+/// later kind, found with bit tricks; it must agree with that rule spelled out kind by kind, at every such
+/// decision of random games.
+#[test]
+fn l21_double_build_first_card_choices_agree_with_the_plain_rule() {
+    use brass_core::{rules, state::Decision, Rng};
+    let mut seen = 0;
+    for (name, players) in [("lancashire", 4), ("brass", 3), ("lancashire", 2)] {
+        let game = Game::new(name, players, &std::collections::BTreeMap::new()).unwrap();
+        for seed in 0..6 {
+            let mut s = apply::new_state(&game, seed);
+            let mut rng = Rng(seed + 40);
+            let mut ids = Vec::new();
+            while !s.is_terminal() {
+                let p = s.current_player(&game).unwrap();
+                if s.decision == Decision::Card
+                    && s.action
+                        .is_some_and(|u| u.double && u.first_card == brass_core::game::NONE)
+                {
+                    let hand = &s.players[p as usize].hand;
+                    let plain = (0..hand.len())
+                        .filter(|&k| {
+                            hand[k] >= 2 || (hand[k] == 1 && hand[k + 1..].iter().any(|&c| c > 0))
+                        })
+                        .fold(0u32, |m, k| m | 1 << k);
+                    assert_eq!(rules::card_choices(&s, p), plain, "{name}: {hand:?}");
+                    seen += 1;
+                }
+                ids.clear();
+                rules::legal_actions(&game, &s, &mut ids);
+                let id = ids[rng.below(ids.len() as u64) as usize];
+                apply::apply(&game, &mut s, id as i64).unwrap();
+            }
+        }
+    }
+    assert!(seen > 20, "double builds' first cards were chosen ({seen})");
+}

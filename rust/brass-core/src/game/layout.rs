@@ -109,7 +109,7 @@ impl Layout {
                 }
             }
         }
-        // Legal-action generation keeps build pairs in a u128 bitmask.
+        // Legal-action generation keeps build pairs in two 64-bit words (`rules::BUILD_PAIR_WORDS`).
         assert!(
             build_pairs.len() <= 128,
             "more than 128 (space, industry) pairs"

@@ -1,6 +1,6 @@
 //! The choices of the follow-up decisions: where coal and iron come from (L-16, L-18, C-14), which card
 //! pays (docs/actions.md, "Cards"), which tile a shortfall removes (L-11).
-use crate::game::{Game, RailCoal, Resource, MAX_CARD_KINDS, NONE};
+use crate::game::{Game, RailCoal, Resource, NONE};
 use crate::network::{adjacency, closest_coal};
 use crate::state::{ActionKind, State};
 
@@ -73,14 +73,18 @@ pub fn card_choices(state: &State, player: u8) -> u32 {
     }
     if u.double {
         if u.first_card == NONE {
-            // The lower card of the pair: a kind with a second card of the same or a later kind.
-            let mut m = 0;
-            for k in 0..MAX_CARD_KINDS {
-                if p.hand[k] >= 2 || (p.hand[k] == 1 && hand >> (k + 1) != 0) {
-                    m |= 1 << k;
-                }
+            // The lower card of the pair: a kind with a second card of the same or a later kind, so every kind in
+            // hand below the highest, and the highest when two of it are held.
+            if hand == 0 {
+                return 0;
             }
-            m
+            let highest = 31 - hand.leading_zeros();
+            let below_highest = hand & ((1u32 << highest) - 1);
+            if p.hand[highest as usize] >= 2 {
+                below_highest | 1 << highest
+            } else {
+                below_highest
+            }
         } else {
             hand & !((1u32 << u.first_card) - 1)
         }

@@ -109,6 +109,16 @@ pub fn legal_actions(game: &Game, state: &State, out: &mut Vec<u16>) {
 /// those no card in hand could pay for when no double build is possible); and whether a double build is
 /// possible now (L-21). `check_build_site` and `build_cards` decide.
 pub fn build_candidates(game: &Game, state: &State, ctx: &Ctx) -> ([u64; MAX_INDUSTRIES], bool) {
+    candidates_with_cards(game, state, ctx, None)
+}
+
+/// [`build_candidates`], with the card sites when the caller has them already.
+fn candidates_with_cards(
+    game: &Game,
+    state: &State,
+    ctx: &Ctx,
+    card_sites: Option<&CardSites>,
+) -> ([u64; MAX_INDUSTRIES], bool) {
     let l = &game.layout;
     let p = ctx.player;
     let player = &state.players[p as usize];
@@ -117,7 +127,11 @@ pub fn build_candidates(game: &Game, state: &State, ctx: &Ctx) -> ([u64; MAX_IND
     let canonical = ctx.canonical.expect("computed for builds");
     // Without a double build, a site no card in hand could pay for is never legal: skip its (costly) site
     // check. The card test here is looser than `build_cards` (which still decides), never stricter.
-    let card_sites = (!doubles_possible).then(|| CardSites::new(game, ctx));
+    let card_sites = (!doubles_possible).then(|| {
+        card_sites
+            .copied()
+            .unwrap_or_else(|| CardSites::new(game, ctx))
+    });
     let mut out = [0u64; MAX_INDUSTRIES];
     for (industry, candidates) in out.iter_mut().enumerate().take(game.industries.len()) {
         // Industries whose next tile cannot be built now or cannot be afforded are skipped early.
@@ -125,7 +139,7 @@ pub fn build_candidates(game: &Game, state: &State, ctx: &Ctx) -> ([u64; MAX_IND
             continue;
         }
         // Free spaces and occupied ones: disjoint, so `|` and `^` agree (an equivalent mutant).
-        *candidates = canonical[industry] | ctx.occupied_by[industry];
+        *candidates = canonical[industry] | state.occupancy.industry_spaces[industry];
         if let Some(sites) = &card_sites {
             *candidates &= sites.for_industry(game, ctx, industry);
         }
@@ -139,9 +153,12 @@ pub fn build_candidates(game: &Game, state: &State, ctx: &Ctx) -> ([u64; MAX_IND
 fn push_builds(game: &Game, state: &State, ctx: &Ctx, out: &mut Vec<u16>) {
     let l = &game.layout;
     let p = ctx.player;
-    let (candidates_by_industry, doubles_possible) = build_candidates(game, state, ctx);
     let card_sites = CardSites::new(game, ctx);
-    let (mut singles, mut doubles) = (0u128, 0u128);
+    let (candidates_by_industry, doubles_possible) =
+        candidates_with_cards(game, state, ctx, Some(&card_sites));
+    // The legal build pairs (`Layout::build_index`) as bit sets, one per block, to list them in id order.
+    let mut singles = [0u64; BUILD_PAIR_WORDS];
+    let mut doubles = [0u64; BUILD_PAIR_WORDS];
     for (industry, &candidates) in candidates_by_industry.iter().enumerate() {
         if candidates == 0 {
             continue;
@@ -189,25 +206,33 @@ fn push_builds(game: &Game, state: &State, ctx: &Ctx, out: &mut Vec<u16>) {
         while single_sites != 0 {
             let space = single_sites.trailing_zeros() as usize;
             single_sites &= single_sites - 1;
-            singles |= 1u128 << index[space][industry];
+            let pair = index[space][industry] as usize;
+            singles[pair >> 6] |= 1 << (pair & 63);
         }
         while double_sites != 0 {
             let space = double_sites.trailing_zeros() as usize;
             double_sites &= double_sites - 1;
-            doubles |= 1u128 << index[space][industry];
+            let pair = index[space][industry] as usize;
+            doubles[pair >> 6] |= 1 << (pair & 63);
         }
     }
-    for (base, mut bits) in [(l.build, singles), (l.build_double, doubles)] {
-        while bits != 0 {
-            let i = bits.trailing_zeros() as u16;
-            bits &= bits - 1;
-            out.push(base + i);
+    for (base, words) in [(l.build, singles), (l.build_double, doubles)] {
+        for (w, mut bits) in words.into_iter().enumerate() {
+            while bits != 0 {
+                let i = (w * 64) as u16 + bits.trailing_zeros() as u16;
+                bits &= bits - 1;
+                out.push(base + i);
+            }
         }
     }
 }
 
+/// Words of 64 bits holding one bit per build pair (`Layout::build_index`; the layout refuses more pairs).
+pub const BUILD_PAIR_WORDS: usize = 2;
+
 /// The spaces where some card in the player's hand could pay for a single build (L-21, L-22, B-10), as
 /// space bitmasks: a superset of what [`build_cards`] allows there.
+#[derive(Clone, Copy)]
 struct CardSites {
     /// Spaces of the locations whose location card is in hand, or of every town with a wild location card.
     by_location_card: u64,
