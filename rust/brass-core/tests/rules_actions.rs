@@ -238,3 +238,40 @@ fn l24_legal_actions_and_why_illegal_agree_on_every_id() {
         assert!(builds > 20, "{name}: builds were offered ({builds})");
     }
 }
+
+/// L-34 … L-37, B-12, B-13: `legal_links` decides the lines together (the Canal Era by the money alone, a rail
+/// with its cost and coal price decided once); it must accept exactly the lines `check_link` accepts, at every
+/// Action and `link` decision of random games in four configurations, with the player's money also set to
+/// 0, 3, … 39 so that the rail's cost and its market coal decide some lines.
+#[test]
+fn l36_legal_links_agree_with_check_link_on_every_line() {
+    use brass_core::rules;
+    use brass_core::state::Decision;
+    let mut decided = [0usize; 2];
+    for (name, players, seed) in [
+        ("lancashire", 4, 11),
+        ("brass", 4, 12),
+        ("birmingham", 4, 13),
+        ("birmingham", 2, 14),
+    ] {
+        common::at_each_money_of_a_random_game(name, players, seed, |g, s, p| {
+            let second = s.decision == Decision::Link;
+            if !second && s.decision != Decision::Action {
+                return;
+            }
+            let ctx = rules::Ctx::new(g, s, p);
+            let lines = rules::legal_links(g, s, &ctx, second);
+            for line in 0..g.lines.len() as u8 {
+                let ok = rules::check_link(g, s, &ctx, line, second).is_ok();
+                assert_eq!(
+                    lines & (1 << line) != 0,
+                    ok,
+                    "{name}: line {line}, £{}",
+                    s.players[p as usize].money
+                );
+                decided[ok as usize] += 1;
+            }
+        });
+    }
+    assert!(decided[1] > 1000, "lines accepted: {decided:?}");
+}

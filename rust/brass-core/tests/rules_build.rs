@@ -316,9 +316,9 @@ fn l24_canonical_spaces_agree_with_the_single_space_rule() {
 }
 
 /// L-16, L-17, L-19, L-25: the listing decides an industry's undeveloped candidates together
-/// (`free_build_sites`); it must accept exactly the spaces the one-space site check accepts. Every Action
-/// decision of random games in each game, with the player's money also set to each of 0 … 40 so that the
-/// coal bought from the market (one cube or two, at rising prices) decides some builds.
+/// (`free_build_sites`); it must accept exactly the spaces the one-space site check accepts. Every third Action
+/// decision of random games in each game, with the player's money also set to 0, 3, … 39 so that the coal
+/// bought from the market (one cube or two, at rising prices) decides some builds.
 #[test]
 fn l16_free_build_sites_agree_with_the_site_check() {
     let mut decided = [0usize; 2];
@@ -329,43 +329,30 @@ fn l16_free_build_sites_agree_with_the_site_check() {
         ("birmingham", 4, 6),
         ("birmingham", 3, 7),
     ] {
-        let game = Game::new(name, players, &BTreeMap::new()).unwrap();
-        let mut state = apply::new_state(&game, seed);
-        let mut rng = Rng(seed);
-        let mut ids = Vec::new();
-        let mut decision = 0;
-        while !state.is_terminal() {
-            if state.decision == Decision::Action && decision % 3 == 0 {
-                let p = state.current_player(&game).unwrap();
-                let mut probe = state;
-                for money in (0..=40).step_by(3) {
-                    probe.players[p as usize].money = money;
-                    let ctx = rules::Ctx::for_builds(&game, &probe, p);
-                    let canonical = ctx.canonical.unwrap();
-                    for i in 0..game.industries.len() as u8 {
-                        let free = canonical[i as usize];
-                        let sites = rules::free_build_sites(&game, &probe, &ctx, i, free);
-                        for s in 0..64u8 {
-                            if free & (1 << s) == 0 {
-                                continue;
-                            }
-                            let ok = rules::check_build_site(&game, &probe, &ctx, s, i).is_ok();
-                            assert_eq!(
-                                sites & (1 << s) != 0,
-                                ok,
-                                "{name}: space {s}, industry {i}, £{money}"
-                            );
-                            decided[ok as usize] += 1;
-                        }
-                    }
+        let mut visits = 0u64;
+        common::at_each_money_of_a_random_game(name, players, seed, |game, probe, p| {
+            visits += 1;
+            // Every third decision (14 money levels each).
+            if probe.decision != Decision::Action || visits / 14 % 3 != 0 {
+                return;
+            }
+            let ctx = rules::Ctx::for_builds(game, probe, p);
+            let canonical = ctx.canonical.unwrap();
+            for i in 0..game.industries.len() as u8 {
+                let free = canonical[i as usize];
+                let sites = rules::free_build_sites(game, probe, &ctx, i, free);
+                for s in (0..64u8).filter(|&s| free & (1 << s) != 0) {
+                    let ok = rules::check_build_site(game, probe, &ctx, s, i).is_ok();
+                    let money = probe.players[p as usize].money;
+                    assert_eq!(
+                        sites & (1 << s) != 0,
+                        ok,
+                        "{name}: space {s}, industry {i}, £{money}"
+                    );
+                    decided[ok as usize] += 1;
                 }
             }
-            ids.clear();
-            rules::legal_actions(&game, &state, &mut ids);
-            let id = ids[rng.below(ids.len() as u64) as usize];
-            apply::apply_unchecked(&game, &mut state, game.decode(id as i64).unwrap());
-            decision += 1;
-        }
+        });
     }
     assert!(
         decided[0] > 1000 && decided[1] > 1000,

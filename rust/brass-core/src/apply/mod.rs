@@ -246,18 +246,10 @@ fn follow_up(game: &Game, state: &mut State, p: usize) {
             None
         }
         ActionKind::Link => {
-            let ctx = Ctx::new(game, state, p as u8);
-            let mut lines = rules::link_candidates(game, state, &ctx);
-            let second = state.era == Era::Rail
-                && u.count == 1
-                && std::iter::from_fn(|| {
-                    (lines != 0).then(|| {
-                        let l = lines.trailing_zeros() as u8;
-                        lines &= lines - 1;
-                        l
-                    })
-                })
-                .any(|l| rules::check_link(game, state, &ctx, l, true).is_ok());
+            let second = state.era == Era::Rail && u.count == 1 && {
+                let ctx = Ctx::new(game, state, p as u8);
+                rules::legal_links(game, state, &ctx, true) != 0
+            };
             second.then_some(Decision::Link)
         }
         ActionKind::Develop => {

@@ -43,25 +43,7 @@ pub fn check_link(
             }
         }
         Era::Rail => {
-            // Placing the link joins the components of its ends (two, or three: MAX_LINE_ENDS).
-            let ends = &l.ends;
-            let comp = |i: usize| ctx.component[ends[i] as usize] as usize;
-            let (c0, c1) = (comp(0), comp(1));
-            let (mut on_mines, mut trade) = (ctx.component_coal[c0] as u32, ctx.has_trade(c0));
-            if c1 != c0 {
-                on_mines += ctx.component_coal[c1] as u32;
-                trade |= ctx.has_trade(c1);
-            }
-            // The one three-ended line (Birmingham's Kidderminster–Worcester–farm) ends at a farm that no
-            // other line reaches and that holds no coal or trade: its component never adds any, so a mutant
-            // skipping this block is equivalent on today's maps.
-            if ends.len() > 2 {
-                let c2 = comp(2);
-                if c2 != c0 && c2 != c1 {
-                    on_mines += ctx.component_coal[c2] as u32;
-                    trade |= ctx.has_trade(c2);
-                }
-            }
+            let (on_mines, trade) = rail_coal_and_trade(game, ctx, line);
             let mut cost = if second {
                 game.link_costs.second_rail
             } else {
@@ -88,6 +70,31 @@ pub fn check_link(
         }
     }
     Ok(())
+}
+
+/// The coal on the mines a rail on `line` would connect, and whether it would connect to a market trade icon
+/// (L-36, L-16, L-17): placing the link joins the components of its ends (two, or three: MAX_LINE_ENDS).
+#[inline(always)]
+pub fn rail_coal_and_trade(game: &Game, ctx: &Ctx, line: u8) -> (u32, bool) {
+    let ends = &game.lines[line as usize].ends;
+    let comp = |i: usize| ctx.component[ends[i] as usize] as usize;
+    let (c0, c1) = (comp(0), comp(1));
+    let (mut on_mines, mut trade) = (ctx.component_coal[c0] as u32, ctx.has_trade(c0));
+    if c1 != c0 {
+        on_mines += ctx.component_coal[c1] as u32;
+        trade |= ctx.has_trade(c1);
+    }
+    // The one three-ended line (Birmingham's Kidderminster–Worcester–farm) ends at a farm that no other line
+    // reaches and that holds no coal or trade: its component never adds any, so a mutant skipping this block is
+    // equivalent on today's maps.
+    if ends.len() > 2 {
+        let c2 = comp(2);
+        if c2 != c0 && c2 != c1 {
+            on_mines += ctx.component_coal[c2] as u32;
+            trade |= ctx.has_trade(c2);
+        }
+    }
+    (on_mines, trade)
 }
 
 /// Can the player develop (remove) the lowest tile of `industry` (L-39)?

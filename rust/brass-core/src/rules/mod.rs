@@ -285,14 +285,58 @@ fn push_spaces(mut mask: u64, id: impl Fn(u8) -> u16, out: &mut Vec<u16>) {
 }
 
 fn push_links(game: &Game, state: &State, ctx: &Ctx, second: bool, out: &mut Vec<u16>) {
-    let mut candidates = link_candidates(game, state, ctx);
-    while candidates != 0 {
-        let line = candidates.trailing_zeros() as u8;
-        candidates &= candidates - 1;
-        if check_link(game, state, ctx, line, second).is_ok() {
-            out.push(game.layout.link + line as u16);
-        }
+    let mut lines = legal_links(game, state, ctx, second);
+    while lines != 0 {
+        let line = lines.trailing_zeros() as u16;
+        lines &= lines - 1;
+        out.push(game.layout.link + line);
     }
+}
+
+/// The lines [`check_link`] accepts, as a bitmask. [`link_candidates`] already applies everything but the
+/// cost (L-34, L-35, L-37, B-12), so in the Canal Era the money alone decides, the same for every line (L-35);
+/// a rail's coal and beer depend on its ends (L-36, B-13), so each rail candidate's ends are looked at, with
+/// the rail's cost and the price of a market coal decided once. `tests/rules_actions.rs` checks the result
+/// against `check_link` on every line.
+pub fn legal_links(game: &Game, state: &State, ctx: &Ctx, second: bool) -> u64 {
+    let candidates = link_candidates(game, state, ctx);
+    if state.era == crate::game::Era::Canal {
+        let money = state.players[ctx.player as usize].money;
+        return if money >= game.link_costs.canal as i32 {
+            candidates
+        } else {
+            0
+        };
+    }
+    // The rail's own cost and the price of one market coal are the same for every line: decided once.
+    let money = state.players[ctx.player as usize].money;
+    let rail = if second {
+        game.link_costs.second_rail
+    } else {
+        game.link_costs.rail
+    } as i32;
+    if money < rail {
+        return 0;
+    }
+    let coal_price =
+        crate::market::buy_cost(game.market(Resource::Coal), state.market(Resource::Coal), 1)
+            as i32;
+    let beer = second && game.switches.double_rail_beer;
+    let mut lines = 0u64;
+    let mut rest = candidates;
+    while rest != 0 {
+        let line = rest.trailing_zeros() as u8;
+        rest &= rest - 1;
+        let (on_mines, trade) = actions::rail_coal_and_trade(game, ctx, line);
+        if on_mines == 0 && !(trade && money >= rail + coal_price) {
+            continue;
+        }
+        if beer && !crate::games::rail_beer_available(game, state, ctx, line) {
+            continue;
+        }
+        lines |= 1 << line;
+    }
+    lines
 }
 
 /// The lines `check_link` may accept, as a bitmask (a superset of the legal ones; `check_link` decides): none

@@ -220,3 +220,30 @@ pub fn birmingham(players: i64, options: &[(&str, bool)]) -> Game {
         .collect();
     Game::new("birmingham", players, &options).unwrap()
 }
+
+/// Play a random game of `name` (dealt and played from `seed`, listing sampler), calling `visit` before each
+/// decision with the game, the position and the player to move, each position also at the player's money set
+/// to 0, 3, … 39 (for checks whose outcome turns on what the player can afford).
+pub fn at_each_money_of_a_random_game(
+    name: &str,
+    players: i64,
+    seed: u64,
+    mut visit: impl FnMut(&Game, &brass_core::State, u8),
+) {
+    let g = Game::new(name, players, &Default::default()).unwrap();
+    let mut s = brass_core::apply::new_state(&g, seed);
+    let mut rng = brass_core::Rng(seed);
+    let mut ids = Vec::new();
+    while !s.is_terminal() {
+        let p = s.current_player(&g).unwrap();
+        let mut probe = s;
+        for money in (0..40).step_by(3) {
+            probe.players[p as usize].money = money;
+            visit(&g, &probe, p);
+        }
+        ids.clear();
+        brass_core::rules::legal_actions(&g, &s, &mut ids);
+        let id = ids[rng.below(ids.len() as u64) as usize];
+        brass_core::apply::apply(&g, &mut s, id as i64).unwrap();
+    }
+}
