@@ -253,8 +253,10 @@ fn follow_up(game: &Game, state: &mut State, p: usize) {
             second.then_some(Decision::Link)
         }
         ActionKind::Develop => {
-            let ctx = Ctx::new(game, state, p as u8);
-            let second = u.count == 1 && rules::develop_industries(game, state, &ctx) != 0;
+            let second = u.count == 1 && {
+                let iron_on_board = works_with_cubes(game, state, Resource::Iron) != 0;
+                rules::develops(game, state, p as u8, iron_on_board) != 0
+            };
             second.then_some(Decision::Develop)
         }
         ActionKind::Sell => {

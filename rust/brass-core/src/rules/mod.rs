@@ -371,17 +371,26 @@ fn push_develops(game: &Game, state: &State, ctx: &Ctx, out: &mut Vec<u16>) {
 /// The industries [`check_develop`] accepts, as a bitmask: the iron (L-39, L-18) is the same for all of them, so
 /// it is decided once. `tests/rules_actions.rs` checks it against `why_illegal`.
 pub fn develop_industries(game: &Game, state: &State, ctx: &Ctx) -> u32 {
+    develops(
+        game,
+        state,
+        ctx.player,
+        ctx.on_board[Resource::Iron.index()] > 0,
+    )
+}
+
+/// [`develop_industries`] of `player`, told only whether any iron works holds iron (all a develop needs of the
+/// board), so a follow-up develop is decided without a whole context.
+pub fn develops(game: &Game, state: &State, player: u8, iron_on_board: bool) -> u32 {
     let iron_price =
         crate::market::buy_cost(game.market(Resource::Iron), state.market(Resource::Iron), 1);
-    if ctx.on_board[Resource::Iron.index()] == 0
-        && state.players[ctx.player as usize].money < iron_price as i32
-    {
+    if !iron_on_board && state.players[player as usize].money < iron_price as i32 {
         return 0;
     }
     let mut industries = 0u32;
     for industry in 0..game.industries.len() as u8 {
         if state
-            .next_tile(game, ctx.player, industry)
+            .next_tile(game, player, industry)
             .is_some_and(|t| t.developable)
         {
             industries |= 1 << industry;
