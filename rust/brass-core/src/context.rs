@@ -104,7 +104,16 @@ fn components(game: &Game, placed: u64) -> ([u8; MAX_LOCATIONS], u64) {
         if known.game == game.uid && known.placed == placed {
             return (known.component, known.printed_trade);
         }
-        let component = link_components(game, placed);
+        let added = placed & !known.placed;
+        let component =
+            if known.game == game.uid && known.placed & !placed == 0 && added.count_ones() == 1 {
+                // One link more than the last components (the usual case: the link just placed): join its ends'
+                // components instead of redoing the union-find. Names differ from a fresh union-find's, but only
+                // which locations share a name matters.
+                join_ends(game, known.component, added.trailing_zeros() as usize)
+            } else {
+                link_components(game, placed)
+            };
         let printed_trade = components_of(&component, game.printed_trade_locations());
         last.set(LastComponents {
             game: game.uid,
@@ -114,6 +123,24 @@ fn components(game: &Game, placed: u64) -> ([u8; MAX_LOCATIONS], u64) {
         });
         (component, printed_trade)
     })
+}
+
+/// The components after a link on `line` joins its ends: every location of an end's component takes the
+/// first end's name.
+fn join_ends(game: &Game, mut component: [u8; MAX_LOCATIONS], line: usize) -> [u8; MAX_LOCATIONS] {
+    let ends = &game.lines[line].ends;
+    let name = component[ends[0] as usize];
+    for &e in &ends[1..] {
+        let old = component[e as usize];
+        if old != name {
+            for c in component.iter_mut().take(game.locations.len()) {
+                if *c == old {
+                    *c = name;
+                }
+            }
+        }
+    }
+    component
 }
 
 /// The components (named as in `component`) of the locations in `locations`, as a bitmask.

@@ -140,3 +140,40 @@ fn an_owner_out_of_range_written_by_hand_is_refused_not_a_panic() {
     state.set_link(0, 9);
     assert!(check_state(&game, &state).is_err());
 }
+
+/// L-14: the context's link components (kept between decisions, and joined link by link as links are placed)
+/// connect exactly the locations a search over the placed links reaches, at every decision of random games in
+/// three games, through the era's end where the links leave.
+#[test]
+fn l14_context_components_agree_with_a_search_over_the_links() {
+    use brass_core::network::{adjacency, reachable};
+    use brass_core::rules::Ctx;
+    let mut ids = Vec::new();
+    for (name, players) in [("lancashire", 4), ("brass", 3), ("birmingham", 4)] {
+        let game = Game::new(name, players, &BTreeMap::new()).unwrap();
+        let mut checked = 0;
+        for seed in 0..3 {
+            let mut state = apply::new_state(&game, seed);
+            let mut rng = Rng(seed + 70);
+            while !state.is_terminal() {
+                let p = state.current_player(&game).unwrap();
+                let ctx = Ctx::new(&game, &state, p);
+                let adj = adjacency(&game, &state);
+                for a in 0..game.locations.len() as u8 {
+                    let reached = reachable(&adj, 1 << a);
+                    for b in 0..game.locations.len() as u8 {
+                        assert_eq!(
+                            ctx.connected(a, b),
+                            reached & (1 << b) != 0,
+                            "{name}: {a} {b}"
+                        );
+                    }
+                }
+                checked += 1;
+                let id = Sampler::List.pick(&game, &state, &mut rng, &mut ids);
+                apply::apply_unchecked(&game, &mut state, game.decode(id as i64).unwrap());
+            }
+        }
+        assert!(checked > 300);
+    }
+}
