@@ -359,3 +359,41 @@ fn l16_free_build_sites_agree_with_the_site_check() {
         "both outcomes seen: {decided:?}"
     );
 }
+
+/// L-24: the canonical spaces a build context carries (remembered between decisions and, when the free spaces
+/// change at one location, updated there alone) are those computed afresh, for every industry the context
+/// computes, at every decision of random games in each game (tiles built, and removed at the Canal Era's end).
+#[test]
+fn l24_remembered_canonical_spaces_agree_with_fresh_ones() {
+    for (name, players) in [
+        ("lancashire", 4),
+        ("brass", 3),
+        ("birmingham", 4),
+        ("birmingham", 2),
+    ] {
+        let game = Game::new(name, players, &BTreeMap::new()).unwrap();
+        let mut rng = Rng(23);
+        let mut checked = 0;
+        for seed in 0..3 {
+            let mut state = apply::new_state(&game, seed);
+            let mut ids = Vec::new();
+            while !state.is_terminal() {
+                let p = state.current_player(&game).unwrap();
+                let ctx = rules::Ctx::for_builds(&game, &state, p);
+                let fresh = rules::canonical_spaces(&game, &state);
+                let remembered = ctx.canonical.unwrap();
+                for i in 0..game.industries.len() {
+                    if ctx.buildable & (1 << i) != 0 {
+                        assert_eq!(remembered[i], fresh[i], "{name}: industry {i}");
+                        checked += 1;
+                    }
+                }
+                ids.clear();
+                rules::legal_actions(&game, &state, &mut ids);
+                let id = ids[rng.below(ids.len() as u64) as usize];
+                apply::apply_unchecked(&game, &mut state, game.decode(id as i64).unwrap());
+            }
+        }
+        assert!(checked > 500, "{name}: {checked}");
+    }
+}

@@ -77,6 +77,7 @@ impl Game {
         let map = build_map(data)?;
         let stacks = build_stacks(data, family == Family::Classic)?;
         let cards = build_cards(data, &map.locations, family, players, flags)?;
+        let space_group_ranges = group_ranges(&map.space_groups, map.locations.len());
         let mut locations = map.locations;
         for (k, kind) in cards.kinds.iter().enumerate() {
             if let CardKind::Location(l) = kind {
@@ -131,6 +132,7 @@ impl Game {
             location_spaces,
             card_spaces,
             town_spaces,
+            space_group_ranges,
             space_groups: map.space_groups,
             spaces: map.spaces,
             lines_at: map.lines_at,
@@ -397,6 +399,23 @@ fn group_spaces(
         }
     }
     space_groups
+}
+
+/// Per location, per industry, the range of the industry's groups at the location (`Game::space_group_ranges`;
+/// the groups are in location order).
+fn group_ranges(groups: &[Vec<SpaceGroup>], locations: usize) -> Vec<[(u16, u16); MAX_INDUSTRIES]> {
+    let mut ranges = vec![[(0u16, 0u16); MAX_INDUSTRIES]; locations];
+    for (industry, groups) in groups.iter().enumerate() {
+        for (i, g) in groups.iter().enumerate() {
+            let r = &mut ranges[g.location as usize][industry];
+            if r.0 == r.1 {
+                *r = (i as u16, i as u16 + 1);
+            } else {
+                r.1 = i as u16 + 1;
+            }
+        }
+    }
+    ranges
 }
 
 /// Per industry, a player's stack of tiles from the top (R-11: the classic VP where they differ).

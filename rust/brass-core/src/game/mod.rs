@@ -50,6 +50,8 @@ pub struct Game {
     /// Per industry, the groups of identical spaces showing it, location by location in data order,
     /// a location's single-icon group first.
     pub space_groups: Vec<Vec<SpaceGroup>>,
+    /// Per location, per industry, the range of `space_groups[industry]` at that location.
+    pub space_group_ranges: Vec<[(u16, u16); MAX_INDUSTRIES]>,
     /// Per industry, a player's stack from the top (lowest level first), one entry per tile.
     pub stacks: Vec<Vec<TileSpec>>,
     pub card_kinds: Vec<CardKind>,

@@ -65,6 +65,24 @@ fn canonical_free_spaces(game: &Game, free: u64, industries: u32) -> [u64; MAX_I
     out
 }
 
+/// The canonical spaces of `industry` at `location` alone (as [`canonical_free_spaces`] finds them there): the
+/// first free space of the single-icon group if it has one, otherwise the first free space of each group.
+fn canonical_at(game: &Game, free: u64, industry: usize, location: u8) -> u64 {
+    let (from, to) = game.space_group_ranges[location as usize][industry];
+    let mut out = 0u64;
+    for g in &game.space_groups[industry][from as usize..to as usize] {
+        let open = g.spaces & free;
+        if open != 0 {
+            out |= open & open.wrapping_neg();
+            if g.single {
+                // Single-icon spaces must be used first: the location's other groups wait.
+                break;
+            }
+        }
+    }
+    out
+}
+
 /// Can `player` build `industry` on `space` (single or double build)? L-21 … L-33.
 pub fn check_build(
     game: &Game,
@@ -424,14 +442,27 @@ thread_local! {
     };
 }
 
-/// [`canonical_free_spaces`] of every industry, remembered between calls with the same free spaces.
+/// [`canonical_free_spaces`] of every industry, remembered between calls with the same free spaces. When the
+/// free spaces differ from the last ones at one location only (a tile built or removed), only that location's
+/// groups are looked at again.
 fn canonical_free_spaces_cached(game: &Game, free: u64) -> [u64; MAX_INDUSTRIES] {
     LAST_CANONICAL.with(|last| {
         let known = last.get();
         if known.game == game.uid && known.free == free {
             return known.canonical;
         }
-        let canonical = canonical_free_spaces(game, free, u32::MAX);
+        let changed = known.free ^ free;
+        let location = game.spaces[changed.trailing_zeros() as usize % game.spaces.len()].location;
+        let here = game.location_spaces[location as usize];
+        let canonical = if known.game == game.uid && changed & !here == 0 {
+            let mut canonical = known.canonical;
+            for (industry, c) in canonical.iter_mut().enumerate().take(game.industries.len()) {
+                *c = (*c & !here) | canonical_at(game, free, industry, location);
+            }
+            canonical
+        } else {
+            canonical_free_spaces(game, free, u32::MAX)
+        };
         last.set(LastCanonical {
             game: game.uid,
             free,
