@@ -137,11 +137,7 @@ impl Game {
             spaces: map.spaces,
             lines_at: map.lines_at,
             lines_mask_at: map.lines_mask_at,
-            lines_by_era: [Era::Canal, Era::Rail].map(|era| {
-                (map.lines.iter().enumerate())
-                    .filter(|(_, l)| l.allowed_in(era))
-                    .fold(0, |m, (i, _)| m | 1 << i)
-            }),
+            lines_by_era: lines_by_era(&map.lines),
             lines: map.lines,
             stacks,
             industry_cards: cards.industry_cards(data.industries.len()),
@@ -399,6 +395,15 @@ fn group_spaces(
         }
     }
     space_groups
+}
+
+/// Per era (canal, rail), the lines open in it, as a bitmask (`Game::lines_by_era`).
+fn lines_by_era(lines: &[super::Line]) -> [u64; 2] {
+    [Era::Canal, Era::Rail].map(|era| {
+        (lines.iter().enumerate())
+            .filter(|(_, l)| l.allowed_in(era))
+            .fold(0, |m, (i, _)| m | 1 << i)
+    })
 }
 
 /// Per location, per industry, the range of the industry's groups at the location (`Game::space_group_ranges`;
