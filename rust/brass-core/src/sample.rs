@@ -15,8 +15,9 @@ use crate::state::{Decision, State};
 /// How a random move is drawn (random playouts, `RandomAgent`, MCTS playouts). Both are uniform over the legal
 /// actions; they use the random numbers differently, so the same seed gives other games with each. `List` is
 /// the first sampler (the games of every earlier release, and the default); `Draw` draws candidates without
-/// listing the legal actions ([`sample_legal`]), about a third fewer instructions per game
-/// (docs/performance.md).
+/// listing the legal actions ([`sample_legal`]): faster in Lancashire and classic Brass; since the listing
+/// decides whole groups at once, slower in Birmingham, where many drawn candidates are rejected
+/// (docs/performance.md, "Issue 23: where it stands").
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Sampler {
     /// List the legal actions, take `ids[below(len)]`.

@@ -76,7 +76,8 @@ impl Agent {
 }
 
 /// Uniformly random legal actions. `sampler`: `"list"` (default: the legal actions listed, one picked; the games
-/// of earlier releases) or `"draw"` (candidates drawn until one is legal: also uniform, other games, faster).
+/// of earlier releases) or `"draw"` (candidates drawn until one is legal: also uniform, other games; faster in
+/// Lancashire and classic Brass, slower in Birmingham).
 #[pyclass(module = "brass.agents", extends = Agent, frozen)]
 pub(crate) struct Random;
 
@@ -117,7 +118,8 @@ impl Greedy {
 ///
 /// `iterations` per decision, or a `time_ms` wall-clock budget (then results depend on the machine);
 /// `rollout_depth` random decisions before scoring a position (0: play to the end); `sampler`, how the
-/// playouts draw their moves: `"list"` (default, the searches of earlier releases) or `"draw"` (faster).
+/// playouts draw their moves: `"list"` (default, the searches of earlier releases) or `"draw"` (other searches;
+/// fewer instructions, as fast or somewhat faster).
 #[pyclass(module = "brass.agents", extends = Agent, frozen, name = "MCTS")]
 pub(crate) struct Mcts {
     config: MctsConfig,

@@ -51,7 +51,8 @@ impl RolloutResult {
 /// `game_or_state` is a `Game` (each game is dealt from its own seed) or a `State` (each game continues
 /// from a copy of it). Results are the same for a given seed whatever `threads` (0 = all cores).
 /// `sampler`: `"list"` (default; the legal actions listed, one picked: the games of earlier releases) or
-/// `"draw"` (candidates drawn until one is legal: also uniform, other games for a seed, fewer instructions).
+/// `"draw"` (candidates drawn until one is legal: also uniform, other games for a seed; faster in Lancashire and
+/// classic Brass, slower in Birmingham, docs/performance.md).
 #[pyfunction]
 #[pyo3(signature = (game_or_state, games, seed = None, threads = None, sampler = None))]
 pub(crate) fn rollouts(
