@@ -408,9 +408,10 @@ impl MctsAgent {
     }
 }
 
-/// The legal `ids` of a tree step that no child of `node` holds yet (into `untried`); each child holding one of the others
-/// counts the step as one more time it was available. `child_of` (per action id, u32::MAX for none) is set
-/// for the node's children and cleared again, so a step costs its children plus its ids, not their product.
+/// The legal `ids` of a tree step that no child of `node` holds yet (into `untried`); each child holding one of
+/// the others counts the step as one more time it was available. `child_of` (per action id, u32::MAX for none)
+/// is set for the node's children and cleared again, so a step costs its children plus its ids, not their
+/// product.
 fn untried_ids(
     nodes: &mut [Node],
     node: usize,

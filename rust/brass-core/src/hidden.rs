@@ -30,7 +30,6 @@ pub fn resample_hidden(game: &Game, state: &State, player: u8, seed: u64) -> Sta
 pub struct Redealer<'a> {
     game: &'a Game,
     state: State,
-    player: u8,
     /// The player whose pending card payment the deal must respect.
     paying: Option<u8>,
     redealt: [bool; crate::game::MAX_PLAYERS],
@@ -52,7 +51,6 @@ impl<'a> Redealer<'a> {
         Redealer {
             game,
             state: *state,
-            player,
             paying,
             redealt,
             pool: Vec::with_capacity(unseen.len()),
@@ -93,7 +91,6 @@ impl<'a> Redealer<'a> {
                 break;
             }
         }
-        debug_assert!(self.player < game.players);
         crate::games::resample_hidden(game, &mut s, &mut rng);
         s.rng = Rng(rng.next_u64());
         s

@@ -155,7 +155,6 @@ fn l38_anyones_links_carry_coal_and_sales() {
 /// one game far apart, alternate on one thread (a component kept for the wrong board would show here).
 #[test]
 fn l14_context_components_match_a_fresh_search_when_games_alternate() {
-    use brass_core::network::{adjacency, reachable};
     use brass_core::{apply, rules, Game, Rng};
     let games = [
         Game::new("birmingham", 4, &Default::default()).unwrap(),
@@ -175,20 +174,7 @@ fn l14_context_components_match_a_fresh_search_when_games_alternate() {
         if step % 97 == 0 {
             std::mem::swap(state, &mut early[k]);
         }
-        let p = state.current_player(game).unwrap();
-        let ctx = rules::Ctx::new(game, state, p);
-        let adj = adjacency(game, state);
-        for a in 0..game.locations.len() as u8 {
-            let reach = reachable(&adj, 1 << a);
-            for b in 0..game.locations.len() as u8 {
-                assert_eq!(
-                    ctx.connected(a, b),
-                    reach & (1 << b) != 0,
-                    "{} {a} {b}",
-                    game.name
-                );
-            }
-        }
+        assert_components_agree_with_a_search(game, state);
         checked += 1;
         ids.clear();
         rules::legal_actions(game, state, &mut ids);
@@ -196,4 +182,49 @@ fn l14_context_components_match_a_fresh_search_when_games_alternate() {
         apply::apply_unchecked(game, state, game.decode(id as i64).unwrap());
     }
     assert_eq!(checked, 4000);
+}
+
+/// L-14: the context's link components of the player to move connect exactly the locations a breadth-first
+/// search over the placed links reaches.
+fn assert_components_agree_with_a_search(game: &brass_core::Game, state: &brass_core::State) {
+    use brass_core::network::{adjacency, reachable};
+    let p = state.current_player(game).unwrap();
+    let ctx = brass_core::rules::Ctx::new(game, state, p);
+    let adj = adjacency(game, state);
+    for a in 0..game.locations.len() as u8 {
+        let reach = reachable(&adj, 1 << a);
+        for b in 0..game.locations.len() as u8 {
+            assert_eq!(
+                ctx.connected(a, b),
+                reach & (1 << b) != 0,
+                "{} {a} {b}",
+                game.name
+            );
+        }
+    }
+}
+
+/// L-14: within one game on one thread the components are kept, and joined link by link as links are placed
+/// (instead of a new union-find); they still agree with a search at every decision of random games in three
+/// games, through the era's end where the links leave.
+#[test]
+fn l14_context_components_joined_link_by_link_agree_with_a_search() {
+    use brass_core::sample::Sampler;
+    use brass_core::{apply, Game, Rng};
+    let mut ids = Vec::new();
+    for (name, players) in [("lancashire", 4), ("brass", 3), ("birmingham", 4)] {
+        let game = Game::new(name, players, &Default::default()).unwrap();
+        let mut checked = 0;
+        for seed in 0..3 {
+            let mut state = apply::new_state(&game, seed);
+            let mut rng = Rng(seed + 70);
+            while !state.is_terminal() {
+                assert_components_agree_with_a_search(&game, &state);
+                checked += 1;
+                let id = Sampler::List.pick(&game, &state, &mut rng, &mut ids);
+                apply::apply_unchecked(&game, &mut state, game.decode(id as i64).unwrap());
+            }
+        }
+        assert!(checked > 300);
+    }
 }

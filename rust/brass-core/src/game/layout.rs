@@ -123,6 +123,8 @@ impl Layout {
         let link = build_double + if spec.double_build { builds } else { 0 };
         let develop = link + spec.lines as u16;
         let sell = develop + spec.industries as u16;
+        // Legal-action generation keeps a tile's sale targets in a u64 bitmask (`games::sale_target_mask`).
+        assert!(spec.sale_targets.len() <= 64, "more than 64 sale targets");
         let loan = sell + (sell_spaces.len() * spec.sale_targets.len()) as u16;
         let scout = loan + spec.loans as u16;
         let pass = scout + spec.scout as u16;

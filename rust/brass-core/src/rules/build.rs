@@ -183,7 +183,7 @@ pub fn check_build_site(
 /// time. What can differ between two such spaces is only the Canal Era limit (L-25) and the coal of the
 /// location's link component (L-16, L-17): the tile, its iron and the money are the same for all. A build is
 /// affordable with `k` cubes in the component exactly when `k` is at least the least affordable count, since
-/// each cube fewer is one more bought. `tests/rules_actions.rs` checks the result against `why_illegal`.
+/// each cube fewer is one more bought. `tests/rules_build.rs` checks the result against the site check.
 pub fn free_build_sites(game: &Game, state: &State, ctx: &Ctx, industry: u8, free: u64) -> u64 {
     debug_assert!(free & ctx.occupied == 0, "free spaces only");
     let p = ctx.player;
@@ -451,17 +451,21 @@ fn canonical_free_spaces_cached(game: &Game, free: u64) -> [u64; MAX_INDUSTRIES]
         if known.game == game.uid && known.free == free {
             return known.canonical;
         }
+        // The one location whose free spaces changed, if only one did (same configuration: `changed` is not 0).
         let changed = known.free ^ free;
-        let location = game.spaces[changed.trailing_zeros() as usize % game.spaces.len()].location;
-        let here = game.location_spaces[location as usize];
-        let canonical = if known.game == game.uid && changed & !here == 0 {
-            let mut canonical = known.canonical;
-            for (industry, c) in canonical.iter_mut().enumerate().take(game.industries.len()) {
-                *c = (*c & !here) | canonical_at(game, free, industry, location);
+        let location = (known.game == game.uid)
+            .then(|| game.spaces[changed.trailing_zeros() as usize].location)
+            .filter(|&l| changed & !game.location_spaces[l as usize] == 0);
+        let canonical = match location {
+            Some(location) => {
+                let here = game.location_spaces[location as usize];
+                let mut canonical = known.canonical;
+                for (industry, c) in canonical.iter_mut().enumerate().take(game.industries.len()) {
+                    *c = (*c & !here) | canonical_at(game, free, industry, location);
+                }
+                canonical
             }
-            canonical
-        } else {
-            canonical_free_spaces(game, free, u32::MAX)
+            None => canonical_free_spaces(game, free, u32::MAX),
         };
         last.set(LastCanonical {
             game: game.uid,

@@ -58,8 +58,9 @@ pub fn card_choices(state: &State, player: u8) -> u32 {
             u.first_card as usize
         };
         let mut m = 0;
-        let mut from_here = 0u32; // cards of kind k or a later kind
-                                  // Only the kinds in hand (the others add nothing and are never offered), highest first.
+        // Cards of kind k or a later kind, counted over the kinds in hand only (the others add nothing and are
+        // never offered), highest first.
+        let mut from_here = 0u32;
         let mut kinds = hand & !((1u32 << from) - 1);
         while kinds != 0 {
             let k = 31 - kinds.leading_zeros() as usize;
