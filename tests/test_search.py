@@ -67,12 +67,12 @@ def expected_visits(outcomes: dict[int, float | None], simulations: int, c: floa
     """The visits PUCT gives the root actions when every child is a leaf (docs/learning.md, "The search"): priors
     equal (1 / actions), a child's value its game's result for the mover (`outcomes[a]`) or 0 (`None`: the
     evaluator's value of a position still under way), an unvisited child worth the root's mean value, ties to the
-    lower id, the first simulation spent evaluating the root (value 0). Written out from the formula, to check
+    lower id, the root evaluated before the simulations (value 0). Written out from the formula, to check
     the engine's arithmetic; a child met twice would need its own subtree, so that is refused."""
     prior = 1 / len(outcomes)
     visits, value = dict.fromkeys(outcomes, 0), dict.fromkeys(outcomes, 0.0)
     root_visits, root_value = 1, 0.0
-    for _ in range(simulations - 1):
+    for _ in range(simulations):
         first_play = root_value / root_visits
         scores = {
             a: (value[a] / visits[a] if visits[a] else first_play) + c * prior * root_visits**0.5 / (1 + visits[a])
@@ -105,7 +105,7 @@ def test_the_search_visits_a_built_position_as_the_formula_says() -> None:
     assert visits == want
     assert visits[win] == max(visits.values()) > 150
     total = sum(want[a] * (v or 0.0) for a, v in outcomes.items())
-    assert value[0] == pytest.approx(total / 200, abs=1e-5)
+    assert value[0] == pytest.approx(total / 201, abs=1e-5)  # the root's own evaluation (0) and 200 simulations
 
 
 def test_the_native_forward_pass_is_numpys(tmp_path: pathlib.Path) -> None:

@@ -60,6 +60,73 @@ fn main() {
         );
         return;
     }
+    // `core net NET ROWS`: the network's evaluation of batches of ROWS observations of random positions.
+    if let Some(at) = args.iter().position(|a| a == "net") {
+        use brass_core::net::{Net, Scratch};
+        let path = args.get(at + 1).expect("a network file");
+        let rows: usize = args.get(at + 2).map_or(8, |a| a.parse().expect("rows"));
+        let (net, game) = Net::from_bytes(&std::fs::read(path).expect("the file")).unwrap();
+        let size = brass_core::observation::size(&game);
+        let positions = sample_positions(&game, 4);
+        let mut obs = vec![0.0f32; rows * size];
+        for (r, row) in obs.chunks_exact_mut(size).enumerate() {
+            let s = &positions[(r * 37) % positions.len()];
+            let p = s.current_player(&game).unwrap();
+            brass_core::observation::write(&game, s, p, row);
+        }
+        let (mut scratch, mut logits, mut values) = (Scratch::default(), Vec::new(), Vec::new());
+        let ns = time_ns(7, 2000 / rows + 1, || {
+            net.evaluate(&obs, rows, &mut scratch, &mut logits, &mut values);
+            black_box(&logits);
+        });
+        println!(
+            "net {rows} rows: {:.2} us per row",
+            ns / rows as f64 / 1000.0
+        );
+        return;
+    }
+    // `core searchgames NET GAMES SIMULATIONS PARALLEL [gumbel]`: self-play with the network-guided search, the leaves
+    // evaluated by the network file NET (for profilers: one thread with RAYON_NUM_THREADS=1).
+    if let Some(at) = args.iter().position(|a| a == "searchgames") {
+        use brass_core::net::{Net, Scratch};
+        use brass_core::net_agents::NetEvaluator;
+        use brass_core::search_games::{SearchGames, SearchGamesConfig};
+        let path = args.get(at + 1).expect("a network file");
+        let games: u64 = args.get(at + 2).map_or(8, |a| a.parse().expect("games"));
+        let simulations: u32 = args.get(at + 3).map_or(64, |a| a.parse().expect("sims"));
+        let parallel: usize = args.get(at + 4).map_or(8, |a| a.parse().expect("parallel"));
+        let (net, game) = Net::from_bytes(&std::fs::read(path).expect("the file")).unwrap();
+        let mut config = SearchGamesConfig {
+            parallel,
+            ..SearchGamesConfig::default()
+        };
+        config.search.simulations = simulations;
+        if args.get(at + 5).is_some_and(|a| a == "gumbel") {
+            config.search.gumbel = Some(brass_core::puct::GumbelConfig::default());
+            config.policy_target = brass_core::search_games::PolicyTarget::CompletedQ;
+        }
+        let mut evaluator = NetEvaluator {
+            net: &net,
+            scratch: Scratch::default(),
+        };
+        let t = Instant::now();
+        let mut play = SearchGames::new(&game, config, 1, 0, games);
+        let mut decisions = 0;
+        while !play.is_done() {
+            for g in play.step(&mut evaluator).unwrap() {
+                decisions += g.actions.len();
+            }
+        }
+        let secs = t.elapsed().as_secs_f64();
+        println!(
+            "searchgames: {games} games, {decisions} decisions, {} leaves, {:.0} leaves/s, engine {:.2} s, network {:.2} s",
+            play.evaluations,
+            play.evaluations as f64 / secs,
+            play.engine_seconds,
+            play.network_seconds
+        );
+        return;
+    }
     // `core mcts GAME PLAYERS SEARCHES SAMPLER`: MCTS searches of 200 iterations (default settings otherwise)
     // from the first positions of a game, the playouts drawn with SAMPLER (`list` or `draw`).
     if let Some(at) = args.iter().position(|a| a == "mcts") {

@@ -465,7 +465,7 @@ impl MctsAgent {
                     break;
                 }
             }
-            let mut state = redealer.deal(rng.next_u64());
+            let mut state = redealer.deal(game, rng.next_u64());
             let mut node = 0usize;
             path.clear();
             path.push(0usize);

@@ -21,14 +21,15 @@ const MAX_DEALS: usize = 1000;
 /// consistent with what `player` knows); in the rare case that [`MAX_DEALS`] deals all fail, that
 /// player's hand is kept as it is and everything else is redrawn.
 pub fn resample_hidden(game: &Game, state: &State, player: u8, seed: u64) -> State {
-    Redealer::new(game, state, player).deal(seed)
+    Redealer::new(game, state, player).deal(game, seed)
 }
 
 /// [`resample_hidden`] of one state for one observer, dealt again and again (a determinised search deals its
 /// root once per iteration): the unseen cards are counted once, and each deal only shuffles and deals them.
-/// `deal(seed)` gives exactly `resample_hidden(game, state, player, seed)`.
-pub struct Redealer<'a> {
-    game: &'a Game,
+/// `deal(game, seed)` gives exactly `resample_hidden(game, state, player, seed)`; `game` must be the one it
+/// was made with.
+#[derive(Clone, Debug)]
+pub struct Redealer {
     state: State,
     /// The player whose pending card payment the deal must respect.
     paying: Option<u8>,
@@ -37,9 +38,9 @@ pub struct Redealer<'a> {
     pool: Vec<u8>,
 }
 
-impl<'a> Redealer<'a> {
+impl Redealer {
     /// What `player` cannot see in `state`, counted once for every deal.
-    pub fn new(game: &'a Game, state: &State, player: u8) -> Redealer<'a> {
+    pub fn new(game: &Game, state: &State, player: u8) -> Redealer {
         let paying = state
             .current_player(game)
             .filter(|&c| c != player && state.action.is_some());
@@ -49,7 +50,6 @@ impl<'a> Redealer<'a> {
         }
         let unseen = unseen_cards(game, state, &redealt);
         Redealer {
-            game,
             state: *state,
             paying,
             redealt,
@@ -59,8 +59,7 @@ impl<'a> Redealer<'a> {
     }
 
     /// The state re-dealt from `seed` ([`resample_hidden`]).
-    pub fn deal(&mut self, seed: u64) -> State {
-        let game = self.game;
+    pub fn deal(&mut self, game: &Game, seed: u64) -> State {
         let state = &self.state;
         let mut rng = Rng(seed);
         let mut s;
@@ -95,6 +94,23 @@ impl<'a> Redealer<'a> {
         s.rng = Rng(rng.next_u64());
         s
     }
+}
+
+/// Whether going from `before` to `after` (one action) touched what `observer` cannot see: a card drawn, a
+/// shuffle (the state's RNG moved), another player's hand, the cards set aside or removed, the game's own hidden
+/// order. When it did not, the action's result is the same in every deal consistent with what `observer` knows
+/// (up to the hidden cards themselves), so a determinised search may deal the hidden cards after it instead of
+/// before (`puct`).
+pub fn touches_hidden(game: &Game, before: &State, after: &State, observer: u8) -> bool {
+    before.rng != after.rng
+        || before.deck_pos != after.deck_pos
+        || before.deck_len != after.deck_len
+        || before.removed != after.removed
+        || crate::games::set_aside_cards(before) != crate::games::set_aside_cards(after)
+        || crate::games::hidden_order_differs(before, after)
+        || (0..game.players as usize)
+            .filter(|&p| p != observer as usize)
+            .any(|p| before.players[p].hand != after.players[p].hand)
 }
 
 /// Whether `player`, in the middle of an action, still holds what everyone knows they hold: a card that

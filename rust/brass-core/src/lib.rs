@@ -15,6 +15,7 @@ pub mod data;
 pub mod error;
 pub mod game;
 pub mod games;
+pub mod gumbel;
 pub mod hidden;
 pub mod income;
 pub mod invariants;

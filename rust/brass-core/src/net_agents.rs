@@ -4,7 +4,7 @@ use crate::agents::Agent;
 use crate::game::Game;
 use crate::net::{Net, Scratch};
 use crate::observation;
-use crate::puct::{pick, search, Evaluator, PuctConfig};
+use crate::puct::{search, Evaluator, PuctConfig};
 use crate::rng::Rng;
 use crate::rules;
 use crate::state::State;
@@ -62,7 +62,8 @@ impl Agent for NetAgent {
     }
 }
 
-/// PUCT search guided by the network (no noise; the most visited action).
+/// The search guided by the network (PUCT or Gumbel, `config`; no noise): PUCT plays the most visited action,
+/// Gumbel the Sequential Halving winner.
 #[derive(Clone, Debug)]
 pub struct NetMctsAgent {
     pub net: Arc<Net>,
@@ -81,11 +82,14 @@ impl Agent for NetMctsAgent {
             net: &self.net,
             scratch: Scratch::default(),
         };
-        let s = search(game, state, &self.config, rng.next_u64(), &mut evaluator)
+        let mut s = search(game, state, &self.config, rng.next_u64(), &mut evaluator)
             .expect("a native network evaluates every leaf");
-        pick(&s.visits(), 0.0, rng)
+        s.action(0.0, rng)
     }
     fn name(&self) -> String {
-        format!("netmcts({})", self.config.simulations)
+        match self.config.gumbel {
+            Some(_) => format!("netgumbel({})", self.config.simulations),
+            None => format!("netmcts({})", self.config.simulations),
+        }
     }
 }

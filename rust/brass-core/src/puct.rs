@@ -1,38 +1,79 @@
-//! PUCT search guided by a policy-value network (AlphaZero-style), for a game of hidden information
-//! (docs/learning.md, "The search").
+//! Search guided by a policy-value network, for a game of hidden information (docs/learning.md, "The
+//! search"): AlphaZero's PUCT, or Gumbel AlphaZero (Danihelka et al. 2022; arithmetic in [`gumbel`]).
 //!
-//! Each simulation deals the hidden cards afresh, consistent with what the searching player knows
-//! ([`resample_hidden`], as the random-rollout MCTS does), and walks one tree shared by all deals: a node is
-//! a sequence of actions from the root. At a node the player to move picks the child with the best
-//! `Q + c · P · √N / (1 + n)`, where `Q` is that player's mean value, `P` the network's prior over the
-//! actions legal in this deal, `N` the node's visits and `n` the child's. A node met for the first time is a
-//! leaf: the network evaluates it (the observation of the player to move, and the legal actions) and its
-//! values — one per seat, each seat maximising its own — are backed up the path; a finished game backs up
-//! its real result ([`apply::returns`]). Many searches run side by side and hand their leaves to the
-//! evaluator in one batch ([`Batch`]).
+//! One tree serves every deal of the hidden cards: a node is a sequence of actions from the root. Each
+//! simulation sees the hidden cards dealt afresh, consistent with what the searching player knows
+//! ([`Redealer`], as the random-rollout MCTS does) — but only where they can make a difference. While the
+//! searching player decides and no card is drawn, no shuffle happens and nobody else's hand is read
+//! ([`touches_hidden`]), every deal reaches the same position up to the hidden cards: such a node is *fixed*,
+//! and keeps its position, its legal actions and its priors, so a simulation walks through it without
+//! replaying or listing anything. The first step that does touch the hidden cards deals them at its fixed
+//! parent, and the simulation plays on from there in its own deal (a *dealt* node: its legal actions are
+//! listed in each deal, and its priors renormalised over them).
+//!
+//! At a node the player to move picks, over the actions legal in this deal:
+//! - **PUCT**: the best `Q + c · P · √N / (1 + n)`, `Q` that player's mean value through the child (while
+//!   unvisited, the node's mean value less `fpu_reduction`), `P` the prior, `N` the node's visits, `n` the
+//!   child's; Dirichlet noise may be mixed into the root's priors;
+//! - **Gumbel**: at the root, Sequential Halving over the `considered` actions of highest Gumbel draw +
+//!   log prior, each round keeping the half of highest Gumbel + log prior + σ(completed Q); below it, the
+//!   action most under-visited by the improved policy softmax(ln P + σ): `argmax π'(a) − n(a) / (1 + Σ n)`.
+//!
+//! A node met for the first time is a leaf: the network evaluates the observation of its player to move and
+//! its values — one per seat, each seat maximising its own, so the search is right for 2, 3 and 4 players —
+//! are backed up the path; a finished game backs up its real result ([`apply::returns`]). The root is
+//! evaluated first, and `simulations` more leaves (or finished games) follow. Many searches run side by side
+//! and hand their leaves to the evaluator in one batch ([`Batch`]).
 use crate::apply::{self, apply_unchecked};
 use crate::game::{Game, MAX_PLAYERS};
-use crate::hidden::resample_hidden;
+use crate::gumbel::{self, ActionStats};
+use crate::hidden::{touches_hidden, Redealer};
 use crate::observation;
 use crate::rng::Rng;
 use crate::rules;
 use crate::state::State;
 
+/// Gumbel AlphaZero's settings (mctx's names in the comments).
+#[derive(Clone, Debug, PartialEq)]
+pub struct GumbelConfig {
+    /// Root actions Sequential Halving starts from (`max_num_considered_actions`).
+    pub considered: u32,
+    /// The scale of the root's Gumbel draws (`gumbel_scale`): 1 in self-play, where it makes the chosen
+    /// action a sample of the improved policy; 0 picks the best action deterministically.
+    pub scale: f32,
+    /// σ(q̂) = (`c_visit` + most visits) · `c_scale` · q̂ (`maxvisit_init`, `value_scale`).
+    pub c_visit: f32,
+    pub c_scale: f32,
+}
+
+impl Default for GumbelConfig {
+    fn default() -> GumbelConfig {
+        GumbelConfig {
+            considered: 16,
+            scale: 1.0,
+            c_visit: 50.0,
+            c_scale: 0.1,
+        }
+    }
+}
+
 /// How a search is set up.
 #[derive(Clone, Debug, PartialEq)]
 pub struct PuctConfig {
-    /// Simulations per decision.
+    /// Leaves (or finished games) evaluated after the root.
     pub simulations: u32,
-    /// The exploration constant `c`.
+    /// The exploration constant `c` (PUCT).
     pub c_puct: f32,
-    /// Dirichlet noise mixed into the root's priors (self-play exploration); `alpha` 0 for none.
+    /// Dirichlet noise mixed into the root's priors (PUCT self-play exploration); `alpha` 0 for none.
     pub dirichlet_alpha: f32,
     /// The share of the noise in the root's priors.
     pub dirichlet_fraction: f32,
-    /// An unvisited child is worth the mover's mean value at its node, less this ("first-play urgency"):
+    /// An unvisited child is worth the mover's mean value at its node, less this ("first-play urgency", PUCT):
     /// counting it as an even game instead (0) made a losing player's search spread its visits over every
     /// move, and its policy targets flat.
     pub fpu_reduction: f32,
+    /// Gumbel AlphaZero's root and tree rules instead of PUCT (None: PUCT).
+    pub gumbel: Option<GumbelConfig>,
 }
 
 impl Default for PuctConfig {
@@ -43,13 +84,15 @@ impl Default for PuctConfig {
             dirichlet_alpha: 0.0,
             dirichlet_fraction: 0.25,
             fpu_reduction: 0.0,
+            gumbel: None,
         }
     }
 }
 
 /// Evaluates leaves: `rows` observations (`rows × observation::size`) and legal-action masks
 /// (`rows × num_actions`) into logits (`rows × num_actions`) and values (`rows × players`, each row
-/// relative to its observer: index 0 is the player to move at the leaf, then the next seats in turn).
+/// relative to its observer: index 0 is the player to move at the leaf, then the next seats in turn). Only
+/// the logits of legal actions are read.
 pub trait Evaluator {
     fn evaluate(
         &mut self,
@@ -61,47 +104,97 @@ pub trait Evaluator {
     ) -> crate::error::Result<()>;
 }
 
+const NONE: u32 = u32::MAX;
+
+#[derive(Clone, Copy, Debug)]
 struct Node {
     /// Visits through this node.
     visits: u32,
     /// Sum of the values backed up through it, by seat.
     value: [f32; MAX_PLAYERS],
-    /// The network's logits at this node (all actions), once it has been evaluated.
-    logits: Vec<f32>,
-    /// (action, child node).
-    children: Vec<(u16, u32)>,
+    /// The network's values at this node (absolute seats), once evaluated; a finished game's result.
+    raw: [f32; MAX_PLAYERS],
+    evaluated: bool,
+    /// Its entry in `Search::fixed`, or NONE for a dealt node.
+    fixed: u32,
+    /// A dealt node's logits, `Search::logits[logits_at..][..num_actions]`.
+    logits_at: u32,
+    /// A dealt node's children, linked through `next_sibling`; `action` is the action leading to the node.
+    first_child: u32,
+    next_sibling: u32,
+    action: u16,
 }
 
 impl Node {
-    fn new() -> Node {
+    fn new(action: u16, fixed: u32) -> Node {
         Node {
             visits: 0,
             value: [0.0; MAX_PLAYERS],
-            logits: Vec::new(),
-            children: Vec::new(),
+            raw: [0.0; MAX_PLAYERS],
+            evaluated: false,
+            fixed,
+            logits_at: NONE,
+            first_child: NONE,
+            next_sibling: NONE,
+            action,
         }
     }
 }
 
-/// A simulation waiting for its leaf's evaluation.
+/// A fixed node: its position (the same in every deal up to the hidden cards), and its legal actions with
+/// their priors and children in `Search::ids`, `priors`, `kids` `[at..at + len]`.
+#[derive(Clone, Debug)]
+struct Fixed {
+    state: State,
+    at: u32,
+    len: u32,
+    /// Deals the hidden cards here, for the steps that leave the fixed nodes (made when first needed).
+    redealer: Option<Redealer>,
+}
+
+/// One action at the node being walked, in this deal.
+#[derive(Clone, Copy, Debug)]
+struct Edge {
+    action: u16,
+    prior: f32,
+    log_prior: f32,
+    child: u32,
+}
+
+/// A leaf waiting for its evaluation (the path to it is `Search::path`).
+#[derive(Clone, Copy, Debug)]
 struct Pending {
-    path: Vec<u32>,
+    node: u32,
     /// The player to move at the leaf (whose observation was asked for).
     observer: u8,
 }
 
-/// One search for the decision of `root`'s player to move.
+/// One search for the decision of `root`'s player to move. Reusable: [`Search::restart`] keeps its buffers.
 pub struct Search {
-    root: State,
     me: u8,
     config: PuctConfig,
     rng: Rng,
     nodes: Vec<Node>,
+    fixed: Vec<Fixed>,
+    ids: Vec<u16>,
+    priors: Vec<f32>,
+    log_priors: Vec<f32>,
+    kids: Vec<u32>,
+    logits: Vec<f32>,
     done: u32,
     pending: Option<Pending>,
-    /// Dirichlet noise per legal root action, drawn when the root is first evaluated.
-    noise: Vec<(u16, f32)>,
-    ids: Vec<u16>,
+    path: Vec<u32>,
+    /// The root's Dirichlet noise (PUCT) or Gumbel draws, by root action (in the root's legal order).
+    root_noise: Vec<f32>,
+    /// Sequential Halving: the visits an action needs to be chosen by each simulation.
+    schedule: Vec<u32>,
+    // Scratch space for one step.
+    edges: Vec<Edge>,
+    stats: Vec<ActionStats>,
+    sigma: Vec<f32>,
+    policy: Vec<f32>,
+    listed: Vec<u16>,
+    child_of: Vec<u32>,
 }
 
 /// What a search needs next.
@@ -116,18 +209,80 @@ pub enum Need {
 impl Search {
     /// A search for the player to move in `root` (which is not over), its randomness from `seed`.
     pub fn new(game: &Game, root: &State, config: &PuctConfig, seed: u64) -> Search {
-        let me = root.current_player(game).expect("a decision to search");
-        Search {
-            root: *root,
-            me,
+        let mut s = Search {
+            me: 0,
             config: config.clone(),
             rng: Rng(seed),
-            nodes: vec![Node::new()],
+            nodes: Vec::new(),
+            fixed: Vec::new(),
+            ids: Vec::new(),
+            priors: Vec::new(),
+            log_priors: Vec::new(),
+            kids: Vec::new(),
+            logits: Vec::new(),
             done: 0,
             pending: None,
-            noise: Vec::new(),
-            ids: Vec::with_capacity(128),
+            path: Vec::new(),
+            root_noise: Vec::new(),
+            schedule: Vec::new(),
+            edges: Vec::new(),
+            stats: Vec::new(),
+            sigma: Vec::new(),
+            policy: Vec::new(),
+            listed: Vec::with_capacity(128),
+            child_of: vec![NONE; game.num_actions()],
+        };
+        s.restart(game, root, config, seed);
+        s
+    }
+
+    /// Start a new search (of the same game), keeping the buffers of the last.
+    pub fn restart(&mut self, game: &Game, root: &State, config: &PuctConfig, seed: u64) {
+        self.me = root.current_player(game).expect("a decision to search");
+        if self.config != *config {
+            self.config = config.clone();
         }
+        self.rng = Rng(seed);
+        for v in [&mut self.priors, &mut self.log_priors, &mut self.logits] {
+            v.clear();
+        }
+        self.nodes.clear();
+        self.fixed.clear();
+        self.ids.clear();
+        self.kids.clear();
+        self.done = 0;
+        self.pending = None;
+        self.root_noise.clear();
+        self.schedule.clear();
+        self.child_of.resize(game.num_actions(), NONE);
+        self.add_fixed(game, *root, u16::MAX);
+    }
+
+    /// A new fixed node holding `state`, its legal actions listed (none when the game is over).
+    fn add_fixed(&mut self, game: &Game, state: State, action: u16) -> u32 {
+        let at = self.ids.len() as u32;
+        if !state.is_terminal() {
+            self.listed.clear();
+            rules::legal_actions(game, &state, &mut self.listed);
+            self.ids.extend_from_slice(&self.listed);
+        }
+        let len = self.ids.len() as u32 - at;
+        self.priors.resize(self.ids.len(), 0.0);
+        self.log_priors.resize(self.ids.len(), 0.0);
+        self.kids.resize(self.ids.len(), NONE);
+        let node = self.nodes.len() as u32;
+        self.nodes.push(Node::new(action, self.fixed.len() as u32));
+        if state.is_terminal() {
+            self.nodes[node as usize].raw = result(game, &state);
+            self.nodes[node as usize].evaluated = true;
+        }
+        self.fixed.push(Fixed {
+            state,
+            at,
+            len,
+            redealer: None,
+        });
+        node
     }
 
     /// Run simulations until one needs a leaf evaluated (its observation is written to `observation`,
@@ -137,119 +292,417 @@ impl Search {
             self.pending.is_none(),
             "a leaf is waiting for its evaluation"
         );
+        if !self.nodes[0].evaluated {
+            self.path.clear();
+            self.path.push(0);
+            self.ask(game, 0, None, observation, mask);
+            return Need::Evaluation;
+        }
         while self.done < self.config.simulations {
-            let mut state = resample_hidden(game, &self.root, self.me, self.rng.next_u64());
-            let mut path = vec![0u32];
+            self.path.clear();
+            self.path.push(0);
+            let mut node = 0u32;
+            // The position of this simulation's deal, once it has left the fixed nodes.
+            let mut dealt: Option<State> = None;
             loop {
-                let node = *path.last().expect("a path");
+                let n = self.nodes[node as usize];
+                let state = match &dealt {
+                    Some(s) => s,
+                    None => &self.fixed[n.fixed as usize].state,
+                };
                 if state.is_terminal() {
-                    let r = apply::returns(game, &state);
-                    let mut value = [0.0f32; MAX_PLAYERS];
-                    for p in 0..game.players as usize {
-                        value[p] = r[p] as f32;
-                    }
-                    self.backup(&path, &value);
+                    // A fixed node's result is the same in every deal; a dealt one's is this deal's.
+                    let value = match &dealt {
+                        Some(s) => result(game, s),
+                        None => n.raw,
+                    };
+                    let leaf = &mut self.nodes[node as usize];
+                    leaf.raw = value;
+                    leaf.evaluated = true;
+                    self.backup(&value);
                     break;
                 }
-                if self.nodes[node as usize].logits.is_empty() {
-                    let observer = state.current_player(game).expect("a player to move");
-                    observation::write(game, &state, observer, observation);
-                    self.ids.clear();
-                    rules::legal_actions(game, &state, &mut self.ids);
-                    mask.fill(false);
-                    for &id in &self.ids {
-                        mask[id as usize] = true;
-                    }
-                    self.pending = Some(Pending { path, observer });
+                let mover = state.current_player(game).expect("a player to move") as usize;
+                if !n.evaluated {
+                    self.ask(game, node, dealt.as_ref(), observation, mask);
                     return Need::Evaluation;
                 }
-                let action = self.select(game, &state, node);
-                apply_unchecked(game, &mut state, game.decode(action as i64).expect("legal"));
-                let child = match self.nodes[node as usize]
-                    .children
-                    .iter()
-                    .find(|&&(a, _)| a == action)
-                {
-                    Some(&(_, c)) => c,
+                match &dealt {
+                    Some(s) => self.dealt_edges(game, node, s),
+                    None => self.fixed_edges(node),
+                }
+                let e = self.select(node, mover);
+                let Edge { action, child, .. } = self.edges[e];
+                let decoded = game.decode(action as i64).expect("legal");
+                let child = match dealt.as_mut() {
                     None => {
-                        let c = self.nodes.len() as u32;
-                        self.nodes.push(Node::new());
-                        self.nodes[node as usize].children.push((action, c));
-                        c
+                        let child = match child {
+                            NONE => self.expand_fixed(game, node, e, action),
+                            c => c,
+                        };
+                        if self.nodes[child as usize].fixed == NONE {
+                            let mut s = self.deal(game, node);
+                            apply_unchecked(game, &mut s, decoded);
+                            dealt = Some(s);
+                        }
+                        child
+                    }
+                    Some(s) => {
+                        apply_unchecked(game, s, decoded);
+                        match child {
+                            NONE => self.add_dealt(node, action),
+                            c => c,
+                        }
                     }
                 };
-                path.push(child);
+                self.path.push(child);
+                node = child;
             }
         }
         Need::Finished
     }
 
+    /// Ask for `node`'s evaluation: the observation of its player to move, and its legal actions — the
+    /// fixed node's, or those of the `dealt` position of this simulation.
+    fn ask(
+        &mut self,
+        game: &Game,
+        node: u32,
+        dealt: Option<&State>,
+        observation: &mut [f32],
+        mask: &mut [bool],
+    ) {
+        mask.fill(false);
+        let observer = match dealt {
+            Some(state) => {
+                let observer = state.current_player(game).expect("a player to move");
+                observation::write(game, state, observer, observation);
+                self.listed.clear();
+                rules::legal_actions(game, state, &mut self.listed);
+                for &id in &self.listed {
+                    mask[id as usize] = true;
+                }
+                observer
+            }
+            None => {
+                let f = &self.fixed[self.nodes[node as usize].fixed as usize];
+                observation::write(game, &f.state, self.me, observation);
+                for &id in &self.ids[f.at as usize..(f.at + f.len) as usize] {
+                    mask[id as usize] = true;
+                }
+                self.me
+            }
+        };
+        self.pending = Some(Pending { node, observer });
+    }
+
+    /// The hidden cards dealt afresh at fixed `node`, for a step that leaves the fixed nodes.
+    fn deal(&mut self, game: &Game, node: u32) -> State {
+        let (me, seed) = (self.me, self.rng.next_u64());
+        let Fixed {
+            state, redealer, ..
+        } = &mut self.fixed[self.nodes[node as usize].fixed as usize];
+        redealer
+            .get_or_insert_with(|| Redealer::new(game, state, me))
+            .deal(game, seed)
+    }
+
+    /// The child of fixed `node` through its `e`-th action, made now: fixed when the step touches nothing
+    /// hidden and leads to the searching player's own decision (or the game's end), else dealt.
+    fn expand_fixed(&mut self, game: &Game, node: u32, e: usize, action: u16) -> u32 {
+        let f = self.nodes[node as usize].fixed as usize;
+        let before = self.fixed[f].state;
+        let mut after = before;
+        apply_unchecked(game, &mut after, game.decode(action as i64).expect("legal"));
+        let stays = !touches_hidden(game, &before, &after, self.me)
+            && (after.is_terminal() || after.current_player(game) == Some(self.me));
+        let child = if stays {
+            self.add_fixed(game, after, action)
+        } else {
+            let c = self.nodes.len() as u32;
+            self.nodes.push(Node::new(action, NONE));
+            c
+        };
+        let at = self.fixed[f].at as usize;
+        self.kids[at + e] = child;
+        child
+    }
+
+    /// A new dealt child of dealt `node` through `action`.
+    fn add_dealt(&mut self, node: u32, action: u16) -> u32 {
+        let c = self.nodes.len() as u32;
+        let mut child = Node::new(action, NONE);
+        child.next_sibling = self.nodes[node as usize].first_child;
+        self.nodes.push(child);
+        self.nodes[node as usize].first_child = c;
+        c
+    }
+
+    /// The actions of fixed `node`, into `edges`.
+    fn fixed_edges(&mut self, node: u32) {
+        let f = &self.fixed[self.nodes[node as usize].fixed as usize];
+        let range = f.at as usize..(f.at + f.len) as usize;
+        self.edges.clear();
+        for i in range {
+            self.edges.push(Edge {
+                action: self.ids[i],
+                prior: self.priors[i],
+                log_prior: self.log_priors[i],
+                child: self.kids[i],
+            });
+        }
+    }
+
+    /// The actions of dealt `node` legal in `state` (this deal), priors renormalised over them, into `edges`.
+    fn dealt_edges(&mut self, game: &Game, node: u32, state: &State) {
+        self.listed.clear();
+        rules::legal_actions(game, state, &mut self.listed);
+        let n = self.nodes[node as usize];
+        let mut c = n.first_child;
+        while c != NONE {
+            let child = &self.nodes[c as usize];
+            self.child_of[child.action as usize] = c;
+            c = child.next_sibling;
+        }
+        let logits = &self.logits[n.logits_at as usize..][..game.num_actions()];
+        let max = self
+            .listed
+            .iter()
+            .map(|&a| logits[a as usize])
+            .fold(f32::NEG_INFINITY, f32::max);
+        self.edges.clear();
+        let mut total = 0.0;
+        for &a in &self.listed {
+            let w = (logits[a as usize] - max).exp();
+            total += w;
+            self.edges.push(Edge {
+                action: a,
+                prior: w,
+                log_prior: logits[a as usize] - max,
+                child: self.child_of[a as usize],
+            });
+        }
+        let log_total = total.ln();
+        for e in &mut self.edges {
+            e.prior /= total;
+            e.log_prior = (e.log_prior - log_total).max(-1e9);
+        }
+        let mut c = n.first_child;
+        while c != NONE {
+            let child = &self.nodes[c as usize];
+            self.child_of[child.action as usize] = NONE;
+            c = child.next_sibling;
+        }
+    }
+
+    /// The statistics of `edges` for the player to move (`mover`), into `stats`.
+    fn gather_stats(&mut self, mover: usize) {
+        self.stats.clear();
+        for e in &self.edges {
+            let (visits, q) = match e.child {
+                NONE => (0, 0.0),
+                c => {
+                    let child = &self.nodes[c as usize];
+                    (
+                        child.visits,
+                        child.value[mover] / child.visits.max(1) as f32,
+                    )
+                }
+            };
+            self.stats.push(ActionStats {
+                prior: e.prior,
+                log_prior: e.log_prior,
+                visits,
+                q,
+            });
+        }
+    }
+
+    /// The edge to follow from `node` (its edges in `edges`), for the player to move (`mover`).
+    fn select(&mut self, node: u32, mover: usize) -> usize {
+        self.gather_stats(mover);
+        match self.config.gumbel.clone() {
+            None => self.select_puct(node, mover),
+            Some(g) => {
+                let raw = self.nodes[node as usize].raw[mover];
+                gumbel::sigma(&self.stats, raw, g.c_visit, g.c_scale, &mut self.sigma);
+                if node == 0 {
+                    let simulation = self.stats.iter().map(|a| a.visits).sum::<u32>() as usize;
+                    let wanted = self.schedule.get(simulation).copied();
+                    best_considered(&self.stats, &self.sigma, &self.root_noise, wanted)
+                } else {
+                    gumbel::improved_policy(&self.stats, &self.sigma, &mut self.policy);
+                    let visits: u32 = self.stats.iter().map(|a| a.visits).sum();
+                    let mut best = (f32::NEG_INFINITY, 0);
+                    for (i, (a, &p)) in self.stats.iter().zip(&self.policy).enumerate() {
+                        let score = p - a.visits as f32 / (1 + visits) as f32;
+                        if score > best.0 {
+                            best = (score, i);
+                        }
+                    }
+                    best.1
+                }
+            }
+        }
+    }
+
+    fn select_puct(&self, node: u32, mover: usize) -> usize {
+        let n = &self.nodes[node as usize];
+        let sqrt_visits = (n.visits.max(1) as f32).sqrt();
+        let unvisited = n.value[mover] / n.visits.max(1) as f32 - self.config.fpu_reduction;
+        let f = self.config.dirichlet_fraction;
+        let mut best = (f32::NEG_INFINITY, 0);
+        for (i, a) in self.stats.iter().enumerate() {
+            let mut prior = a.prior;
+            if node == 0 && !self.root_noise.is_empty() {
+                prior = (1.0 - f) * prior + f * self.root_noise[i];
+            }
+            let q = if a.visits > 0 { a.q } else { unvisited };
+            let score = q + self.config.c_puct * prior * sqrt_visits / (1.0 + a.visits as f32);
+            if score > best.0 {
+                best = (score, i);
+            }
+        }
+        best.1
+    }
+
     /// The evaluation of the leaf [`advance`](Search::advance) asked for: `logits` (`num_actions`) and
     /// `values` (`players`, relative to the leaf's player to move).
     pub fn deliver(&mut self, game: &Game, logits: &[f32], values: &[f32]) {
-        let Pending { path, observer } = self.pending.take().expect("a leaf waiting");
-        let leaf = *path.last().expect("a path") as usize;
-        self.nodes[leaf].logits = logits[..game.num_actions()].to_vec();
-        if leaf == 0 && self.config.dirichlet_alpha > 0.0 {
-            self.draw_noise(game);
-        }
+        let Pending { node, observer } = self.pending.take().expect("a leaf waiting");
         let n = game.players as usize;
         let mut value = [0.0f32; MAX_PLAYERS];
         for k in 0..n {
             value[(observer as usize + k) % n] = values[k];
         }
-        self.backup(&path, &value);
+        let fixed = self.nodes[node as usize].fixed;
+        if fixed == NONE {
+            self.nodes[node as usize].logits_at = self.logits.len() as u32;
+            self.logits.extend_from_slice(&logits[..game.num_actions()]);
+        } else {
+            let f = &self.fixed[fixed as usize];
+            let range = f.at as usize..(f.at + f.len) as usize;
+            let max = self.ids[range.clone()]
+                .iter()
+                .map(|&a| logits[a as usize])
+                .fold(f32::NEG_INFINITY, f32::max);
+            let mut total = 0.0;
+            for i in range.clone() {
+                let w = (logits[self.ids[i] as usize] - max).exp();
+                self.priors[i] = w;
+                total += w;
+            }
+            for i in range {
+                self.priors[i] /= total;
+                self.log_priors[i] = gumbel::log_prior(self.priors[i]);
+            }
+        }
+        let leaf = &mut self.nodes[node as usize];
+        leaf.raw = value;
+        leaf.evaluated = true;
+        if node == 0 {
+            self.draw_root_noise();
+            let path = [0];
+            self.add_up(&path, &value);
+        } else {
+            self.backup(&value);
+        }
     }
 
-    /// The visits of each root action (only actions legal at the root; the same in every deal, since the
-    /// player to move knows their own hand).
+    /// The root's noise: Dirichlet for PUCT self-play, Gumbel draws and the Sequential Halving schedule.
+    fn draw_root_noise(&mut self) {
+        let len = self.fixed[0].len as usize;
+        self.root_noise.clear();
+        match self.config.gumbel.clone() {
+            Some(g) => {
+                for _ in 0..len {
+                    let x = gumbel::gumbel(&mut self.rng);
+                    self.root_noise.push(g.scale * x);
+                }
+                let considered = g.considered.min(len as u32);
+                self.schedule = gumbel::considered_visits(considered, self.config.simulations);
+            }
+            None if self.config.dirichlet_alpha > 0.0 => {
+                for _ in 0..len {
+                    let x = gamma(&mut self.rng, self.config.dirichlet_alpha);
+                    self.root_noise.push(x);
+                }
+                let total: f32 = self.root_noise.iter().sum::<f32>().max(f32::MIN_POSITIVE);
+                for x in &mut self.root_noise {
+                    *x /= total;
+                }
+            }
+            None => {}
+        }
+    }
+
+    /// Back `value` up the path of this simulation, and count it.
+    fn backup(&mut self, value: &[f32; MAX_PLAYERS]) {
+        let path = std::mem::take(&mut self.path);
+        self.add_up(&path, value);
+        self.path = path;
+        self.done += 1;
+    }
+
+    fn add_up(&mut self, path: &[u32], value: &[f32; MAX_PLAYERS]) {
+        for &n in path {
+            let node = &mut self.nodes[n as usize];
+            node.visits += 1;
+            for p in 0..MAX_PLAYERS {
+                node.value[p] += value[p];
+            }
+        }
+    }
+
+    /// The root's actions (its legal actions, the same in every deal: the player to move knows their own
+    /// hand) with their statistics for the searching player, into `edges` and `stats`.
+    fn root_stats(&mut self) {
+        self.fixed_edges(0);
+        self.gather_stats(self.me as usize);
+    }
+
+    /// The visits of each root action searched (only actions legal at the root).
     pub fn visits(&self) -> Vec<(u16, u32)> {
-        self.nodes[0]
-            .children
-            .iter()
-            .map(|&(a, c)| (a, self.nodes[c as usize].visits))
+        let f = &self.fixed[0];
+        (f.at as usize..(f.at + f.len) as usize)
+            .filter(|&i| self.kids[i] != NONE)
+            .map(|i| (self.ids[i], self.nodes[self.kids[i] as usize].visits))
             .collect()
     }
 
-    /// An improved policy for the root (Danihelka et al., "Policy improvement by planning with Gumbel", 2022:
-    /// the "completed Q-values" target): softmax over the legal root actions of `logit + (50 + max visits) ·
-    /// 0.1 · q`, `q` the action's mean value for the searching player mapped to [0, 1], or the root's mean
-    /// value for an action not visited. Unlike the visit counts of a search of a few dozen simulations,
-    /// which spread over the priors and the root noise, it moves the policy only where the search found
-    /// something, so a network trained on it does not drift towards flatter policies.
-    pub fn improved_policy(&self, game: &Game) -> Vec<(u16, f32)> {
-        let root = &self.nodes[0];
-        let me = self.me as usize;
-        let mean = |value: f32, visits: u32| value / visits.max(1) as f32;
-        let root_q = mean(root.value[me], root.visits);
-        let most = root
-            .children
+    /// The improved policy at the root (Danihelka et al. 2022, the "completed Q-values" target):
+    /// softmax over the legal root actions of ln P + σ(q̂) ([`gumbel::sigma`]: q the action's mean value for
+    /// the searching player, completed with the root's mixed value where not visited, rescaled to [0, 1]
+    /// over the root's actions). Unlike the visit counts of a search of a few dozen simulations, which
+    /// spread over the priors and the root noise, it moves the policy only where the search found something.
+    pub fn improved_policy(&mut self) -> Vec<(u16, f32)> {
+        self.root_stats();
+        let g = self.config.gumbel.clone().unwrap_or_default();
+        let raw = self.nodes[0].raw[self.me as usize];
+        gumbel::sigma(&self.stats, raw, g.c_visit, g.c_scale, &mut self.sigma);
+        gumbel::improved_policy(&self.stats, &self.sigma, &mut self.policy);
+        self.edges
             .iter()
-            .map(|&(_, c)| self.nodes[c as usize].visits)
-            .max()
-            .unwrap_or(0);
-        let mut ids = Vec::new();
-        rules::legal_actions(game, &self.root, &mut ids);
-        let scores: Vec<f32> = ids
-            .iter()
-            .map(|&a| {
-                let q = match root.children.iter().find(|&&(b, _)| b == a) {
-                    Some(&(_, c)) if self.nodes[c as usize].visits > 0 => {
-                        let child = &self.nodes[c as usize];
-                        mean(child.value[me], child.visits)
-                    }
-                    _ => root_q,
-                };
-                let logit = root.logits.get(a as usize).copied().unwrap_or(0.0);
-                logit + (50.0 + most as f32) * 0.1 * (q + 1.0) / 2.0
-            })
-            .collect();
-        let max = scores.iter().copied().fold(f32::NEG_INFINITY, f32::max);
-        let total: f32 = scores.iter().map(|&x| (x - max).exp()).sum();
-        ids.iter()
-            .zip(&scores)
-            .map(|(&a, &x)| (a, (x - max).exp() / total))
+            .zip(&self.policy)
+            .map(|(e, &p)| (e.action, p))
             .collect()
+    }
+
+    /// The action the search chooses: with Gumbel, the Sequential Halving winner (among the most visited,
+    /// the best Gumbel + log prior + σ); with PUCT, the most visited (ties to the lower id), or one drawn
+    /// with probability ∝ visits^(1/temperature) when `temperature` > 0.
+    pub fn action(&mut self, temperature: f32, rng: &mut Rng) -> u16 {
+        match self.config.gumbel.clone() {
+            Some(g) => {
+                self.root_stats();
+                let raw = self.nodes[0].raw[self.me as usize];
+                gumbel::sigma(&self.stats, raw, g.c_visit, g.c_scale, &mut self.sigma);
+                let most = self.stats.iter().map(|a| a.visits).max();
+                let e = best_considered(&self.stats, &self.sigma, &self.root_noise, most);
+                self.edges[e].action
+            }
+            None => pick(&self.visits(), temperature, rng),
+        }
     }
 
     /// The mean value of the root for each seat (absolute seats).
@@ -261,79 +714,42 @@ impl Search {
             .collect()
     }
 
-    fn backup(&mut self, path: &[u32], value: &[f32; MAX_PLAYERS]) {
-        for &n in path {
-            let node = &mut self.nodes[n as usize];
-            node.visits += 1;
-            for p in 0..MAX_PLAYERS {
-                node.value[p] += value[p];
-            }
-        }
-        self.done += 1;
+    /// Nodes in the tree, and how many of them are fixed (for tests and profiles).
+    pub fn nodes(&self) -> (usize, usize) {
+        (self.nodes.len(), self.fixed.len())
     }
+}
 
-    /// The child to visit from `node` in `state`: the best `Q + U` for the player to move, over the actions
-    /// legal in this deal, priors renormalised over them.
-    fn select(&mut self, game: &Game, state: &State, node: u32) -> u16 {
-        let mover = state.current_player(game).expect("a player to move") as usize;
-        self.ids.clear();
-        rules::legal_actions(game, state, &mut self.ids);
-        let n = &self.nodes[node as usize];
-        let max = self
-            .ids
-            .iter()
-            .map(|&a| n.logits[a as usize])
-            .fold(f32::NEG_INFINITY, f32::max);
-        let total: f32 = self
-            .ids
-            .iter()
-            .map(|&a| (n.logits[a as usize] - max).exp())
-            .sum();
-        let sqrt_visits = (n.visits.max(1) as f32).sqrt();
-        let unvisited = n.value[mover] / n.visits.max(1) as f32 - self.config.fpu_reduction;
-        let mut best = (f32::NEG_INFINITY, self.ids[0]);
-        for &a in &self.ids {
-            let mut prior = (n.logits[a as usize] - max).exp() / total;
-            if node == 0 {
-                if let Some(&(_, eta)) = self.noise.iter().find(|&&(b, _)| b == a) {
-                    let f = self.config.dirichlet_fraction;
-                    prior = (1.0 - f) * prior + f * eta;
-                }
-            }
-            let (visits, q) = match n.children.iter().find(|&&(b, _)| b == a) {
-                Some(&(_, c)) => {
-                    let child = &self.nodes[c as usize];
-                    (
-                        child.visits,
-                        child.value[mover] / child.visits.max(1) as f32,
-                    )
-                }
-                None => (0, unvisited),
-            };
-            let score = q + self.config.c_puct * prior * sqrt_visits / (1.0 + visits as f32);
-            if score > best.0 {
-                best = (score, a);
-            }
-        }
-        best.1
+/// A finished game's result by seat.
+fn result(game: &Game, state: &State) -> [f32; MAX_PLAYERS] {
+    let r = apply::returns(game, state);
+    let mut value = [0.0f32; MAX_PLAYERS];
+    for p in 0..game.players as usize {
+        value[p] = r[p] as f32;
     }
+    value
+}
 
-    fn draw_noise(&mut self, game: &Game) {
-        self.ids.clear();
-        rules::legal_actions(game, &self.root, &mut self.ids);
-        let draws: Vec<f32> = self
-            .ids
-            .iter()
-            .map(|_| gamma(&mut self.rng, self.config.dirichlet_alpha))
-            .collect();
-        let total: f32 = draws.iter().sum::<f32>().max(f32::MIN_POSITIVE);
-        self.noise = self
-            .ids
-            .iter()
-            .zip(draws)
-            .map(|(&a, d)| (a, d / total))
-            .collect();
+/// Sequential Halving's choice among the root actions with `wanted` visits (all, for None): the best
+/// Gumbel draw + log prior + σ.
+fn best_considered(
+    stats: &[ActionStats],
+    sigma: &[f32],
+    gumbels: &[f32],
+    wanted: Option<u32>,
+) -> usize {
+    let mut best = (f32::NEG_INFINITY, 0);
+    for (i, a) in stats.iter().enumerate() {
+        if wanted.is_some_and(|w| a.visits != w) {
+            continue;
+        }
+        let g = gumbels.get(i).copied().unwrap_or(0.0);
+        let score = g + a.log_prior + sigma[i];
+        if score > best.0 {
+            best = (score, i);
+        }
     }
+    best.1
 }
 
 /// A uniform draw in (0, 1).
@@ -459,6 +875,7 @@ pub fn pick(visits: &[(u16, u32)], temperature: f32, rng: &mut Rng) -> u16 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::hidden::resample_hidden;
     use std::collections::BTreeMap;
 
     /// Uniform priors, zero values.
@@ -480,6 +897,35 @@ mod tests {
         }
     }
 
+    fn gumbel_config(simulations: u32) -> PuctConfig {
+        PuctConfig {
+            simulations,
+            gumbel: Some(GumbelConfig::default()),
+            ..PuctConfig::default()
+        }
+    }
+
+    /// Positions of a random game of `name`, every `step`-th decision.
+    fn positions(name: &str, players: i64, step: usize) -> (Game, Vec<State>) {
+        let g = Game::new(name, players, &BTreeMap::new()).expect("game");
+        let mut s = apply::new_state(&g, 11);
+        let mut rng = Rng(5);
+        let (mut out, mut ids) = (Vec::new(), Vec::new());
+        for d in 0.. {
+            if s.is_terminal() {
+                break;
+            }
+            if d % step == 0 {
+                out.push(s);
+            }
+            ids.clear();
+            rules::legal_actions(&g, &s, &mut ids);
+            let a = ids[rng.below(ids.len() as u64) as usize];
+            apply_unchecked(&g, &mut s, g.decode(a as i64).expect("legal"));
+        }
+        (g, out)
+    }
+
     #[test]
     fn gamma_draws_have_the_right_mean() {
         let mut rng = Rng(3);
@@ -497,23 +943,121 @@ mod tests {
     fn a_search_spends_its_simulations_and_visits_only_legal_root_actions() {
         let g = Game::new("birmingham", 2, &BTreeMap::new()).expect("game");
         let state = apply::new_state(&g, 5);
-        let config = PuctConfig {
+        let mut legal = Vec::new();
+        rules::legal_actions(&g, &state, &mut legal);
+        let puct = PuctConfig {
             simulations: 50,
             dirichlet_alpha: 0.3,
             ..PuctConfig::default()
         };
-        let s = search(&g, &state, &config, 1, &mut Uniform).expect("search");
-        let visits = s.visits();
-        let mut legal = Vec::new();
-        rules::legal_actions(&g, &state, &mut legal);
-        assert!(visits.iter().all(|(a, _)| legal.contains(a)));
-        // The first simulation evaluates the root; each later one adds a visit below it.
-        assert_eq!(visits.iter().map(|&(_, v)| v).sum::<u32>(), 49);
-        let again = search(&g, &state, &config, 1, &mut Uniform).expect("search");
-        assert_eq!(
-            again.visits(),
-            visits,
-            "the same seed gives the same search"
+        for config in [puct, gumbel_config(50)] {
+            let s = search(&g, &state, &config, 1, &mut Uniform).expect("search");
+            let visits = s.visits();
+            assert!(visits.iter().all(|(a, _)| legal.contains(a)));
+            // The root is evaluated first; each simulation then adds a visit below it.
+            assert_eq!(visits.iter().map(|&(_, v)| v).sum::<u32>(), 50);
+            let again = search(&g, &state, &config, 1, &mut Uniform).expect("search");
+            assert_eq!(
+                again.visits(),
+                visits,
+                "the same seed gives the same search"
+            );
+        }
+    }
+
+    #[test]
+    fn gumbel_root_follows_sequential_halving() {
+        // Equal priors and values: Sequential Halving spreads the visits exactly as its schedule says.
+        let (g, states) = positions("birmingham", 2, 7);
+        for state in states.iter().take(12) {
+            let mut legal = Vec::new();
+            rules::legal_actions(&g, state, &mut legal);
+            if legal.len() < 2 {
+                continue;
+            }
+            let s = search(&g, state, &gumbel_config(64), 3, &mut Uniform).expect("search");
+            let mut visits: Vec<u32> = s.visits().iter().map(|&(_, v)| v).collect();
+            visits.sort_unstable_by(|a, b| b.cmp(a));
+            let m = legal.len().min(16) as u32;
+            let schedule = gumbel::considered_visits(m, 64);
+            let mut expected = vec![0u32; m as usize];
+            for (i, &wanted) in schedule.iter().enumerate() {
+                let _ = i;
+                // Each simulation visits one action with `wanted` visits: count how many reach each level.
+                let k = expected
+                    .iter()
+                    .position(|&v| v == wanted)
+                    .expect("an action at that level");
+                expected[k] += 1;
+            }
+            expected.sort_unstable_by(|a, b| b.cmp(a));
+            expected.retain(|&v| v > 0);
+            assert_eq!(visits, expected, "{} legal actions", legal.len());
+        }
+    }
+
+    /// Every fixed node of searches at positions of random games: dealing the hidden cards at the node gives
+    /// exactly what dealing them at the root and replaying the path gives, for many seeds — so walking the
+    /// fixed nodes without dealing is the same search as dealing at the root.
+    #[test]
+    fn dealing_at_a_fixed_node_is_dealing_at_the_root_and_replaying() {
+        let mut fixed_seen = 0;
+        for (name, players) in [("birmingham", 2), ("lancashire", 3), ("brass", 4)] {
+            let (g, states) = positions(name, players, 9);
+            for root in &states {
+                let s = search(&g, root, &gumbel_config(48), 7, &mut Uniform).expect("search");
+                let me = root.current_player(&g).expect("player");
+                // Depth-first over the fixed nodes, with the actions that lead to each.
+                let mut stack = vec![(0u32, Vec::<u16>::new())];
+                while let Some((node, path)) = stack.pop() {
+                    let f = &s.fixed[s.nodes[node as usize].fixed as usize];
+                    let mut replayed = *root;
+                    for &a in &path {
+                        apply_unchecked(&g, &mut replayed, g.decode(a as i64).expect("legal"));
+                    }
+                    assert_eq!(
+                        replayed, f.state,
+                        "{name}: the fixed node holds its position"
+                    );
+                    if !f.state.is_terminal() {
+                        assert_eq!(f.state.current_player(&g), Some(me));
+                    }
+                    for seed in 0..4u64 {
+                        let mut from_root = resample_hidden(&g, root, me, seed);
+                        for &a in &path {
+                            apply_unchecked(&g, &mut from_root, g.decode(a as i64).expect("legal"));
+                        }
+                        assert_eq!(resample_hidden(&g, &f.state, me, seed), from_root, "{name}");
+                    }
+                    fixed_seen += 1;
+                    for i in f.at as usize..(f.at + f.len) as usize {
+                        let kid = s.kids[i];
+                        if kid != NONE && s.nodes[kid as usize].fixed != NONE {
+                            let mut p = path.clone();
+                            p.push(s.ids[i]);
+                            stack.push((kid, p));
+                        }
+                    }
+                }
+            }
+        }
+        assert!(fixed_seen > 200, "{fixed_seen} fixed nodes checked");
+    }
+
+    #[test]
+    fn a_fixed_node_is_left_when_cards_are_drawn() {
+        // After the searching player's last action of a turn, the refill draws: that child is dealt.
+        let (g, states) = positions("birmingham", 2, 1);
+        let mut dealt_children = 0;
+        for root in states.iter().take(60) {
+            let s = search(&g, root, &gumbel_config(32), 1, &mut Uniform).expect("search");
+            let (nodes, fixed) = s.nodes();
+            assert!(fixed >= 1 && fixed <= nodes);
+            dealt_children += nodes - fixed;
+        }
+        assert!(
+            dealt_children > 0,
+            "some steps reach what the player cannot see"
         );
     }
 

@@ -1,8 +1,10 @@
 //! Self-play with the network-guided search, many games at once (docs/learning.md, "Self-play"): every
 //! game's search runs until it needs a leaf evaluated, the leaves of all the games go to the evaluator in
 //! one batch, and so on. Each decision becomes a training sample: the observation of the player to move,
-//! the legal actions, the search's visit distribution (the policy target) and, once the game is over, every
-//! seat's result (the value target).
+//! the legal actions, the policy target (the search's visits or its improved policy) and, once the game is
+//! over, every seat's result and VP (the value and auxiliary targets). With playout-cap randomisation
+//! (KataGo), only a share of the decisions is searched in full; the others are searched quickly to play on,
+//! and their policy is no target (`SearchGame::targets`).
 //!
 //! Game `i` is dealt and its searches seeded from (`seed`, `i`) alone ([`selfplay_seeds`]), so a game does
 //! not depend on the other games in the batch, nor on the number of threads.
@@ -10,7 +12,7 @@ use crate::agents::selfplay_seeds;
 use crate::apply::{self, apply_unchecked};
 use crate::game::Game;
 use crate::observation;
-use crate::puct::{pick, Batch, Evaluator, Need, PuctConfig, Search};
+use crate::puct::{Batch, Evaluator, Need, PuctConfig, Search};
 use crate::rng::Rng;
 use crate::rules;
 use crate::selfplay::mask_bytes;
@@ -36,8 +38,12 @@ pub struct SearchGamesConfig {
     pub parallel: usize,
     /// Decisions of each game (from its start) whose action is drawn with probability ∝ visits^(1/τ) …
     pub temperature_decisions: u32,
-    /// … with this τ; later decisions take the most visited action.
+    /// … with this τ; later decisions take the most visited action (PUCT; a Gumbel search draws its own).
     pub temperature: f32,
+    /// Playout-cap randomisation: the share of decisions searched in full (`search`, their policy a training
+    /// target); the others are searched with `fast_simulations`, without noise, only to play on. 1: all.
+    pub full_search_fraction: f32,
+    pub fast_simulations: u32,
 }
 
 impl Default for SearchGamesConfig {
@@ -51,7 +57,22 @@ impl Default for SearchGamesConfig {
             parallel: 64,
             temperature_decisions: 30,
             temperature: 1.0,
+            full_search_fraction: 1.0,
+            fast_simulations: 16,
         }
+    }
+}
+
+impl SearchGamesConfig {
+    /// The search of the decisions not searched in full: fewer simulations, no exploration noise.
+    fn fast_search(&self) -> PuctConfig {
+        let mut fast = self.search.clone();
+        fast.simulations = self.fast_simulations;
+        fast.dirichlet_alpha = 0.0;
+        if let Some(g) = fast.gumbel.as_mut() {
+            g.scale = 0.0;
+        }
+        fast
     }
 }
 
@@ -71,9 +92,13 @@ pub struct SearchGame {
     pub observations: Vec<f32>,
     /// `decisions × mask_bytes`: the legal actions, bit-packed (bit `a % 8` of byte `a / 8`).
     pub masks: Vec<u8>,
-    /// `decisions × num_actions`: the search's visit distribution (the action taken, alone, when there
-    /// was no choice).
+    /// `decisions × num_actions`: the policy target (the action taken, alone, when there was no choice or
+    /// the decision was not searched in full).
     pub policies: Vec<f32>,
+    /// Per decision, whether its policy is a training target (searched in full, or no choice).
+    pub targets: Vec<bool>,
+    /// Every seat's VP when the first era was scored (the final VP in a one-era game).
+    pub era_scores: Vec<i32>,
 }
 
 /// One game under way.
@@ -81,7 +106,11 @@ struct Slot {
     game: SearchGame,
     state: State,
     rng: Rng,
+    /// The search of the decision under way (kept between decisions for its buffers).
     search: Option<Search>,
+    searching: bool,
+    /// Whether the decision under way is searched in full.
+    full: bool,
     /// Whether its search waits for the leaf in its batch row.
     waiting: bool,
 }
@@ -90,6 +119,7 @@ struct Slot {
 pub struct SearchGames {
     game: Game,
     config: SearchGamesConfig,
+    fast: PuctConfig,
     seed: u64,
     next: u64,
     end: u64,
@@ -114,6 +144,7 @@ impl SearchGames {
         SearchGames {
             batch: Batch::new(game, parallel),
             game: game.clone(),
+            fast: config.fast_search(),
             config,
             seed,
             next: first,
@@ -135,18 +166,50 @@ impl SearchGames {
     pub fn step(&mut self, evaluator: &mut dyn Evaluator) -> crate::error::Result<Vec<SearchGame>> {
         let started = Instant::now();
         let finished = self.advance();
-        let (obs, masks, rows) = self.leaves();
+        let rows = self.pack();
         self.engine_seconds += started.elapsed().as_secs_f64();
         if rows > 0 {
-            let (mut logits, mut values) = (Vec::new(), Vec::new());
+            let size = observation::size(&self.game);
+            let actions = self.game.num_actions();
+            let b = &mut self.batch;
             let started = Instant::now();
-            evaluator.evaluate(&obs, &masks, rows, &mut logits, &mut values)?;
+            evaluator.evaluate(
+                &b.observations[..rows * size],
+                &b.masks[..rows * actions],
+                rows,
+                &mut b.logits,
+                &mut b.values,
+            )?;
             self.network_seconds += started.elapsed().as_secs_f64();
             let started = Instant::now();
-            self.deliver(&logits, &values)?;
+            let (logits, values) = (std::mem::take(&mut b.logits), std::mem::take(&mut b.values));
+            let delivered = self.deliver(&logits, &values);
+            (self.batch.logits, self.batch.values) = (logits, values);
+            delivered?;
             self.engine_seconds += started.elapsed().as_secs_f64();
         }
         Ok(finished)
+    }
+
+    /// Move the rows of the waiting leaves to the front of the batch, in slot order (most often they are
+    /// there already); their number.
+    fn pack(&mut self) -> usize {
+        let size = observation::size(&self.game);
+        let actions = self.game.num_actions();
+        let mut rows = 0;
+        for (i, slot) in self.slots.iter().enumerate() {
+            if slot.as_ref().is_some_and(|s| s.waiting) {
+                if i != rows {
+                    let b = &mut self.batch;
+                    b.observations
+                        .copy_within(i * size..(i + 1) * size, rows * size);
+                    b.masks
+                        .copy_within(i * actions..(i + 1) * actions, rows * actions);
+                }
+                rows += 1;
+            }
+        }
+        rows
     }
 
     /// The first half of [`step`](SearchGames::step): every game advances until its search needs a leaf
@@ -163,6 +226,7 @@ impl SearchGames {
             }
             let game = &self.game;
             let config = &self.config;
+            let fast = &self.fast;
             let size = observation::size(game);
             let actions = game.num_actions();
             let batch = &mut self.batch;
@@ -173,7 +237,7 @@ impl SearchGames {
                 .for_each(|((slot, obs), mask)| {
                     if let Some(s) = slot.as_mut() {
                         if !s.waiting {
-                            advance(game, config, s, obs, mask);
+                            advance(game, config, fast, s, obs, mask);
                         }
                     }
                 });
@@ -226,9 +290,13 @@ impl SearchGames {
                 rows * n
             )));
         }
-        if let Some(bad) = logits.iter().chain(values).find(|x| !x.is_finite()) {
+        // One pass without branches (vectorised) to see that all are finite; the first that is not, named.
+        let not_finite = |xs: &[f32]| xs.iter().fold(false, |bad, x| bad | !x.is_finite());
+        if not_finite(logits) || not_finite(values) {
+            let bad = logits.iter().chain(values).find(|x| !x.is_finite());
             return Err(crate::error::Error::Config(format!(
-                "the evaluator gave a value that is not finite ({bad})"
+                "the evaluator gave a value that is not finite ({})",
+                bad.copied().unwrap_or(f32::NAN)
             )));
         }
         self.evaluations += rows as u64;
@@ -257,6 +325,8 @@ fn start(game: &Game, seed: u64, index: u64) -> Slot {
         state: apply::new_state(game, deal),
         rng,
         search: None,
+        searching: false,
+        full: false,
         waiting: false,
     }
 }
@@ -265,25 +335,29 @@ fn start(game: &Game, seed: u64, index: u64) -> Slot {
 fn advance(
     game: &Game,
     config: &SearchGamesConfig,
+    fast: &PuctConfig,
     s: &mut Slot,
     obs: &mut [f32],
     mask: &mut [bool],
 ) {
     let mut ids = Vec::new();
     while !s.state.is_terminal() {
-        if s.search.is_none() {
+        if !s.searching {
             ids.clear();
             rules::legal_actions(game, &s.state, &mut ids);
             if ids.len() == 1 {
-                record(game, s, &[(ids[0], 1.0)], ids[0]);
+                record(game, s, &[(ids[0], 1.0)], ids[0], true);
                 continue;
             }
-            s.search = Some(Search::new(
-                game,
-                &s.state,
-                &config.search,
-                s.rng.next_u64(),
-            ));
+            s.full = config.full_search_fraction >= 1.0
+                || unit(&mut s.rng) < config.full_search_fraction;
+            let search = if s.full { &config.search } else { fast };
+            let seed = s.rng.next_u64();
+            match s.search.as_mut() {
+                Some(x) => x.restart(game, &s.state, search, seed),
+                None => s.search = Some(Search::new(game, &s.state, search, seed)),
+            }
+            s.searching = true;
         }
         let search = s.search.as_mut().expect("a search");
         match search.advance(game, obs, mask) {
@@ -292,32 +366,39 @@ fn advance(
                 return;
             }
             Need::Finished => {
-                let visits = search.visits();
                 let decision = s.game.actions.len() as u32;
-                let temperature = if decision < config.temperature_decisions {
+                let temperature = if s.full && decision < config.temperature_decisions {
                     config.temperature
                 } else {
                     0.0
                 };
                 let mut rng = Rng(s.rng.next_u64());
-                let action = pick(&visits, temperature, &mut rng);
-                let target = match config.policy_target {
-                    PolicyTarget::Visits => visits
+                let action = search.action(temperature, &mut rng);
+                let target = match (s.full, config.policy_target) {
+                    (false, _) => vec![(action, 1.0)],
+                    (true, PolicyTarget::Visits) => search
+                        .visits()
                         .iter()
                         .map(|&(a, v)| (a, v as f32))
                         .collect::<Vec<_>>(),
-                    PolicyTarget::CompletedQ => search.improved_policy(game),
+                    (true, PolicyTarget::CompletedQ) => search.improved_policy(),
                 };
-                s.search = None;
-                record(game, s, &target, action);
+                s.searching = false;
+                let full = s.full;
+                record(game, s, &target, action, full);
             }
         }
     }
 }
 
+/// A uniform draw in [0, 1).
+fn unit(rng: &mut Rng) -> f32 {
+    (rng.next_u64() >> 40) as f32 / (1u64 << 24) as f32
+}
+
 /// Record the decision about to be taken (its sample, `target` the policy target's weights, normalised
-/// here), then take it.
-fn record(game: &Game, s: &mut Slot, target: &[(u16, f32)], action: u16) {
+/// here; `full`: a training target), then take it.
+fn record(game: &Game, s: &mut Slot, target: &[(u16, f32)], action: u16, full: bool) {
     let player = s.state.current_player(game).expect("a player to move");
     let g = &mut s.game;
     g.players.push(player);
@@ -342,11 +423,17 @@ fn record(game: &Game, s: &mut Slot, target: &[(u16, f32)], action: u16) {
         g.policies[at + action as usize] = 1.0;
     }
     g.actions.push(action);
+    g.targets.push(full);
+    let era = s.state.era;
     apply_unchecked(
         game,
         &mut s.state,
         game.decode(action as i64).expect("legal"),
     );
+    if g.era_scores.is_empty() && (s.state.era != era || s.state.is_terminal()) {
+        let n = game.players as usize;
+        g.era_scores = s.state.players[..n].iter().map(|p| p.vp).collect();
+    }
 }
 
 fn finish(game: &Game, s: Slot) -> SearchGame {
@@ -419,6 +506,65 @@ mod tests {
                 }
                 apply::apply(&g, &mut state, action as i64).expect("legal");
             }
+        }
+    }
+
+    #[test]
+    fn gumbel_games_with_playout_caps_mark_their_targets_and_era_scores() {
+        let g = Game::new("birmingham", 2, &BTreeMap::new()).expect("game");
+        let config = SearchGamesConfig {
+            search: PuctConfig {
+                simulations: 8,
+                gumbel: Some(crate::puct::GumbelConfig::default()),
+                ..PuctConfig::default()
+            },
+            policy_target: PolicyTarget::CompletedQ,
+            parallel: 2,
+            full_search_fraction: 0.25,
+            fast_simulations: 2,
+            ..SearchGamesConfig::default()
+        };
+        let mut runs = Vec::new();
+        for parallel in [2, 1] {
+            let config = SearchGamesConfig {
+                parallel,
+                ..config.clone()
+            };
+            let mut play = SearchGames::new(&g, config, 5, 0, 2);
+            let mut games = Vec::new();
+            while !play.is_done() {
+                games.extend(play.step(&mut Slanted).expect("step"));
+            }
+            games.sort_by_key(|x| x.index);
+            runs.push(games);
+        }
+        let a = g.num_actions();
+        for (x, y) in runs[0].iter().zip(&runs[1]) {
+            assert_eq!(x.actions, y.actions, "independent of the batch");
+            assert_eq!(x.targets.len(), x.actions.len());
+            let full = x.targets.iter().filter(|&&t| t).count();
+            assert!(
+                full > 0 && full < x.actions.len(),
+                "{full} of {}",
+                x.actions.len()
+            );
+            let mut state = apply::new_state(&g, x.seed);
+            let mut era_scores = None;
+            for (d, &action) in x.actions.iter().enumerate() {
+                let policy = &x.policies[d * a..(d + 1) * a];
+                if !x.targets[d] {
+                    assert_eq!(
+                        policy[action as usize], 1.0,
+                        "a fast search's policy is its action alone"
+                    );
+                }
+                let era = state.era;
+                apply::apply(&g, &mut state, action as i64).expect("legal");
+                if era_scores.is_none() && state.era != era {
+                    era_scores = Some(state.players[..2].iter().map(|p| p.vp).collect::<Vec<_>>());
+                }
+            }
+            assert_eq!(Some(x.era_scores.clone()), era_scores);
         }
     }
 

@@ -126,7 +126,7 @@ fn a_redealer_reused_deals_as_resample_hidden() {
             if decision % 5 == 0 {
                 let observer = (decision / 5 % players as u64) as u8;
                 let mut redealer = Redealer::new(&g, &s, observer);
-                let deals: Vec<_> = (0..6).map(|seed| redealer.deal(seed)).collect();
+                let deals: Vec<_> = (0..6).map(|seed| redealer.deal(&g, seed)).collect();
                 for (seed, deal) in deals.iter().enumerate() {
                     assert_eq!(*deal, resample_hidden(&g, &s, observer, seed as u64));
                 }

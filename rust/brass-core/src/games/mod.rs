@@ -93,6 +93,17 @@ pub fn resample_hidden(game: &Game, state: &mut State, rng: &mut crate::rng::Rng
     }
 }
 
+/// Whether the game's own hidden information (what [`resample_hidden`] redraws: the DCM pile's order) differs
+/// between two states.
+pub fn hidden_order_differs(a: &State, b: &State) -> bool {
+    match (&a.extra, &b.extra) {
+        (Extra::Lancashire(x), Extra::Lancashire(y)) => {
+            x.dcm_pile_len != y.dcm_pile_len || x.dcm_pile != y.dcm_pile
+        }
+        _ => false,
+    }
+}
+
 // --- the rules that differ ---------------------------------------------------------------------------------
 
 /// The locations an industry card reaches from a network (C-7, L-55: the virtual link).
