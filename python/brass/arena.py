@@ -15,9 +15,6 @@ extra); without it the report has everything else.
 from __future__ import annotations
 
 import argparse
-import hashlib
-import importlib
-import importlib.util
 import itertools
 import json
 import os
@@ -31,15 +28,17 @@ from typing import Any
 
 import brass
 from brass import agents
-from brass.cli import UserError, _add_game_argument, _add_option_argument, _options, describe_game, parse_agent, wilson
-from brass.reference._rng import SplitMix64
+from brass._rng import SplitMix64
+from brass._stats import wilson
+from brass.agents import Policy, load_policy
+from brass.cli import UserError, _add_game_argument, _add_option_argument, _options
+from brass.text import count as _count
+from brass.text import describe_game, one_line
 
 INSTALL_HINT = "pip install '.[arena]'"
 #: Forfeits listed by `ArenaReport.table()`; the JSON report lists them all.
 FORFEITS_SHOWN = 10
 
-#: A Python policy: a callable from a state to an action id or its notation.
-Policy = Callable[[brass.State], int | str]
 #: An agent as `run` takes it: a spec (`greedy`, `mcts:300`, `module:function`), a native agent, a policy.
 AgentLike = str | agents.Agent | Policy
 
@@ -61,56 +60,13 @@ class Entrant:
         return isinstance(self.agent, agents.Agent)
 
 
-def load_policy(spec: str) -> Policy:
-    """The function a `module:function` or `path/to/file.py:function` spec names (ConfigError if none)."""
-    where, _, name = spec.rpartition(":")
-    try:
-        if where.endswith(".py"):
-            path = os.path.abspath(where)
-            # One module per file, whatever the spec's spelling of its path, so a file is run once.
-            module_name = "brass_arena_policy_" + hashlib.sha1(path.encode()).hexdigest()[:12]
-            module = sys.modules.get(module_name)
-            if module is None:
-                loader = importlib.util.spec_from_file_location(module_name, path)
-                if loader is None or loader.loader is None:
-                    raise ImportError(f"cannot import {where}")
-                module = importlib.util.module_from_spec(loader)
-                sys.modules[module_name] = module
-                try:
-                    loader.loader.exec_module(module)
-                except BaseException:
-                    del sys.modules[module_name]
-                    raise
-        else:
-            module = importlib.import_module(where)
-    except Exception as e:  # whatever importing the user's code raises, the user sees it in one line
-        raise brass.ConfigError(f"cannot load the policy `{spec}`: {_one_line(e)}") from None
-    policy: Any = module
-    for part in name.split("."):
-        policy = getattr(policy, part, None)
-        if policy is None:
-            raise brass.ConfigError(f"cannot load the policy `{spec}`: {where} has no `{name}`")
-    if not callable(policy):
-        raise brass.ConfigError(f"the policy `{spec}` is not a function")
-    return policy
-
-
 def entrant(agent: AgentLike | Entrant) -> Entrant:
     """What takes part for an agent given as a spec (`greedy`, `mcts:300`, `module:function`, ...), a native
     agent or a Python callable."""
     if isinstance(agent, Entrant):
         return agent
     if isinstance(agent, str):
-        native = agent in ("random", "greedy") or agent.startswith("mcts@")
-        native = native or agent.partition(":")[0] in ("mcts", "net", "netmcts")
-        if native or ":" not in agent:
-            try:
-                return Entrant(agent, parse_agent(agent))
-            except UserError as e:
-                raise brass.ConfigError(
-                    f"{e}, or a Python policy module:function or path/to/file.py:function"
-                ) from None
-        return Entrant(agent, load_policy(agent))
+        return Entrant(agent, agents.parse_agent(agent, policies=True))
     if isinstance(agent, agents.Agent):
         return Entrant(agent.name, agent)
     if callable(agent):
@@ -242,11 +198,11 @@ def play(game: brass.Game, entered: Sequence[Entrant], seating: Seating) -> Outc
         try:
             choice = agent(state.clone())  # a copy: the policy may explore it, the game stays as it was
         except Exception as e:
-            return _forfeited(game, seating, names, player, state.history, _one_line(e))
+            return _forfeited(game, seating, names, player, state.history, one_line(e))
         try:
             state.apply(choice)
         except Exception as e:
-            error = f"returned {reprlib.repr(choice)}: {_one_line(e)}"
+            error = f"returned {reprlib.repr(choice)}: {one_line(e)}"
             return _forfeited(game, seating, names, player, state.history, error)
     placings = list(agents.placings(state))
     history = tuple(state.history)
@@ -264,10 +220,6 @@ def _forfeited(
     return Outcome(
         seating.index, seating.deal, seating.deal_seed, names, None, placings, len(history), forfeit, tuple(history)
     )
-
-
-def _one_line(e: BaseException) -> str:
-    return " ".join(f"{type(e).__name__}: {e}".split())
 
 
 def _play_all(
@@ -551,10 +503,6 @@ class ArenaReport:
         ax.grid(axis="y", alpha=0.3)
         ax.set_title(f"{self.game}: {len(self.outcomes)} games, seed {self.seed}", fontsize="medium")
         fig.savefig(path, format="png", dpi=120)
-
-
-def _count(n: int, what: str) -> str:
-    return f"{n} {what}{'' if n == 1 else 's'}"
 
 
 def _number(value: float | None, spec: str) -> str:

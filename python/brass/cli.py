@@ -24,7 +24,6 @@ import contextlib
 import datetime
 import io
 import json
-import math
 import os
 import re
 import secrets
@@ -36,6 +35,10 @@ from typing import Any, NoReturn
 
 import brass
 from brass import agents
+from brass._stats import wilson  # noqa: F401 - the name tests import from here until the cli package
+from brass.agents import parse_agent
+from brass.text import count as _count
+from brass.text import describe_game
 from brass.text import result as text_result
 
 DEFAULT_AGENTS = {
@@ -53,73 +56,6 @@ class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> NoReturn:
         print(f"brass: {message} (see `brass --help`)", file=sys.stderr)
         raise SystemExit(2)
-
-
-def parse_agent(spec: str) -> agents.Agent:
-    """`random`, `greedy`, `mcts` (1000 iterations), `mcts:ITERATIONS`, `mcts:ITERATIONS:DEPTH`,
-    `mcts@MILLISECONDS` (a time budget per decision), `net:NETWORK` (a trained network's raw policy) and
-    `netmcts:SIMULATIONS:NETWORK` (the search it guides), NETWORK a file or a shipped network's name
-    (`birmingham-2p`, docs/learning.md)."""
-    name, _, rest = spec.partition(":")
-    try:
-        if spec == "random":
-            return agents.Random()
-        if spec == "greedy":
-            return agents.Greedy()
-        if name.startswith("mcts@"):
-            return agents.MCTS(time_ms=int(name[5:]))
-        if name == "mcts":
-            parts = [int(x) for x in rest.split(":")] if rest else []
-            return agents.MCTS(*parts[:1], **({"rollout_depth": parts[1]} if len(parts) > 1 else {}))
-        if name == "net" and rest:
-            return _network(rest)
-        if name == "netmcts" and ":" in rest:
-            simulations, _, network = rest.partition(":")
-            return agents.NetMCTS(_network(network), simulations=int(simulations))
-    except brass.BrassError as e:  # before ValueError, which it is too
-        if name in ("net", "netmcts"):
-            raise UserError(f"agent `{spec}`: {e}") from None
-    except ValueError:
-        pass
-    raise UserError(
-        f"unknown agent `{spec}`: use random, greedy, mcts, mcts:ITERATIONS[:DEPTH], mcts@MS, net:NETWORK or "
-        "netmcts:SIMULATIONS:NETWORK"
-    )
-
-
-def _network(source: str) -> agents.Net:
-    """A network file, or a shipped network by name."""
-    if source in agents.PRETRAINED and not os.path.exists(source):
-        return agents.Net.pretrained(source)
-    return agents.Net(source)
-
-
-def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
-    """95% Wilson score interval of a win rate."""
-    if n == 0:
-        return (0.0, 0.0)
-    p = wins / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return (max(0.0, centre - half), min(1.0, centre + half))
-
-
-def _result_dict(r: Any) -> dict[str, Any]:
-    return {
-        "index": r.index,
-        "seats": list(r.seats),
-        "scores": list(r.scores),
-        "winners": list(r.winners),
-        "decisions": len(r.actions),
-        "record": json.loads(r.record),
-    }
-
-
-def describe_game(game: brass.Game) -> str:
-    """`lancashire, 4 players` or `lancashire (intro, virtual_link), 3 players`: the game and its options."""
-    chosen = [name if value is True else f"{name}={value}" for name, value in sorted(game.options.items()) if value]
-    name = f"{game.name} ({', '.join(chosen)})" if chosen else game.name
-    return f"{name}, {game.players} players"
 
 
 def _options(args: argparse.Namespace) -> dict[str, bool]:
@@ -444,11 +380,6 @@ def _render(args: argparse.Namespace) -> int:
     moves = page.count("<li data-index=") - 1
     print(f"{args.out}: replay of {where}, {moves} moves, {len(page.encode()) / 1e3:.0f} kB")
     return 0
-
-
-def _count(n: int, what: str) -> str:
-    """`1 cube`, `2 barrels`."""
-    return f"{n} {what}{'' if n == 1 else 's'}"
 
 
 def describe(state: brass.State, seat: int) -> str:

@@ -27,6 +27,7 @@ import numpy as np
 
 import brass
 from brass import agents
+from brass._stats import wilson
 
 #: The record file names `brass selfplay --out` accepts, and how each is compressed.
 RECORD_SUFFIXES = (".jsonl", ".jsonl.gz", ".jsonl.zst")
@@ -250,8 +251,6 @@ class Tally:
 
     def summary(self, names: Sequence[str], heading: str) -> str:
         """The table `brass selfplay` prints: per agent games, wins, win rate with its 95% interval, VP."""
-        from brass.cli import wilson
-
         lines = [heading, ""]
         lines.append(
             f"{'agent':<14}{'games':>7}{'wins':>8}{'win rate':>10}{'95% interval':>17}{'mean VP':>9}{'sd VP':>7}"
@@ -761,10 +760,8 @@ def _play_chunk(
     name: str, players: int, options: dict[str, Any], specs: list[str], seed: int, first: int, games: int
 ) -> list[dict[str, Any]]:
     """Games `first .. first + games` of a run, on one thread (a Ray task)."""
-    from brass.cli import parse_agent
-
     game = brass.Game(name, players=players, **options)
-    seats = [parse_agent(s) for s in specs]
+    seats = [agents.parse_agent(s) for s in specs]
     return [
         {f: getattr(r, f) for f in ("index", "seed", "seats", "actions", "scores", "winners", "returns", "line")}
         for r in agents.play_games(game, seats, games, seed=seed, first=first, threads=1)

@@ -24,6 +24,8 @@ import brass
 from brass import agents, svg
 from brass import text as brass_text
 from brass._errors import MissingExtraError
+from brass.agents import NETWORKS, network_for
+from brass.text import describe_game, digits
 
 try:
     from starlette.applications import Starlette
@@ -121,59 +123,23 @@ MAX_AGENT_MS = 30_000
 MAX_NET_SIMULATIONS = 20_000
 
 
+#: The capped form of the agent specs a request may name.
+CAPS = agents.Caps(mcts_iterations=MAX_MCTS_ITERATIONS, time_ms=MAX_AGENT_MS, net_simulations=MAX_NET_SIMULATIONS)
+
+
 def make_agent(spec: str, game: brass.Game) -> Any:
     """The agent of a seat spec: `random`, `greedy`, `mcts`, `mcts:N`, `mcts:N:DEPTH`, `mcts@MS`,
     `net:NAME` or `netmcts:SIMULATIONS:NAME` with NAME a shipped network of this configuration (never a file:
     the server reads no path a request names). Budgets are capped (MAX_…); RequestError names what is wrong."""
-    name, _, rest = spec.partition(":")
-    bad = RequestError(
-        400,
-        f"unknown agent `{spec}`: use human, random, greedy, mcts, mcts:ITERATIONS[:DEPTH], mcts@MS, net:NETWORK or "
-        "netmcts:SIMULATIONS:NETWORK (NETWORK a shipped network's name)",
-    )
-    if len(spec) > 100:  # no spec is this long; nor may a number be too long for int()
-        raise bad
-    if spec == "random":
-        return agents.Random()
-    if spec == "greedy":
-        return agents.Greedy()
-    numbers = rest.split(":") if name == "mcts" and rest else []
-    if name == "mcts" or name.startswith("mcts@"):
-        if not all(digits(x) for x in numbers + ([name[5:]] if name.startswith("mcts@") else [])):
-            raise bad
-        if name.startswith("mcts@"):
-            ms = int(name[5:])
-            if not 1 <= ms <= MAX_AGENT_MS:
-                raise RequestError(400, f"agent `{spec}`: the time per move must be from 1 to {MAX_AGENT_MS} ms")
-            return agents.MCTS(time_ms=ms)
-        iterations = int(numbers[0]) if numbers else 1000
-        if not 1 <= iterations <= MAX_MCTS_ITERATIONS or len(numbers) > 2:
-            raise RequestError(400, f"agent `{spec}`: iterations must be from 1 to {MAX_MCTS_ITERATIONS}")
-        return agents.MCTS(iterations, **({"rollout_depth": int(numbers[1])} if len(numbers) == 2 else {}))
-    if name in ("net", "netmcts"):
-        simulations, _, network = rest.partition(":") if name == "netmcts" else ("", "", rest)
-        if network not in NETWORKS.values() or (name == "netmcts" and not digits(simulations)):
-            raise bad
-        if network_for(game) != network:
-            raise RequestError(
-                400, f"agent `{spec}`: {network} plays {network.replace('-', ' ')}, not {describe(game)}"
-            )
-        net = agents.Net.pretrained(network)
-        if name == "net":
-            return net
-        if not 2 <= int(simulations) <= MAX_NET_SIMULATIONS:
-            raise RequestError(400, f"agent `{spec}`: simulations must be from 2 to {MAX_NET_SIMULATIONS}")
-        return agents.NetMCTS(net, simulations=int(simulations))
-    raise bad
-
-
-def digits(text: str) -> bool:
-    """An ASCII whole number (`str.isdigit` alone also takes "²", which `int` refuses)."""
-    return text.isascii() and text.isdigit()
+    try:
+        return agents.parse_agent(spec, game=game, caps=CAPS, others=[HUMAN])
+    except brass.ConfigError as e:
+        raise RequestError(400, str(e)) from None
 
 
 def describe(game: brass.Game) -> str:
-    return f"{game.name} at {game.players} players" + "".join(f" with {o}" for o in sorted(game.options))
+    """`lancashire at 2 players`: the configuration as the server's messages name it."""
+    return describe_game(game, at=True)
 
 
 def parse_seats(seats: Any, game: brass.Game) -> tuple[list[str], dict[int, Any]]:
@@ -514,14 +480,6 @@ class App:
         session = self.store.get(request.path_params["id"])
         text = await self._locked(session, lambda: session.state.to_json())
         return Response(text, media_type="application/json")
-
-
-#: The shipped network of each configuration that has one (docs/learning.md).
-NETWORKS = {("birmingham", 2): "birmingham-2p"}
-
-
-def network_for(game: brass.Game) -> str | None:
-    return None if game.options else NETWORKS.get((game.name, game.players))
 
 
 def analyse_position(state: brass.State, engine: str, budget: dict[str, int]) -> dict[str, Any]:

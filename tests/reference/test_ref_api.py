@@ -5,7 +5,7 @@ import json
 import pytest
 
 from brass import reference as ref
-from brass.reference._rng import SplitMix64
+from brass._rng import SplitMix64
 
 
 def test_exception_classes_are_the_shared_ones():
