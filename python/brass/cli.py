@@ -223,12 +223,12 @@ def _entries(path: str) -> Iterator[tuple[str, Any]]:
     """The entries of a record file, each with where it is (`FILE` or `FILE:LINE`), read one line at a time: JSON
     Lines of records or of `selfplay --out` lines, or one JSON record (pretty-printed or not). The one reader of
     `replay` and `render`, so both accept the same files and word the same errors the same way."""
-    from brass import selfplay
+    from brass import records
 
     n = 0
     found = False
     try:
-        with selfplay.open_records(path) as f:
+        with records.open_records(path) as f:
             for n, line in enumerate(f, 1):
                 if not line.strip():
                     continue

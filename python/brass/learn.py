@@ -27,7 +27,8 @@ from typing import Any
 import numpy as np
 
 import brass
-from brass import agents, search, selfplay
+from brass import agents, search
+from brass.samples import unpack_masks
 
 #: The network file format (rust/brass-core/src/net.rs).
 NET_FORMAT = "brass-net/1"
@@ -194,7 +195,7 @@ class Buffer:
         a = self.arrays
         return {
             "observation": a["observation"][rows].astype(np.float32),
-            "mask": selfplay.unpack_masks(a["legal_mask"][rows], num_actions),
+            "mask": unpack_masks(a["legal_mask"][rows], num_actions),
             "policy": a["policy"][rows].astype(np.float32),
             "value": a["value"][rows],
         }
