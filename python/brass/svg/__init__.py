@@ -51,6 +51,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -87,8 +88,9 @@ def _position(state: Any) -> tuple[dict, Any]:
     """The state JSON object and the state it is of: a state of either engine as it is (the player to decide, the
     rounds and the result come from its own engine); a JSON text, a parsed object or anything else with a
     `to_json` through the native loader (`brass.State.from_json`), so input is validated (`InvalidStateError`,
-    `ArgumentTypeError`)."""
-    from brass import reference
+    `ArgumentTypeError`). A reference state can exist only once `brass.reference` is loaded: it is looked up
+    there, not imported (drawing a native state does not load the reference engine)."""
+    reference = sys.modules.get("brass.reference")
 
     if isinstance(state, str):
         with contextlib.suppress(ValueError):  # the loader below says what is wrong with the text
@@ -98,7 +100,7 @@ def _position(state: Any) -> tuple[dict, Any]:
             "this is a game record (config, seed, actions), not a state: draw `brass.replay(record)`, the position "
             "it reaches, or use brass.viewer for every position"
         )
-    if isinstance(state, brass.State | reference.State):
+    if isinstance(state, brass.State) or (reference is not None and isinstance(state, reference.State)):
         native = state
     elif isinstance(state, str):
         native = brass.State.from_json(state)
