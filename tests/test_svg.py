@@ -238,7 +238,7 @@ def test_save_and_jupyter(tmp_path):
 
 
 def test_states_of_both_engines_show_themselves_as_svg_in_jupyter():
-    """`State._repr_svg_` is `brass.svg.board(state)` in both engines (DESIGN.md: pictures)."""
+    """`State._repr_svg_` is `brass.svg.board(state)` in both engines (docs/api.md, "Text, pictures, copies")."""
     import brass
     from brass import reference
 

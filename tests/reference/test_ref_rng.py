@@ -1,4 +1,4 @@
-"""SplitMix64 reference values and the derived below()/shuffle() (DESIGN.md "The RNG")."""
+"""SplitMix64 reference values and the derived below()/shuffle() (docs/state-format.md, "The RNG")."""
 
 from brass._rng import SplitMix64
 

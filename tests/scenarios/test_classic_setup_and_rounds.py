@@ -8,7 +8,7 @@ import pytest
 
 import brass
 
-# The RNG of DESIGN.md ("The RNG"), checked against both engines by the golden vectors, recomputes what a
+# The RNG of docs/state-format.md ("The RNG"), checked against both engines by the golden vectors, recomputes what a
 # set-up must deal.
 from brass._rng import SplitMix64
 
