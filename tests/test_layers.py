@@ -369,18 +369,6 @@ def misplaced_imports(imports: list[Import]) -> list[str]:
     return found
 
 
-def long_package_functions(package: Path, limit: int) -> list[str]:
-    """Functions over `limit` lines in every module of the package, subpackages included."""
-    found = []
-    for path in sorted(package.rglob("*.py")):
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-                length = (node.end_lineno or node.lineno) - node.lineno + 1
-                if length > limit:
-                    found.append(f"{path.relative_to(package).as_posix()}:{node.lineno} {node.name} ({length} lines)")
-    return found
-
-
 # --- checks shared by both ---------------------------------------------------------------------------------------
 
 
@@ -464,14 +452,15 @@ def long_rust_functions(src: Path, limit: int) -> list[str]:
     return found
 
 
-def long_python_functions(package: Path, limit: int) -> list[str]:
+def long_python_functions(package: Path, limit: int, files: str = "*.py") -> list[str]:
+    """Functions over `limit` lines in the modules `files` names (`**/*.py`: subpackages too)."""
     found = []
-    for path in sorted(package.glob("*.py")):
+    for path in sorted(package.glob(files)):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 length = (node.end_lineno or node.lineno) - node.lineno + 1
                 if length > limit:
-                    found.append(f"{path.name}:{node.lineno} {node.name} ({length} lines)")
+                    found.append(f"{path.relative_to(package).as_posix()}:{node.lineno} {node.name} ({length} lines)")
     return found
 
 
@@ -595,7 +584,9 @@ def test_the_package_checks_fail_on_an_unplaced_file_an_upward_import_and_a_long
         "low.py:2 (low.py, layer 1) imports brass.high (high.py, layer 2)"
     ]
     assert circles(package_graph(package, imports)) == [["high.py", "low.py"]]
-    assert long_package_functions(package, MAX_FUNCTION_LINES) == [f"high.py:2 long ({MAX_FUNCTION_LINES + 1} lines)"]
+    assert long_python_functions(package, MAX_FUNCTION_LINES, "**/*.py") == [
+        f"high.py:2 long ({MAX_FUNCTION_LINES + 1} lines)"
+    ]
 
 
 def test_the_package_shape_checks_fail_on_each_forbidden_import(tmp_path: Path) -> None:
@@ -701,4 +692,4 @@ def test_the_package_keeps_its_shape(imports: list[Import]) -> None:
 
 
 def test_no_function_of_the_package_is_longer_than_120_lines() -> None:
-    assert long_package_functions(PACKAGE, MAX_FUNCTION_LINES) == []
+    assert long_python_functions(PACKAGE, MAX_FUNCTION_LINES, "**/*.py") == []

@@ -40,6 +40,13 @@ def add_game_argument(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def add_configuration_arguments(parser: argparse.ArgumentParser, players: int = 4) -> None:
+    """`--game`, `--players` (one count, default `players`) and `--option`: the configuration a command plays."""
+    add_game_argument(parser)
+    parser.add_argument("--players", type=int, default=players, choices=(2, 3, 4))
+    add_option_argument(parser)
+
+
 def add_option_argument(parser: argparse.ArgumentParser) -> None:
     """`--option NAME`, repeatable: a true/false option of the game set to true."""
     parser.add_argument(

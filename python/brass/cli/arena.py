@@ -10,15 +10,13 @@ from typing import Any
 
 import brass
 from brass import arena
-from brass.cli._common import UserError, add_game_argument, add_option_argument, options
+from brass.cli._common import UserError, add_configuration_arguments, options
 
 
 def add_parser(sub: Any) -> None:
     """Add `brass arena` to the command line's subcommands."""
     ap = sub.add_parser("arena", help="a tournament between agents: ratings, win rates, pairwise results")
-    add_game_argument(ap)
-    ap.add_argument("--players", type=int, default=4, choices=(2, 3, 4))
-    add_option_argument(ap)
+    add_configuration_arguments(ap)
     ap.add_argument(
         "--agents",
         nargs="+",

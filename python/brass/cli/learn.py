@@ -8,7 +8,7 @@ import argparse
 import os
 from typing import Any
 
-from brass.cli._common import add_game_argument, add_option_argument, options
+from brass.cli._common import add_configuration_arguments, options
 
 
 def add_parser(sub: Any) -> None:
@@ -17,9 +17,7 @@ def add_parser(sub: Any) -> None:
     from brass.learn import LearnConfig
 
     p = sub.add_parser("learn", help="train a policy-value network by self-play (needs '.[learn]'; docs/learning.md)")
-    add_game_argument(p)
-    p.add_argument("--players", type=int, default=2, choices=(2, 3, 4))
-    add_option_argument(p)
+    add_configuration_arguments(p, players=2)
     p.add_argument("--out", required=True, metavar="DIR", help="the run's folder (config, log, networks)")
     p.add_argument("--resume", action="store_true", help="continue the run in --out")
     defaults = LearnConfig()

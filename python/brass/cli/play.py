@@ -11,16 +11,14 @@ from typing import Any
 
 import brass
 from brass import _catalog, agents
-from brass.cli._common import UserError, add_game_argument, add_option_argument, check_writable, options
+from brass.cli._common import UserError, add_configuration_arguments, check_writable, options
 from brass.text import count, result
 
 
 def add_parser(sub: Any) -> None:
     """Add `brass play` to the command line's subcommands."""
     pp = sub.add_parser("play", help="play against agents in the terminal")
-    add_game_argument(pp)
-    pp.add_argument("--players", type=int, default=4, choices=(2, 3, 4))
-    add_option_argument(pp)
+    add_configuration_arguments(pp)
     pp.add_argument(
         "--seat",
         type=int,

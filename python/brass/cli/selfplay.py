@@ -12,7 +12,7 @@ from typing import Any
 
 import brass
 from brass import agents, records, selfplay
-from brass.cli._common import UserError, add_game_argument, add_option_argument, check_writable, options, progress_bar
+from brass.cli._common import UserError, add_configuration_arguments, check_writable, options, progress_bar
 from brass.text import count, describe_game
 
 DEFAULT_AGENTS = {
@@ -25,9 +25,7 @@ DEFAULT_AGENTS = {
 def add_parser(sub: Any) -> None:
     """Add `brass selfplay` to the command line's subcommands."""
     sp = sub.add_parser("selfplay", help="play games between agents and summarise them")
-    add_game_argument(sp)
-    sp.add_argument("--players", type=int, default=4, choices=(2, 3, 4))
-    add_option_argument(sp)
+    add_configuration_arguments(sp)
     sp.add_argument(
         "--agents",
         nargs="+",

@@ -222,31 +222,3 @@ def analyse_position(state: brass.State, engine: str, budget: dict[str, int]) ->
     order = {a: i for i, (a, _, _) in enumerate(visits)} if engine == "mcts" else {}
     moves = sorted(rows.values(), key=lambda r: (-r["share"], order.get(r["id"], len(order)), r["id"]))
     return {"player": player, **summary, "moves": moves}
-
-
-__all__ = [
-    "AGENT_CHOICES",
-    "ANALYSE_MS",
-    "CAPS",
-    "HUMAN",
-    "LOCAL_HOSTS",
-    "MAX_AGENT_MS",
-    "MAX_ANALYSES",
-    "MAX_BODY",
-    "MAX_GAMES",
-    "MAX_MCTS_ITERATIONS",
-    "MAX_NET_SIMULATIONS",
-    "NETWORKS",
-    "RequestError",
-    "Session",
-    "Store",
-    "analyse_position",
-    "describe",
-    "digits",
-    "make_agent",
-    "move_groups",
-    "network_for",
-    "parse_seats",
-    "position_at",
-    "view",
-]
