@@ -21,8 +21,7 @@ def data_of(obj: dict) -> dict:
 
 def family_of(obj: dict) -> str | None:
     """The rules family of the state's game (`"classic"` for the original Brass)."""
-    entry = _catalog.catalog().get(obj["game"]["name"])
-    return entry.get("family") if entry else None
+    return _catalog.family(obj["game"]["name"])
 
 
 @dataclass(frozen=True)
