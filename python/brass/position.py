@@ -68,12 +68,13 @@ from collections.abc import Mapping, Sequence
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
-from brass import _brass, _catalog
+from brass import _catalog
+from brass._brass import Game
 from brass._errors import ArgumentTypeError, ConfigError, PlayerIndexError
 from brass.text import options_text
 
 if TYPE_CHECKING:
-    from brass._brass import Game, State
+    from brass._brass import State
     from brass.reference import Game as ReferenceGame
     from brass.reference import State as ReferenceState
 
@@ -172,7 +173,7 @@ class Position:
         if isinstance(game, str):
             if players is None:
                 raise ArgumentTypeError(f"players must be an int: Position({game!r}, players=4)")
-            self._game = (engine or _brass).Game(game, players=players, **options)
+            self._game = (Game if engine is None else engine.Game)(game, players=players, **options)
             engine = engine or _engine_of(self._game)
         elif hasattr(game, "new_state") and hasattr(game, "players"):
             if options or (players is not None and players != game.players):
