@@ -27,6 +27,8 @@ from typing import TYPE_CHECKING, Any, Literal, overload
 
 import brass
 from brass._brass import agents as _native
+from brass._rng import MASK64 as MASK64  # names this module has always offered
+from brass._rng import SplitMix64 as SplitMix64
 from brass._rng import selfplay_seeds
 from brass.text import describe_game, digits, one_line
 

@@ -16,6 +16,8 @@ from typing import Any
 
 import brass
 from brass import reference
+from brass._rng import MASK64 as MASK64  # names this module has always offered
+from brass._rng import SplitMix64 as SplitMix64
 from brass._rng import rollout_seeds as game_seeds  # the seeds of game `index` of a `brass.rollouts` batch
 from brass.text import game_name
 

@@ -22,6 +22,7 @@ from typing import Any
 import brass
 from brass import svg
 from brass._errors import MissingExtraError
+from brass.agents import NETWORKS
 from brass.serve.games import (
     AGENT_CHOICES,
     ANALYSE_MS,
@@ -34,13 +35,11 @@ from brass.serve.games import (
     MAX_GAMES,
     MAX_MCTS_ITERATIONS,
     MAX_NET_SIMULATIONS,
-    NETWORKS,
     RequestError,
     Session,
     Store,
     analyse_position,
     describe,
-    digits,
     make_agent,
     move_groups,
     network_for,
@@ -48,6 +47,7 @@ from brass.serve.games import (
     position_at,
     view,
 )
+from brass.text import digits
 
 try:
     from starlette.applications import Starlette

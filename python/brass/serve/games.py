@@ -12,8 +12,8 @@ from typing import Any
 import brass
 from brass import agents, svg
 from brass import text as brass_text
-from brass.agents import NETWORKS, network_for
-from brass.text import describe_game, digits
+from brass.agents import network_for
+from brass.text import describe_game
 
 #: The names of this machine a request's `Host` may give by default.
 LOCAL_HOSTS = ["127.0.0.1", "localhost", "::1", "[::1]"]
