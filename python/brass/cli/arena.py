@@ -49,6 +49,7 @@ def add_parser(sub: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    """`brass arena`: the tournament, its table or JSON, its records and chart; the exit code."""
     if len(args.agents) < 2:
         raise UserError("an arena needs at least 2 agents: --agents A B ...")
     if args.deals < 1:

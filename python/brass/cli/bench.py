@@ -23,6 +23,7 @@ def add_parser(sub: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    """`brass bench`: the figures, as a table or JSON; the exit code."""
     from brass import bench
 
     report = bench.run(args.players, quick=args.quick, game_name=args.game, options=options(args))

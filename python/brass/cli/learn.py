@@ -51,6 +51,7 @@ def add_parser(sub: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    """`brass learn`: a new run in `--out`, or the run there resumed; the exit code."""
     from brass.learn import LearnConfig, Trainer
 
     chosen = {k: v for k, v in vars(args).items() if k in LearnConfig.__dataclass_fields__ and v is not None}

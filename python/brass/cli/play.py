@@ -133,6 +133,7 @@ def _read_move(game: brass.Game, state: brass.State, legal: list[int], text: str
 
 
 def run(args: argparse.Namespace) -> int:
+    """`brass play`: the game in the terminal, the record saved at its end if asked; the exit code."""
     game = brass.Game(args.game, players=args.players, **options(args))
     if not 0 <= args.seat < args.players:
         raise UserError(f"--seat must be between 0 and {args.players - 1}")

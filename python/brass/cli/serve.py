@@ -26,6 +26,7 @@ def add_parser(sub: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    """`brass serve`: the seats checked, then the server until it is stopped; the exit code."""
     from brass import serve
 
     if args.max_games < 1:

@@ -23,6 +23,7 @@ class LearnError(brass.BrassError):
 
 
 def jax_libraries() -> tuple[Any, Any, Any]:
+    """`jax`, `jax.numpy` and `optax`, imported when a run starts; `LearnError` naming the extra without them."""
     try:
         import jax
         import jax.numpy as jnp

@@ -179,6 +179,7 @@ def location_rect(location: dict, positions: dict[str, tuple[int, int]]) -> Rect
 
 
 def overlaps(a: Rect, b: Rect) -> bool:
+    """Whether two rectangles overlap."""
     return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
 
 
@@ -215,6 +216,7 @@ def label_candidates(rect: Rect) -> list[tuple[float, float, str]]:
 
 
 def text_rect(x: float, y: float, anchor: str, width: float) -> Rect:
+    """The rectangle a line of text of `width` takes at (x, baseline) with its text-anchor."""
     left = {"start": x, "middle": x - width / 2, "end": x - width}[anchor]
     return left, y - ASCENT, left + width, y + DESCENT
 

@@ -41,6 +41,7 @@ from brass.svg._markup import (
 
 
 def segment_attrs(segment: tuple[Point, Point]) -> dict[str, float]:
+    """The end points of a straight piece as the attributes of an SVG `line`."""
     (x1, y1), (x2, y2) = segment
     return {"x1": x1, "y1": y1, "x2": x2, "y2": y2}
 

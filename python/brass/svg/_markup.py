@@ -75,6 +75,7 @@ def tint(colour: str, amount: float) -> str:
 
 
 def signed(n: int) -> str:
+    """`+2`, `0`, `-3`: a number with its sign."""
     return f"+{n}" if n > 0 else str(n)
 
 
