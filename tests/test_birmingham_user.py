@@ -8,8 +8,9 @@ import re
 import pytest
 
 import brass
-from brass import cli, text
+from brass import text
 from brass.cli import main
+from brass.cli import play as cli  # the terminal game: how a typed move is read, what a decision asks
 
 
 def _play(

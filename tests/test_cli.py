@@ -11,7 +11,8 @@ import sys
 import pytest
 
 import brass
-from brass.cli import main, wilson
+from brass._stats import wilson
+from brass.cli import main
 
 
 def test_selfplay_writes_records_that_replay(tmp_path: pathlib.Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -1,16 +1,23 @@
-"""The core in one direction (docs/architecture.md, "Layers").
+"""The core and the package in one direction (docs/architecture.md, "Layers").
 
 Reads every `crate::` / `super::` path of `rust/brass-core/src` and every relative import of
 `python/brass/reference` (type-checking and function-local imports included) and checks them against the
 layer tables of docs/architecture.md: every file is in exactly one layer, no import goes to a higher layer, no
 import circle closes (within a layer either), no path goes through the crate root, and no function is longer
-than 120 lines. The analysers are tested on small hand-made trees first, so a check that cannot fail would show.
+than 120 lines. The Python package `python/brass` is read the same way, every import of every module (absolute
+and relative, module-level, function-local, under `TYPE_CHECKING`, and string imports through `importlib`), and
+checked against its own table, with the rules of its shape: `argparse` and `brass.cli` only in the command line,
+the subpackages behind an extra imported only by their command, nothing of `brass.reference` but its public names
+outside it, and the reference engine reaching out only to the error family, the RNG and its one display seam.
+The analysers are tested on small hand-made trees first, so a check that cannot fail would show.
 """
 
 from __future__ import annotations
 
 import ast
 import re
+from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -18,6 +25,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 RUST_SRC = ROOT / "rust" / "brass-core" / "src"
 REFERENCE = ROOT / "python" / "brass" / "reference"
+PACKAGE = ROOT / "python" / "brass"
 ARCHITECTURE = ROOT / "docs" / "architecture.md"
 MAX_FUNCTION_LINES = 120
 
@@ -28,7 +36,8 @@ Module = tuple[str, ...]
 
 
 def layer_tables(text: str) -> dict[str, dict[str, int]]:
-    """The two tables of the "Layers" section: engine ("rust" / "python") -> file -> layer number."""
+    """The tables of the "Layers" section: tree ("rust", "python" for the reference engine, "package" for the
+    Python package) -> file -> layer number."""
     section = text.split("\n## Layers\n", 1)[1].split("\n## ", 1)[0]
     tables: dict[str, dict[str, int]] = {}
     engine = None
@@ -37,6 +46,8 @@ def layer_tables(text: str) -> dict[str, dict[str, int]]:
             engine = "rust"
         elif line.startswith("Reference engine"):
             engine = "python"
+        elif line.startswith("Python package"):
+            engine = "package"
         cells = [c.strip() for c in line.strip().strip("|").split("|")]
         if engine and line.startswith("|") and cells[0].isdigit():
             for name in re.findall(r"`([^`]+)`", cells[1]):
@@ -202,6 +213,162 @@ def python_graph(package: Path) -> dict[str, set[str]]:
     return edges
 
 
+# --- Python: the package's import graph ----------------------------------------------------------------------
+
+#: The one place the reference engine reaches the package above it: its display hooks (`_repr_svg_`, `str`) draw
+#: through the satellites, imported inside the hooks, as python-chess's `Board` draws itself through `chess.svg`.
+#: An allowed arrow up, so neither the up-arrow nor the circle check counts it.
+DISPLAY_SEAM = "reference/_display.py"
+DISPLAY_MODULES = {"brass.svg", "brass.text"}
+#: What the reference engine may import of `brass` outside itself (besides the seam).
+REFERENCE_FOUNDATIONS = {"brass._errors", "brass._rng"}
+#: The subpackages behind an extra, and the command that may import each, inside a function (`env/` has none).
+EXTRA_COMMANDS = {"learn/": "cli/learn.py", "serve/": "cli/serve.py", "env/": None}
+#: Where the command line may be imported (`argparse`, `brass.cli`).
+COMMAND_LINE = ("cli/", "__main__.py")
+
+
+@dataclass(frozen=True)
+class Import:
+    """One module named by a file of the package: `source` the file (`cli/arena.py`), `target` the dotted module
+    (`brass.arena`, `argparse`), `lazy` when the import is inside a function (it runs only when called)."""
+
+    source: str
+    target: str
+    lazy: bool
+    line: int
+
+
+def package_modules(package: Path) -> dict[str, str]:
+    """Dotted module name -> its file, relative to the package (`brass.cli.arena` -> `cli/arena.py`, `brass` ->
+    `__init__.py`); the compiled module `brass._brass` -> `_brass` when its stub `_brass.pyi` is there."""
+    modules = {}
+    for path in sorted(package.rglob("*.py")):
+        parts = [package.name, *path.relative_to(package).with_suffix("").parts]
+        if parts[-1] == "__init__":
+            parts.pop()
+        modules[".".join(parts)] = path.relative_to(package).as_posix()
+    if (package / "_brass.pyi").exists():
+        modules[f"{package.name}._brass"] = "_brass"
+    return modules
+
+
+def _nodes(tree: ast.AST, lazy: bool = False) -> Iterator[tuple[ast.AST, bool]]:
+    """Every node, and whether it is inside a function."""
+    for child in ast.iter_child_nodes(tree):
+        yield child, lazy
+        inner = lazy or isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda))
+        yield from _nodes(child, inner)
+
+
+def _named(node: ast.AST, here: list[str], modules: dict[str, str]) -> list[str]:
+    """The modules an import statement or a string import names (`here`: the importing module's package)."""
+    if isinstance(node, ast.Import):
+        return [alias.name for alias in node.names]
+    if isinstance(node, ast.ImportFrom):
+        base = here[: len(here) - node.level + 1] if node.level else []
+        start = ".".join(base + (node.module.split(".") if node.module else []))
+        return list(dict.fromkeys(f"{start}.{a.name}" if f"{start}.{a.name}" in modules else start for a in node.names))
+    if isinstance(node, ast.Call) and node.args:
+        func = node.func
+        name = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else ""
+        if name in ("import_module", "__import__"):
+            return [c.value for c in ast.walk(node.args[0]) if isinstance(c, ast.Constant) and isinstance(c.value, str)]
+    return []
+
+
+def package_imports(package: Path) -> list[Import]:
+    """Every import of every file of the package: statements at module level, in functions and under
+    `TYPE_CHECKING`, relative ones resolved, and string imports (`importlib.import_module("...")`, `__import__`:
+    every string constant of the first argument)."""
+    modules = package_modules(package)
+    found = []
+    for path in sorted(package.rglob("*.py")):
+        rel = path.relative_to(package)
+        here = [package.name, *rel.parent.parts]  # the package a relative import starts from
+        for node, lazy in _nodes(ast.parse(path.read_text(encoding="utf-8"))):
+            for target in _named(node, here, modules):
+                found.append(Import(rel.as_posix(), target, lazy, getattr(node, "lineno", 0)))
+    return found
+
+
+def unit_of(file: str, table: dict[str, int]) -> str | None:
+    """The entry of the table a file belongs to: the file itself, or the folder (`cli/`) it is in."""
+    if file in table:
+        return file
+    folders = [entry for entry in table if entry.endswith("/") and file.startswith(entry)]
+    return max(folders, key=len) if folders else None
+
+
+def unplaced(package: Path, table: dict[str, int]) -> list[str]:
+    """Files in no layer or in two (a file and its folder both listed), and entries that name no file."""
+    files = sorted(package_modules(package).values())
+    found = []
+    for file in files:
+        entries = [e for e in table if e == file or (e.endswith("/") and file.startswith(e))]
+        if len(entries) != 1:
+            found.append(f"{file} is in {len(entries)} layers")
+    for entry in table:
+        if not any(f == entry or (entry.endswith("/") and f.startswith(entry)) for f in files):
+            found.append(f"{entry} names no file")
+    return found
+
+
+def is_display_seam(imp: Import) -> bool:
+    return imp.source == DISPLAY_SEAM and imp.target in DISPLAY_MODULES and imp.lazy
+
+
+def package_graph(package: Path, imports: list[Import]) -> dict[str, set[str]]:
+    """File -> the files of the package it imports (the display seam left out: the one allowed arrow up)."""
+    modules = package_modules(package)
+    edges: dict[str, set[str]] = {file: set() for file in modules.values()}
+    for imp in imports:
+        target = modules.get(imp.target)
+        if target is not None and target != imp.source and not is_display_seam(imp):
+            edges[imp.source].add(target)
+    return edges
+
+
+def package_upward(package: Path, imports: list[Import], table: dict[str, int]) -> list[str]:
+    """Imports from an entry of the table to an entry of a higher layer (the display seam allowed)."""
+    modules = package_modules(package)
+    found = []
+    for imp in imports:
+        target = modules.get(imp.target)
+        a, b = unit_of(imp.source, table), unit_of(target, table) if target else None
+        if a and b and a != b and table[b] > table[a] and not is_display_seam(imp):
+            found.append(
+                f"{imp.source}:{imp.line} ({a}, layer {table[a]}) imports {imp.target} ({b}, layer {table[b]})"
+            )
+    return found
+
+
+def misplaced_imports(imports: list[Import]) -> list[str]:
+    """Imports the package's shape forbids: the command line outside it, an extra's subpackage outside its
+    command (or at its module level), a private module of the reference engine outside it, and anything of
+    `brass` the reference engine imports beyond its foundations and its display seam."""
+    found = []
+    for imp in imports:
+        where = f"{imp.source}:{imp.line} imports {imp.target}"
+        parts = imp.target.split(".")
+        in_reference = imp.source.startswith("reference/")
+        command_line = parts[0] == "argparse" or parts[:2] == ["brass", "cli"]
+        if command_line and not imp.source.startswith(COMMAND_LINE):
+            found.append(f"{where}: the command line, outside cli/")
+        for extra, command in EXTRA_COMMANDS.items():
+            behind = parts[:2] == ["brass", extra.rstrip("/")] and not imp.source.startswith(extra)
+            if behind and not (imp.source == command and imp.lazy):
+                found.append(f"{where}: {extra} is behind an extra, imported only by its command, in a function")
+        private = parts[:2] == ["brass", "reference"] and len(parts) > 2 and parts[2].startswith("_")
+        if private and not in_reference:
+            found.append(f"{where}: a private module of the reference engine")
+        outside = parts[0] == "brass" and parts[:2] != ["brass", "reference"]
+        allowed = imp.target in REFERENCE_FOUNDATIONS or is_display_seam(imp)
+        if in_reference and outside and not allowed:
+            found.append(f"{where}: the reference engine imports only the error family and the RNG")
+    return found
+
+
 # --- checks shared by both ---------------------------------------------------------------------------------------
 
 
@@ -285,14 +452,15 @@ def long_rust_functions(src: Path, limit: int) -> list[str]:
     return found
 
 
-def long_python_functions(package: Path, limit: int) -> list[str]:
+def long_python_functions(package: Path, limit: int, files: str = "*.py") -> list[str]:
+    """Functions over `limit` lines in the modules `files` names (`**/*.py`: subpackages too)."""
     found = []
-    for path in sorted(package.glob("*.py")):
+    for path in sorted(package.glob(files)):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 length = (node.end_lineno or node.lineno) - node.lineno + 1
                 if length > limit:
-                    found.append(f"{path.name}:{node.lineno} {node.name} ({length} lines)")
+                    found.append(f"{path.relative_to(package).as_posix()}:{node.lineno} {node.name} ({length} lines)")
     return found
 
 
@@ -358,6 +526,102 @@ def test_the_python_analyser_counts_type_checking_and_local_imports(tmp_path: Pa
     assert circles(edges) == [["_a", "_b"]]
 
 
+def test_the_package_analyser_reads_absolute_relative_local_type_checking_and_string_imports(tmp_path: Path) -> None:
+    package = write(
+        tmp_path / "brass",
+        {
+            "__init__.py": "from brass.low import x\n",
+            "low.py": "import json\ndef g():\n    from brass import mid\n",
+            "mid.py": "from .sub import leaf\n__import__('brass')\n",
+            "high.py": (
+                "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    import brass.mid\n"
+                "def f():\n    from . import low\n    import importlib\n"
+                "    importlib.import_module('brass.sub.leaf' if f else 'brass')\n"
+            ),
+            "sub/__init__.py": "",
+            "sub/leaf.py": "from ..low import x\nfrom . import other\n",
+            "sub/other.py": "",
+        },
+    )
+    found = {(i.source, i.target, i.lazy) for i in package_imports(package)}
+    assert found == {
+        ("__init__.py", "brass.low", False),
+        ("low.py", "json", False),
+        ("low.py", "brass.mid", True),
+        ("mid.py", "brass.sub.leaf", False),
+        ("mid.py", "brass", False),
+        ("high.py", "typing", False),
+        ("high.py", "brass.mid", False),  # under TYPE_CHECKING, still at module level
+        ("high.py", "brass.low", True),
+        ("high.py", "importlib", True),
+        ("high.py", "brass.sub.leaf", True),
+        ("high.py", "brass", True),
+        ("sub/leaf.py", "brass.low", False),
+        ("sub/leaf.py", "brass.sub.other", False),
+    }
+    edges = package_graph(package, package_imports(package))
+    assert edges["high.py"] == {"__init__.py", "low.py", "mid.py", "sub/leaf.py"}
+    assert circles(edges) == [["__init__.py", "low.py", "mid.py", "sub/leaf.py"]]  # a function-local import closes it
+
+
+def test_the_package_checks_fail_on_an_unplaced_file_an_upward_import_and_a_long_function(tmp_path: Path) -> None:
+    body = "\n".join("    x = 1" for _ in range(MAX_FUNCTION_LINES))
+    package = write(
+        tmp_path / "brass",
+        {
+            "__init__.py": "",
+            "low.py": "def f():\n    import brass.high\n",
+            "high.py": f"import brass.low\ndef long():\n{body}\n",
+            "loose.py": "",
+            "sub/__init__.py": "",
+            "sub/a.py": "",
+        },
+    )
+    table = {"__init__.py": 1, "low.py": 1, "high.py": 2, "sub/": 1, "sub/a.py": 1, "gone.py": 1}
+    assert unplaced(package, table) == ["loose.py is in 0 layers", "sub/a.py is in 2 layers", "gone.py names no file"]
+    imports = package_imports(package)
+    assert package_upward(package, imports, table) == [
+        "low.py:2 (low.py, layer 1) imports brass.high (high.py, layer 2)"
+    ]
+    assert circles(package_graph(package, imports)) == [["high.py", "low.py"]]
+    assert long_python_functions(package, MAX_FUNCTION_LINES, "**/*.py") == [
+        f"high.py:2 long ({MAX_FUNCTION_LINES + 1} lines)"
+    ]
+
+
+def test_the_package_shape_checks_fail_on_each_forbidden_import(tmp_path: Path) -> None:
+    package = write(
+        tmp_path / "brass",
+        {
+            "__init__.py": "",
+            "_errors.py": "",
+            "svg.py": "",
+            "agents.py": "import argparse\nfrom brass.cli import main\nfrom brass.reference._state import State\n",
+            "viewer.py": "def f():\n    from brass import serve\n",
+            "cli/__init__.py": "import argparse\nfrom brass.cli import learn\n",
+            "cli/learn.py": "import brass.learn\ndef run():\n    import brass.learn\n",
+            "cli/serve.py": "def run():\n    from brass.serve import app\n",
+            "learn/__init__.py": "from brass.learn import trainer\n",
+            "learn/trainer.py": "",
+            "serve/__init__.py": "",
+            "serve/app.py": "",
+            "reference/__init__.py": "from ._state import State\nfrom brass._errors import BrassError\n",
+            "reference/_state.py": "import brass.svg\nfrom brass import agents\nfrom . import _display\n",
+            "reference/_display.py": "import brass.text\ndef svg():\n    import brass.svg\n",
+        },
+    )
+    assert misplaced_imports(package_imports(package)) == [
+        "agents.py:1 imports argparse: the command line, outside cli/",
+        "agents.py:2 imports brass.cli: the command line, outside cli/",
+        "agents.py:3 imports brass.reference._state: a private module of the reference engine",
+        "cli/learn.py:1 imports brass.learn: learn/ is behind an extra, imported only by its command, in a function",
+        "reference/_display.py:1 imports brass.text: the reference engine imports only the error family and the RNG",
+        "reference/_state.py:1 imports brass.svg: the reference engine imports only the error family and the RNG",
+        "reference/_state.py:2 imports brass.agents: the reference engine imports only the error family and the RNG",
+        "viewer.py:2 imports brass.serve: serve/ is behind an extra, imported only by its command, in a function",
+    ]
+
+
 def test_the_layer_tables_are_read_from_the_section() -> None:
     tables = layer_tables(ARCHITECTURE.read_text(encoding="utf-8"))
     assert tables["rust"]["error.rs"] == 1
@@ -396,3 +660,36 @@ def test_the_reference_engine_has_no_import_circle_and_no_import_up(tables: dict
 def test_no_core_function_is_longer_than_120_lines() -> None:
     assert long_rust_functions(RUST_SRC, MAX_FUNCTION_LINES) == []
     assert long_python_functions(REFERENCE, MAX_FUNCTION_LINES) == []
+
+
+# --- the package ---------------------------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def imports() -> list[Import]:
+    return package_imports(PACKAGE)
+
+
+def test_the_package_table_is_read_from_the_section(tables: dict[str, dict[str, int]]) -> None:
+    package = tables["package"]
+    assert package["_errors.py"] == 1 and package["reference/"] < package["agents.py"] < package["cli/"]
+
+
+def test_every_module_of_the_package_is_in_one_layer(tables: dict[str, dict[str, int]]) -> None:
+    assert unplaced(PACKAGE, tables["package"]) == []
+
+
+def test_the_package_has_no_import_circle_and_no_import_up(
+    tables: dict[str, dict[str, int]], imports: list[Import]
+) -> None:
+    assert circles(package_graph(PACKAGE, imports)) == []
+    assert package_upward(PACKAGE, imports, tables["package"]) == []
+
+
+def test_the_package_keeps_its_shape(imports: list[Import]) -> None:
+    assert misplaced_imports(imports) == []
+    assert any(is_display_seam(i) for i in imports)  # the seam is where the table says
+
+
+def test_no_function_of_the_package_is_longer_than_120_lines() -> None:
+    assert long_python_functions(PACKAGE, MAX_FUNCTION_LINES, "**/*.py") == []

@@ -37,7 +37,7 @@ def test_the_arena_chart_without_matplotlib_names_the_arena_extra(monkeypatch: p
         monkeypatch.delitem(sys.modules, name)
     monkeypatch.setitem(sys.modules, "matplotlib", None)
     with pytest.raises(arena.MissingExtraError, match=r"the chart needs matplotlib.*pip install '\.\[arena\]'"):
-        arena._matplotlib()
+        arena.chart_tools()
 
 
 def test_install_advice_installs_extras_from_the_clone_in_a_venv() -> None:

@@ -18,7 +18,7 @@ import numpy as np
 import pytest
 
 import brass
-from brass import agents, selfplay
+from brass import agents, records, selfplay
 from brass.cli import main
 
 GAME = ["--game", "birmingham", "--players", "2", "--agents", "greedy", "random", "--quiet"]
@@ -166,7 +166,7 @@ def test_a_full_disk_is_a_clear_error_and_the_games_written_stay_whole(
     full, out = tmp_path / "full.jsonl", tmp_path / "g.jsonl"
     assert run_cli("--games", "8", "--out", str(full)) == 0
     room = len(full.read_bytes()) // 2
-    monkeypatch.setattr(selfplay, "_open_raw", lambda path, mode: FillsUp(path, mode, room))
+    monkeypatch.setattr(records, "_open_raw", lambda path, mode: FillsUp(path, mode, room))
     assert run_cli("--games", "8", "--out", str(out)) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "No space left on device" in err and "--resume" in err

@@ -1,4 +1,4 @@
-"""The type stub of the extension (`python/brass/_brass.pyi`) matches the compiled module (DESIGN.md: types
+"""The type stub of the extension (`python/brass/_brass.pyi`) matches the compiled module (docs/api.md;
 checked by stubtest)."""
 
 from __future__ import annotations

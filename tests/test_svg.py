@@ -14,6 +14,7 @@ import pytest
 import brass
 import brass.reference
 import brass.svg
+from brass.svg import _layout as svg_layout  # where names go, the map's projection (private to the pictures)
 
 SVG = "{http://www.w3.org/2000/svg}"
 CONFIGS = [("lancashire", 4), ("lancashire", 2), ("brass", 3)]
@@ -237,7 +238,7 @@ def test_save_and_jupyter(tmp_path):
 
 
 def test_states_of_both_engines_show_themselves_as_svg_in_jupyter():
-    """`State._repr_svg_` is `brass.svg.board(state)` in both engines (DESIGN.md: pictures)."""
+    """`State._repr_svg_` is `brass.svg.board(state)` in both engines (docs/api.md, "Text, pictures, copies")."""
     import brass
     from brass import reference
 
@@ -320,7 +321,7 @@ def test_location_names_are_clear_of_lines_boxes_and_each_other(name, players, o
     state = brass.Game(name, players=players, **options).new_state(seed=1)
     obj = json.loads(state.to_json())
     root = parse(brass.svg.board(state))
-    boxes = {loc["id"]: brass.svg._location_rect(loc, positions()) for loc in data()["locations"]}
+    boxes = {loc["id"]: svg_layout.location_rect(loc, positions()) for loc in data()["locations"]}
     names = []
     for group in root.iter(f"{SVG}g"):
         lid = group.get("data-location")
@@ -329,20 +330,20 @@ def test_location_names_are_clear_of_lines_boxes_and_each_other(name, players, o
         (label,) = [t for t in group.iter(f"{SVG}text") if t.get("class") == "name"]
         assert label.get("paint-order") == "stroke" and label.get("stroke") == brass.svg.MAP_COLOUR
         weight = "bold" if label.get("font-weight") == "bold" else "normal"
-        width = brass.svg._CHAR_WIDTH[weight] * len(label.text)
-        rect = brass.svg._text_rect(float(label.get("x")), float(label.get("y")), label.get("text-anchor"), width)
-        m = brass.svg._LINE_MARGIN
+        width = svg_layout.CHAR_WIDTH[weight] * len(label.text)
+        rect = svg_layout.text_rect(float(label.get("x")), float(label.get("y")), label.get("text-anchor"), width)
+        m = svg_layout.LINE_MARGIN
         wide = (rect[0] - m, rect[1] - m, rect[2] + m, rect[3] + m)
-        crossing = [s for s in _segments(obj["game"]) if brass.svg._crosses(*s, wide)]
+        crossing = [s for s in _segments(obj["game"]) if svg_layout.crosses(*s, wide)]
         assert not crossing, (lid, crossing)
-        assert not [other for other, box in boxes.items() if other != lid and brass.svg._overlaps(rect, box)], lid
-        assert not brass.svg._overlaps(rect, boxes[lid]), lid
+        assert not [other for other, box in boxes.items() if other != lid and svg_layout.overlaps(rect, box)], lid
+        assert not svg_layout.overlaps(rect, boxes[lid]), lid
         assert rect[0] > 0 and rect[2] < brass.svg.MAP_WIDTH and rect[1] > 45 and rect[3] < brass.svg.HEIGHT
         names.append((lid, rect))
     assert len(names) == sum(1 for loc in data()["locations"] if not loc.get("trade_icon"))
     for i, (a, ra) in enumerate(names):
         for b, rb in names[i + 1 :]:
-            assert not brass.svg._overlaps(ra, rb), (a, b)
+            assert not svg_layout.overlaps(ra, rb), (a, b)
 
 
 def _last_move_of_a_game(seed: int) -> tuple[brass.State, brass.State]:
@@ -439,16 +440,16 @@ def test_the_title_names_the_options():
 @pytest.fixture
 def fresh_pictures():
     """Forget the pictures read so far, before and after the test (which may change what is read)."""
-    brass.svg._picture.cache_clear()
-    brass.svg._label_places.cache_clear()
+    svg_layout.picture_of.cache_clear()
+    svg_layout.label_places.cache_clear()
     yield
-    brass.svg._picture.cache_clear()
-    brass.svg._label_places.cache_clear()
+    svg_layout.picture_of.cache_clear()
+    svg_layout.label_places.cache_clear()
 
 
 def test_a_data_file_without_a_picture_section_raises_config_error(monkeypatch, fresh_pictures):
     stripped = {key: value for key, value in data().items() if key != "picture"}
-    monkeypatch.setattr(brass.svg, "_load_data", lambda name: stripped)
+    monkeypatch.setattr(svg_layout, "data_file", lambda name: stripped)
     state = brass.Game("lancashire", players=2).new_state(seed=1)
     with pytest.raises(
         brass.ConfigError,
@@ -462,7 +463,7 @@ def test_a_data_file_without_a_picture_section_raises_config_error(monkeypatch, 
 def test_a_location_missing_from_the_picture_raises_config_error(monkeypatch, fresh_pictures):
     d = data()
     del d["picture"]["lat_lon"]["bolton"]
-    monkeypatch.setattr(brass.svg, "_load_data", lambda name: d)
+    monkeypatch.setattr(svg_layout, "data_file", lambda name: d)
     with pytest.raises(brass.ConfigError, match="no lat_lon for `bolton`"):
         brass.svg.board(brass.Game("lancashire", players=2).new_state(seed=1))
 
@@ -470,7 +471,7 @@ def test_a_location_missing_from_the_picture_raises_config_error(monkeypatch, fr
 def test_a_malformed_picture_raises_config_error(monkeypatch, fresh_pictures):
     d = data()
     d["picture"]["projection"] = {"north": "far"}
-    monkeypatch.setattr(brass.svg, "_load_data", lambda name: d)
+    monkeypatch.setattr(svg_layout, "data_file", lambda name: d)
     with pytest.raises(brass.ConfigError, match="malformed"):
         brass.svg.picture("lancashire")
 
@@ -749,17 +750,17 @@ def test_birmingham_map_is_geographic_and_uncrowded():
     assert north_of("worcester", "gloucester") and north_of("redditch", "oxford") and west_of("birmingham", "oxford")
     assert west_of("farm_north", "cannock") and abs(pos["farm_north"][1] - pos["cannock"][1]) < 40
     assert north_of("kidderminster", "farm_south") and north_of("farm_south", "worcester")
-    boxes = {loc["id"]: brass.svg._location_rect(loc, pos) for loc in d["locations"]}
+    boxes = {loc["id"]: svg_layout.location_rect(loc, pos) for loc in d["locations"]}
     for a, ra in boxes.items():
         assert ra[0] > 0 and ra[2] < brass.svg.MAP_WIDTH and ra[1] > 45 and ra[3] < brass.svg.HEIGHT, a
         for b, rb in boxes.items():
             if a < b:
-                assert not brass.svg._overlaps((ra[0] - 8, ra[1] - 8, ra[2] + 8, ra[3] + 8), rb), (a, b)
+                assert not svg_layout.overlaps((ra[0] - 8, ra[1] - 8, ra[2] + 8, ra[3] + 8), rb), (a, b)
     # No line passes through a box it does not end at.
     for line in d["lines"]:
-        for segment in brass.svg._line_segments(line["ends"], pos):
+        for segment in svg_layout.line_segments(line["ends"], pos):
             through = [
-                lid for lid, box in boxes.items() if lid not in line["ends"] and brass.svg._crosses(*segment, box)
+                lid for lid, box in boxes.items() if lid not in line["ends"] and svg_layout.crosses(*segment, box)
             ]
             assert not through, (line["ends"], through)
 
@@ -768,8 +769,8 @@ def test_birmingham_location_names_are_clear_of_lines_boxes_and_each_other():
     d = birmingham_data()
     pos = brass.svg.picture("birmingham").positions
     root = parse(brass.svg.board(brass.Game("birmingham", players=4).new_state(seed=1)))
-    boxes = {loc["id"]: brass.svg._location_rect(loc, pos) for loc in d["locations"]}
-    segments = [s for line in d["lines"] for s in brass.svg._line_segments(line["ends"], pos)]
+    boxes = {loc["id"]: svg_layout.location_rect(loc, pos) for loc in d["locations"]}
+    segments = [s for line in d["lines"] for s in svg_layout.line_segments(line["ends"], pos)]
     names = []
     for group in root.iter(f"{SVG}g"):
         lid = group.get("data-location")
@@ -777,18 +778,18 @@ def test_birmingham_location_names_are_clear_of_lines_boxes_and_each_other():
             continue
         (label,) = [t for t in group.iter(f"{SVG}text") if t.get("class") == "name"]
         weight = "bold" if label.get("font-weight") == "bold" else "normal"
-        width = brass.svg._CHAR_WIDTH[weight] * len(label.text)
-        rect = brass.svg._text_rect(float(label.get("x")), float(label.get("y")), label.get("text-anchor"), width)
-        m = brass.svg._LINE_MARGIN
+        width = svg_layout.CHAR_WIDTH[weight] * len(label.text)
+        rect = svg_layout.text_rect(float(label.get("x")), float(label.get("y")), label.get("text-anchor"), width)
+        m = svg_layout.LINE_MARGIN
         wide = (rect[0] - m, rect[1] - m, rect[2] + m, rect[3] + m)
-        assert not [s for s in segments if brass.svg._crosses(*s, wide)], lid
-        assert not [other for other, box in boxes.items() if brass.svg._overlaps(rect, box)], lid
+        assert not [s for s in segments if svg_layout.crosses(*s, wide)], lid
+        assert not [other for other, box in boxes.items() if svg_layout.overlaps(rect, box)], lid
         assert rect[0] > 0 and rect[2] < brass.svg.MAP_WIDTH and rect[1] > 45 and rect[3] < brass.svg.HEIGHT
         names.append((lid, rect))
     assert len(names) == sum(1 for loc in d["locations"] if "merchant" not in loc) == 22
     for i, (a, ra) in enumerate(names):
         for b, rb in names[i + 1 :]:
-            assert not brass.svg._overlaps(ra, rb), (a, b)
+            assert not svg_layout.overlaps(ra, rb), (a, b)
 
 
 def test_birmingham_picture_section_is_what_tools_make_birmingham_data_writes():

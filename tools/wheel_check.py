@@ -34,9 +34,9 @@ def main(readme_path: str) -> int:
     print(f"wheel check: the shipped network plays {shipped.game.name}, hidden layers {shipped.widths}")
     import importlib.resources
 
-    page = importlib.resources.files("brass").joinpath("serve.html")
+    page = importlib.resources.files("brass.serve").joinpath("serve.html")
     if not page.is_file() or "__DEFAULTS__" not in page.read_text(encoding="utf-8"):
-        print("wheel check: the page of brass serve (brass/serve.html) is not in the wheel")
+        print("wheel check: the page of brass serve (brass/serve/serve.html) is not in the wheel")
         return 1
     done = subprocess.run(
         [sys.executable, "-m", "brass", "selfplay", "--players", "2", "--agents", "greedy", "random", "--games", "4"],

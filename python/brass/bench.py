@@ -16,16 +16,10 @@ from typing import Any
 
 import brass
 from brass import reference
-from brass.reference._rng import SplitMix64
-
-MASK64 = (1 << 64) - 1
-
-
-def game_seeds(seed: int, index: int) -> tuple[int, SplitMix64]:
-    """The seeds of game `index` of a `brass.rollouts(…, seed)` batch (rust/brass-core/src/rollout.rs)."""
-    r = SplitMix64(seed ^ ((index * 0xD1B54A32D192ED03) & MASK64))
-    deal = r.next()
-    return deal, SplitMix64(r.next())
+from brass._rng import MASK64 as MASK64  # names this module has always offered
+from brass._rng import SplitMix64 as SplitMix64
+from brass._rng import rollout_seeds as game_seeds  # the seeds of game `index` of a `brass.rollouts` batch
+from brass.text import game_name
 
 
 def _rate(count: float, seconds: float) -> float:
@@ -260,12 +254,6 @@ def run(
     return report
 
 
-def _options_text(options: dict[str, Any]) -> str:
-    """` (intro, virtual_link)`: the options a report was measured with, or nothing."""
-    chosen = [name if value is True else f"{name}={value}" for name, value in sorted(options.items()) if value]
-    return f" ({', '.join(chosen)})" if chosen else ""
-
-
 def _search(result: dict[str, Any], key: str, form: str) -> str:
     """A search self-play figure, or — when the game has no shipped network."""
     figures = result.get("search_selfplay")
@@ -276,7 +264,7 @@ def format_table(report: dict[str, Any]) -> str:
     m = report["machine"]
     lines = [
         f"brass {m['brass']} on {m['cpu']} ({m['cores']} cores), Python {m['python']}; "
-        f"random games of {report.get('game', 'lancashire')}{_options_text(report.get('options') or {})}",
+        f"random games of {game_name(report.get('game', 'lancashire'), report.get('options') or {})}",
         "",
     ]
     rows = [

@@ -60,20 +60,21 @@ from __future__ import annotations
 
 import copy
 import difflib
-import importlib
 import json
 import operator
+import sys
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from functools import cache
-from importlib import resources
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
+from brass import _catalog
+from brass._brass import Game
 from brass._errors import ArgumentTypeError, ConfigError, PlayerIndexError
+from brass.text import options_text
 
 if TYPE_CHECKING:
-    from brass._brass import Game, State
+    from brass._brass import State
     from brass.reference import Game as ReferenceGame
     from brass.reference import State as ReferenceState
 
@@ -105,12 +106,13 @@ STATE_KEYS = (
 )
 
 
-@cache
-def _data(name: str) -> dict[str, Any]:
-    """The game data file `brass/data/<name>.json` (the one both engines are built from)."""
-    text = resources.files("brass").joinpath("data", f"{name}.json").read_text(encoding="utf-8")
-    data: dict[str, Any] = json.loads(text)
-    return data
+def _engine_of(game: Game | ReferenceGame) -> ModuleType:
+    """The engine a `Game` belongs to: the public module of its class (`brass` for the native `Game`, whose class
+    says so; `brass.reference` for the reference's, defined in `brass.reference._state`). The module is loaded, as
+    the class exists, so it is looked up, not imported: `brass` imports this module, never the other way round."""
+    parts = type(game).__module__.split(".")
+    public = ".".join(parts[: next((i for i, p in enumerate(parts) if p.startswith("_")), len(parts))])
+    return sys.modules[public]
 
 
 def _int(value: object, what: str) -> int:
@@ -171,14 +173,12 @@ class Position:
         if isinstance(game, str):
             if players is None:
                 raise ArgumentTypeError(f"players must be an int: Position({game!r}, players=4)")
-            engine = engine or importlib.import_module("brass")
-            self._game = engine.Game(game, players=players, **options)
+            self._game = (Game if engine is None else engine.Game)(game, players=players, **options)
+            engine = engine or _engine_of(self._game)
         elif hasattr(game, "new_state") and hasattr(game, "players"):
             if options or (players is not None and players != game.players):
                 raise ConfigError("give either a Game, or a game name with players and options, not both")
-            if engine is None:
-                reference = type(game).__module__.startswith("brass.reference")
-                engine = importlib.import_module("brass.reference" if reference else "brass")
+            engine = engine or _engine_of(game)
             self._game = game
         else:
             raise ArgumentTypeError(f"game must be a game name (str) or a Game, not {type(game).__name__}")
@@ -189,7 +189,7 @@ class Position:
         self._name: str = fresh["game"]["name"]
         self._classic: bool = self._name == "brass"
         self._options: dict[str, Any] = dict(fresh["game"]["options"])
-        data = _data(fresh["game"]["data"].split("/")[0])
+        data = _catalog.data_file(_catalog.data_name(fresh))
         self._setup: dict[str, Any] = data["setup"]
         self._classic_data: dict[str, Any] = data.get("classic", {})
         self._rounds: int = game_obj.rounds_per_era
@@ -644,13 +644,12 @@ class Position:
 
     # --- internals --------------------------------------------------------------------------------------
     def _describe(self) -> str:
-        options = "".join(f", {k}" for k in sorted(self._options))
-        return f"{self._name} ({self._players} players{options})"
+        options = options_text(self._options)
+        return f"{self._name} ({self._players} players{', ' + options if options else ''})"
 
     def _intro_rule(self) -> str:
         """The rule id of the introductory game (the catalog's `intro` option)."""
-        catalog = importlib.import_module("brass").games()
-        return str(catalog.get(self._name, {}).get("options", {}).get("intro", {}).get("rule", "L-54"))
+        return _catalog.option_rule(self._name, "intro", "L-54")
 
     def _round_actions(self) -> int:
         if self._obj["era"] == "canal" and self._obj["round"] == 1:

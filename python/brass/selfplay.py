@@ -1,6 +1,6 @@
-"""Self-play at scale (docs/selfplay.md): game records streamed to disk as games finish, runs that survive
-Ctrl-C / SIGTERM and resume to the same file, and training samples (observation, legal mask, action, final
-returns per decision).
+"""Self-play at scale (docs/selfplay.md): a run of games between agents, streamed to a record file
+(`brass.records`) and a sample file (`brass.samples`) as the games finish, that survives Ctrl-C / SIGTERM and
+resumes to the same file, on local threads or on a Ray cluster.
 
     >>> from brass import agents, selfplay
     >>> game = brass.Game("birmingham", players=4)
@@ -8,201 +8,48 @@ returns per decision).
     ...     batch["observation"].shape          # (rows, game.observation_size) float32
 
 Game `i` of a run seeded with `seed` depends only on (`seed`, `i`) (`agents.selfplay_seeds`), so a run can be
-split, stopped and resumed, and it always writes the same games in the same order.
+split, stopped and resumed, and it always writes the same games in the same order. The record files and the
+samples have modules of their own; their names are also names of this module, as they were before.
 """
 
 from __future__ import annotations
 
 import contextlib
-import gzip
-import io
 import json
 import os
-import zlib
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass, field
-from typing import IO, Any, Protocol
-
-import numpy as np
+from dataclasses import dataclass, field, fields
+from typing import Any, Protocol
 
 import brass
 from brass import agents
+from brass._brass import _samples_of_game
+from brass._stats import wilson
+from brass.records import (
+    RECORD_SUFFIXES,
+    RecordWriter,
+    RunSpec,
+    SelfPlayError,
+    compression,
+    missing_extra,
+    open_records,
+    read_record_lines,
+    resume_lines,
+    run_seed_of,
+)
+from brass.samples import (
+    SAMPLE_COLUMNS,
+    SampleBuffer,
+    SampleWriter,
+    read_samples,
+    sample_batches,
+    sample_schema,
+    samples_of_record,
+    unpack_masks,
+)
 
-#: The record file names `brass selfplay --out` accepts, and how each is compressed.
-RECORD_SUFFIXES = (".jsonl", ".jsonl.gz", ".jsonl.zst")
-
-#: The columns of a sample batch and of the Parquet file (docs/selfplay.md, "Samples").
-SAMPLE_COLUMNS = ("game", "decision", "player", "observation", "legal_mask", "action", "returns", "scores")
-
-
-class SelfPlayError(brass.BrassError):
-    """A self-play run cannot go on: an output that cannot be written, a file that cannot be resumed."""
-
-
-def _missing(module: str, extra: str, what: str) -> SelfPlayError:
-    return SelfPlayError(f"{what} needs {module}: pip install '.[{extra}]' (from the brass clone)")
-
-
-# ---------------------------------------------------------------------------------------------------------
-# Record files: one JSON line per game, plain, gzip or Zstandard.
-
-
-def compression(path: str) -> str:
-    """`"none"`, `"gzip"` or `"zstd"`, by the file name; any other name is an error."""
-    if path.endswith(".jsonl.gz"):
-        return "gzip"
-    if path.endswith(".jsonl.zst"):
-        return "zstd"
-    if path.endswith(".jsonl") or path == os.devnull:
-        return "none"
-    raise SelfPlayError(f"{path}: a record file is named *.jsonl, *.jsonl.gz or *.jsonl.zst")
-
-
-def _open_raw(path: str, mode: str) -> IO[bytes]:
-    """The binary file under a record writer (tests replace it to simulate a full disk)."""
-    return open(path, mode)  # noqa: SIM115 - owned and closed by RecordWriter
-
-
-def _zstandard() -> Any:
-    try:
-        import zstandard
-    except ImportError:
-        raise _missing("zstandard", "zstd", "a .jsonl.zst file") from None
-    return zstandard
-
-
-class RecordWriter:
-    """Writes game lines to a record file, each flushed as soon as it is written, so a run stopped at any
-    moment leaves every line it wrote readable. Compressed files are flushed to a byte boundary after each
-    line (deterministic for the same lines, so a resumed run writes the same bytes as an uninterrupted one).
-
-    `mode` is `"x"` (a new file), `"w"` (replace) or `"a"` (append to a plain file); `kind` is the
-    compression when it is not the one the name says (`compression`)."""
-
-    def __init__(self, path: str, mode: str = "x", kind: str | None = None) -> None:
-        self.path = path
-        self.kind = kind or compression(path)
-        if mode == "a" and self.kind != "none":
-            raise SelfPlayError("only a plain .jsonl file can be appended to")
-        self.raw = _open_raw(path, mode + "b")
-        self.lines = 0
-        #: The size of the file after the last line written whole: what a failed write truncates back to.
-        self.good_size = self.raw.tell()
-        self._sink: Any
-        if self.kind == "gzip":
-            # No file name and a zero time in the header: the same lines give the same bytes.
-            self._sink = gzip.GzipFile(filename="", mode="wb", fileobj=self.raw, mtime=0)
-        elif self.kind == "zstd":
-            self._zstd = _zstandard()
-            self._sink = self._zstd.ZstdCompressor(level=3).stream_writer(self.raw, closefd=False)
-        else:
-            self._sink = self.raw
-
-    def write(self, line: str) -> None:
-        """One game's line (without the newline), written and flushed."""
-        try:
-            self._sink.write(line.encode() + b"\n")
-            if self.kind == "gzip":
-                self._sink.flush(zlib_mode=zlib.Z_SYNC_FLUSH)
-            elif self.kind == "zstd":
-                self._sink.flush(self._zstd.FLUSH_BLOCK)
-            self.raw.flush()
-        except OSError as e:
-            self._cut_back()
-            raise SelfPlayError(
-                f"cannot write {self.path}: {e.strerror or e}; its first {self.lines} games are kept "
-                "(the same command with --resume continues the run)"
-            ) from None
-        self.lines += 1
-        self.good_size = self.raw.tell()
-
-    def _cut_back(self) -> None:
-        """After a failed write, drop the partial line so the file holds whole games only."""
-        # If even that fails, the file stays as it is: a resume drops the partial line.
-        with contextlib.suppress(OSError, ValueError):
-            self.raw.truncate(self.good_size)
-
-    def close(self) -> None:
-        """Finish the file (a compressed stream gets its end marker)."""
-        try:
-            if self._sink is not self.raw:
-                self._sink.close()
-            self.raw.close()
-        except OSError as e:
-            raise SelfPlayError(f"cannot finish {self.path}: {e.strerror or e}") from None
-
-    def abandon(self) -> None:
-        """Close without finishing the compressed stream (after a failed write): what was flushed stays."""
-        with contextlib.suppress(OSError):
-            self.raw.close()
-
-
-def read_record_lines(path: str) -> tuple[list[bytes], bool]:
-    """The whole lines of a record file, and whether anything followed the last of them (a line cut off by
-    a process killed mid-write, or a compressed stream without its end). A compressed file is read as far
-    as it can be decompressed."""
-    kind = compression(path)
-    with open(path, "rb") as f:
-        data = f.read()
-    if kind == "gzip":
-        text, complete = _gunzip(data)
-    elif kind == "zstd":
-        text, complete = _unzstd(data)
-    else:
-        text, complete = data, True
-    lines = text.split(b"\n")
-    tail = lines.pop()  # after the last newline: empty when the file ends with a whole line
-    return [line + b"\n" for line in lines], bool(tail) or not complete
-
-
-def run_seed_of(path: str) -> int | None:
-    """The run seed a record file's first game names (`run_seed`), for `--resume` without `--seed`; None if
-    the file is missing, empty or names none."""
-    try:
-        with open_records(path) as f:
-            first = f.readline()
-        entry = json.loads(first)
-    except (OSError, ValueError, EOFError):
-        return None
-    seed = entry.get("run_seed") if isinstance(entry, dict) else None
-    return seed if isinstance(seed, int) and not isinstance(seed, bool) else None
-
-
-def open_records(path: str) -> IO[str]:
-    """A record file opened for reading as text, decompressed as its name says (`compression`): lines are
-    read one at a time, so a file of any size can be checked in little memory."""
-    kind = compression(path) if path.endswith((".gz", ".zst")) else "none"
-    if kind == "gzip":
-        return gzip.open(path, "rt", encoding="utf-8")
-    if kind == "zstd":
-        raw = open(path, "rb")  # noqa: SIM115 - closed with the reader
-        return io.TextIOWrapper(_zstandard().ZstdDecompressor().stream_reader(raw, closefd=True), encoding="utf-8")
-    return open(path, encoding="utf-8")
-
-
-def _gunzip(data: bytes) -> tuple[bytes, bool]:
-    out = io.BytesIO()
-    while data:
-        d = zlib.decompressobj(wbits=31)
-        try:
-            out.write(d.decompress(data))
-        except zlib.error:
-            return out.getvalue(), False
-        if not d.eof:
-            return out.getvalue(), False
-        data = d.unused_data  # a further gzip member
-    return out.getvalue(), True
-
-
-def _unzstd(data: bytes) -> tuple[bytes, bool]:
-    zstandard = _zstandard()
-    d = zstandard.ZstdDecompressor().decompressobj()
-    try:
-        text = d.decompress(data)
-    except zstandard.ZstdError:
-        return b"", False
-    return text, d.eof
-
+#: What a Ray worker hands over of each game: the fields of `PlayedGame` a native game result has.
+_PLAYED_FIELDS = tuple(f.name for f in fields(agents.PlayedGame) if f.name != "samples")
 
 # ---------------------------------------------------------------------------------------------------------
 # The summary of a run, kept game by game (memory does not grow with the number of games).
@@ -250,8 +97,6 @@ class Tally:
 
     def summary(self, names: Sequence[str], heading: str) -> str:
         """The table `brass selfplay` prints: per agent games, wins, win rate with its 95% interval, VP."""
-        from brass.cli import wilson
-
         lines = [heading, ""]
         lines.append(
             f"{'agent':<14}{'games':>7}{'wins':>8}{'win rate':>10}{'95% interval':>17}{'mean VP':>9}{'sd VP':>7}"
@@ -275,268 +120,6 @@ class Tally:
                 f"game length: {self.decisions / self.games:.0f} decisions (min {self.shortest}, max {self.longest})"
             )
         return "\n".join(lines)
-
-
-# ---------------------------------------------------------------------------------------------------------
-# Training samples.
-
-
-def unpack_masks(legal_mask: np.ndarray, num_actions: int) -> np.ndarray:
-    """Bit-packed legal-action masks (`rows × ceil(num_actions / 8)` uint8, bit `a % 8` of byte `a // 8`) as
-    a `rows × num_actions` bool array."""
-    bits = np.unpackbits(np.asarray(legal_mask, dtype=np.uint8), axis=-1, bitorder="little")
-    return bits[..., :num_actions].astype(bool)
-
-
-def samples_of_record(record: str | bytes | dict[str, Any], sample_rate: float = 1.0) -> dict[str, np.ndarray]:
-    """The samples of one recorded game, as `brass selfplay --samples` takes them while playing it: the
-    columns of `sample_batches` but `game` (one row per kept decision), and the game's final `scores` and
-    `returns` (lists, one value per seat; all 0 for a record that stops before the end)."""
-    rec = json.loads(record) if isinstance(record, str | bytes) else record
-    about = rec["game"]
-    game = brass.Game(about["name"], players=about["players"], **about.get("options", {}))
-    actions = [a if isinstance(a, int) else game.parse_action(a) for a in rec["actions"]]
-    return brass._brass._samples_of_game(game, rec["seed"], actions, sample_rate)
-
-
-class _Played(Protocol):
-    """A finished game, as a `GameStream` or a Ray worker hands it over."""
-
-    index: int
-    seed: int
-    seats: list[str]
-    actions: list[int]
-    scores: list[int]
-    winners: list[int]
-    returns: list[float]
-    line: str
-    samples: dict[str, np.ndarray] | None
-
-
-class SampleBuffer:
-    """Collects the samples of finished games and cuts them into batches of exactly `rows` rows (the last may
-    be shorter), the same batches whatever the threads or the interruptions."""
-
-    def __init__(self, game: brass.Game, sample_rate: float, rows: int) -> None:
-        if rows < 1:
-            raise brass.ConfigError(f"a batch holds at least one row, not {rows}")
-        self.game, self.sample_rate, self.rows = game, sample_rate, rows
-        self._parts: list[dict[str, np.ndarray]] = []
-        self._held = 0
-
-    def add(self, played: _Played) -> list[dict[str, np.ndarray]]:
-        """Add a finished game's samples (taken while it was played, or made from its record); returns the
-        batches now complete."""
-        samples = played.samples
-        returns, scores = played.returns, played.scores
-        if samples is None:
-            samples = brass._brass._samples_of_game(self.game, played.seed, list(played.actions), self.sample_rate)
-        return self.add_samples(played.index, samples, returns, scores)
-
-    def add_samples(
-        self, index: int, samples: dict[str, Any], returns: Sequence[float], scores: Sequence[int]
-    ) -> list[dict[str, np.ndarray]]:
-        """Add the samples of game `index` labelled with its final `returns` and `scores`."""
-        rows = len(samples["decision"])
-        if rows:
-            n = self.game.players
-            part = {
-                "game": np.full(rows, index, dtype=np.int64),
-                "decision": samples["decision"].astype(np.int32),
-                "player": samples["player"].astype(np.int8),
-                "observation": samples["observation"],
-                "legal_mask": samples["legal_mask"],
-                "action": samples["action"].astype(np.int32),
-                "returns": np.broadcast_to(np.asarray(returns[:n], dtype=np.float32), (rows, n)),
-                "scores": np.broadcast_to(np.asarray(scores[:n], dtype=np.int16), (rows, n)),
-            }
-            self._parts.append(part)
-            self._held += rows
-        out = []
-        while self._held >= self.rows:
-            out.append(self._take(self.rows))
-        return out
-
-    def rest(self) -> list[dict[str, np.ndarray]]:
-        """What is left, as a last (shorter) batch."""
-        return [self._take(self._held)] if self._held else []
-
-    def _take(self, rows: int) -> dict[str, np.ndarray]:
-        merged = {c: np.concatenate([p[c] for p in self._parts]) for c in SAMPLE_COLUMNS}
-        batch = {c: np.ascontiguousarray(v[:rows]) for c, v in merged.items()}
-        rest = {c: v[rows:] for c, v in merged.items()}
-        self._held -= rows
-        self._parts = [rest] if self._held else []
-        return batch
-
-
-def sample_batches(
-    game: brass.Game,
-    seats: Sequence[agents.Agent],
-    games: int,
-    seed: int = 0,
-    first: int = 0,
-    sample_rate: float = 1.0,
-    batch_rows: int = 4096,
-    threads: int = 0,
-) -> Iterator[dict[str, np.ndarray]]:
-    """Play games `first .. first + games` of the run seeded with `seed` (native agents, seats rotating) and
-    yield their training samples in batches of `batch_rows` rows (the last may be shorter), as numpy arrays
-    keyed by `SAMPLE_COLUMNS` (docs/selfplay.md, "Samples"). Memory stays bounded however many games."""
-    stream = agents.GameStream(
-        game, list(seats), games, seed=seed, first=first, threads=threads, sample_rate=sample_rate
-    )
-    buffer = SampleBuffer(game, sample_rate, batch_rows)
-    for played in stream:
-        yield from buffer.add(played)
-    yield from buffer.rest()
-
-
-def sample_schema(game: brass.Game) -> Any:
-    """The Arrow schema of the sample files of `game` (docs/selfplay.md)."""
-    import pyarrow as pa
-
-    n = game.players
-    return pa.schema(
-        [
-            ("game", pa.int64()),
-            ("decision", pa.int32()),
-            ("player", pa.int8()),
-            ("observation", pa.list_(pa.float32(), game.observation_size)),
-            ("legal_mask", pa.list_(pa.uint8(), (game.num_actions + 7) // 8)),
-            ("action", pa.int32()),
-            ("returns", pa.list_(pa.float32(), n)),
-            ("scores", pa.list_(pa.int16(), n)),
-        ]
-    )
-
-
-class SampleWriter:
-    """Writes sample batches to a Parquet file, one row group per batch; `close()` writes the footer that
-    makes the file readable. `about` is kept in the file's metadata under the key `brass`."""
-
-    def __init__(self, path: str, game: brass.Game, about: dict[str, Any], overwrite: bool = False) -> None:
-        try:
-            import pyarrow as pa
-            import pyarrow.parquet as pq
-        except ImportError:
-            raise _missing("pyarrow", "samples", "--samples (a Parquet file)") from None
-        self.pa, self.path, self.game, self.rows = pa, path, game, 0
-        schema = sample_schema(game).with_metadata({"brass": json.dumps(about, sort_keys=True)})
-        self.schema = schema
-        try:
-            sink = open(path, "wb" if overwrite else "xb")  # noqa: SIM115 - handed to the Parquet writer
-        except FileExistsError:
-            raise SelfPlayError(f"{path} exists: pass --overwrite to replace it") from None
-        except OSError as e:
-            raise SelfPlayError(f"cannot write {path}: {e.strerror or e}") from None
-        self._sink = sink
-        self._writer = pq.ParquetWriter(sink, schema, compression="zstd")
-
-    def write(self, batch: dict[str, np.ndarray]) -> None:
-        pa = self.pa
-        rows = len(batch["game"])
-        columns = []
-        for name in SAMPLE_COLUMNS:
-            values = batch[name]
-            kind = self.schema.field(name).type
-            if values.ndim == 2:
-                flat = pa.array(np.ascontiguousarray(values).reshape(-1), type=kind.value_type)
-                columns.append(pa.FixedSizeListArray.from_arrays(flat, values.shape[1]))
-            else:
-                columns.append(pa.array(values, type=kind))
-        try:
-            self._writer.write_batch(pa.RecordBatch.from_arrays(columns, schema=self.schema), row_group_size=rows)
-        except OSError as e:
-            raise SelfPlayError(f"cannot write {self.path}: {e.strerror or e}") from None
-        self.rows += rows
-
-    def close(self) -> None:
-        try:
-            self._writer.close()
-            self._sink.close()
-        except OSError as e:
-            raise SelfPlayError(f"cannot finish {self.path}: {e.strerror or e}") from None
-
-
-def read_samples(path: str) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
-    """A sample file as numpy arrays (the columns of `sample_batches`) and the run it came from."""
-    try:
-        import pyarrow.parquet as pq
-    except ImportError:
-        raise _missing("pyarrow", "samples", "reading a sample file") from None
-    table = pq.read_table(path)
-    about = json.loads((table.schema.metadata or {}).get(b"brass", b"{}"))
-    out: dict[str, np.ndarray] = {}
-    for name in SAMPLE_COLUMNS:
-        column = table.column(name).combine_chunks()
-        if name in ("observation", "legal_mask", "returns", "scores"):
-            width = column.type.list_size
-            out[name] = column.flatten().to_numpy(zero_copy_only=False).reshape(-1, width)
-        else:
-            out[name] = column.to_numpy()
-    return out, about
-
-
-# ---------------------------------------------------------------------------------------------------------
-# Checking a record file against the run that is to continue it.
-
-
-@dataclass(frozen=True)
-class RunSpec:
-    """What makes a run: its game, its agents (names, in seat order before rotation), its seed and length."""
-
-    game: brass.Game
-    names: tuple[str, ...]
-    seed: int
-    games: int
-    rotate: bool = True
-
-    def seats(self, index: int) -> list[str]:
-        n = self.game.players
-        return [self.names[(p + index) % n] if self.rotate else self.names[p] for p in range(n)]
-
-    def check(self, entry: dict[str, Any], line: int, path: str) -> None:
-        """Refuse (with the reason) a line that is not game `line` of this run."""
-        where = f"{path}: line {line + 1}"
-        about = entry.get("record", {}).get("game", {}) if isinstance(entry.get("record"), dict) else {}
-        if entry.get("index") != line:
-            raise SelfPlayError(f"{where} holds game {entry.get('index')!r}, not game {line}: not a run from 0")
-        ours = (self.game.name, self.game.players, dict(self.game.options))
-        theirs = (about.get("name"), about.get("players"), about.get("options", {}))
-        if theirs != ours:
-            raise SelfPlayError(
-                f"{where} is a game of {theirs[0]}, {theirs[1]} players, options {theirs[2]}: "
-                f"this run plays {ours[0]}, {ours[1]} players, options {ours[2]}"
-            )
-        if entry.get("seats") != self.seats(line):
-            raise SelfPlayError(f"{where} was played by {entry.get('seats')}: this run seats {self.seats(line)}")
-        deal, _ = agents.selfplay_seeds(self.seed, line)
-        if entry.get("run_seed", self.seed) != self.seed or entry["record"].get("seed") != deal:
-            raise SelfPlayError(f"{where} was dealt from another run seed than --seed {self.seed}")
-
-
-def resume_lines(path: str, spec: RunSpec) -> tuple[list[bytes], bool]:
-    """The lines of `path` that continue in `spec`'s run, checked one by one, and whether a damaged end
-    (a line cut off mid-write) was dropped. Refuses a file of another run, or one longer than the run."""
-    try:
-        lines, damaged = read_record_lines(path)
-    except OSError as e:
-        raise SelfPlayError(f"cannot read {path}: {e.strerror or e}") from None
-    entries: list[bytes] = []
-    for k, line in enumerate(lines):
-        try:
-            entry = json.loads(line)
-        except ValueError:
-            if k == len(lines) - 1:  # killed after the newline of a torn write: drop it like a cut-off line
-                damaged = True
-                break
-            raise SelfPlayError(f"{path}: line {k + 1} is not JSON: the file is damaged before its end") from None
-        spec.check(entry, k, path)
-        entries.append(line)
-    if len(entries) > spec.games:
-        raise SelfPlayError(f"{path} already holds {len(entries)} games, more than the {spec.games} of this run")
-    return entries, damaged
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -623,7 +206,7 @@ class Run:
                 tally.add_line(entry)
                 if buffer is not None and sample_writer is not None:
                     record = entry["record"]
-                    made = brass._brass._samples_of_game(spec.game, record["seed"], record["actions"], self.sample_rate)
+                    made = _samples_of_game(spec.game, record["seed"], record["actions"], self.sample_rate)
                     for batch in buffer.add_samples(entry["index"], made, made["returns"], made["scores"]):
                         sample_writer.write(batch)
             first = len(entries)
@@ -738,37 +321,14 @@ class Run:
         )  # fmt: skip
 
 
-@dataclass
-class _Finished:
-    """A game played by a Ray worker (the fields of `agents.GameResult` the run uses)."""
-
-    index: int
-    seed: int
-    seats: list[str]
-    actions: list[int]
-    scores: list[int]
-    winners: list[int]
-    returns: list[float]
-    line: str
-    samples: None = None
-
-    @property
-    def decisions(self) -> int:
-        return len(self.actions)
-
-
 def _play_chunk(
     name: str, players: int, options: dict[str, Any], specs: list[str], seed: int, first: int, games: int
 ) -> list[dict[str, Any]]:
-    """Games `first .. first + games` of a run, on one thread (a Ray task)."""
-    from brass.cli import parse_agent
-
+    """Games `first .. first + games` of a run, on one thread (a Ray task), as the fields of `PlayedGame`."""
     game = brass.Game(name, players=players, **options)
-    seats = [parse_agent(s) for s in specs]
-    return [
-        {f: getattr(r, f) for f in ("index", "seed", "seats", "actions", "scores", "winners", "returns", "line")}
-        for r in agents.play_games(game, seats, games, seed=seed, first=first, threads=1)
-    ]
+    seats = [agents.parse_agent(s) for s in specs]
+    played = agents.play_games(game, seats, games, seed=seed, first=first, threads=1)
+    return [{f: getattr(r, f) for f in _PLAYED_FIELDS} for r in played]
 
 
 class _RayGames:
@@ -779,7 +339,7 @@ class _RayGames:
         try:
             import ray
         except ImportError:
-            raise _missing("Ray", "ray", "--ray") from None
+            raise missing_extra("Ray", "ray", "--ray") from None
         if not ray.is_initialized():
             ray.init(
                 address=None if address == "local" else address,
@@ -797,7 +357,7 @@ class _RayGames:
     def cancel(self) -> None:
         self.cancelled = True
 
-    def __iter__(self) -> Iterator[_Finished]:
+    def __iter__(self) -> Iterator[agents.PlayedGame]:
         ray, spec = self.ray, self.spec
         game = spec.game
         pending: dict[Any, int] = {}
@@ -819,7 +379,7 @@ class _RayGames:
                     for ref in done:
                         ready[pending.pop(ref)] = ray.get(ref)
                 for item in ready.pop(k):
-                    yield _Finished(**item)
+                    yield agents.PlayedGame(**item)
         finally:
             for ref in pending:
                 ray.cancel(ref)
@@ -847,3 +407,28 @@ def install_signal_handlers(run: Run) -> Callable[[], None]:
             signal.signal(s, h)
 
     return restore
+
+
+__all__ = [
+    "RECORD_SUFFIXES",
+    "SAMPLE_COLUMNS",
+    "Outcome",
+    "RecordWriter",
+    "Run",
+    "RunSpec",
+    "SampleBuffer",
+    "SampleWriter",
+    "SelfPlayError",
+    "Tally",
+    "compression",
+    "install_signal_handlers",
+    "open_records",
+    "read_record_lines",
+    "read_samples",
+    "resume_lines",
+    "run_seed_of",
+    "sample_batches",
+    "sample_schema",
+    "samples_of_record",
+    "unpack_masks",
+]

@@ -1,4 +1,5 @@
-"""A compact text picture of a position: what `print(state)` and `str(state)` show, for either engine.
+"""The package's words: a game configuration, a position, a result, counts. `board` is the compact text
+picture of a position that `print(state)` and `str(state)` show, for either engine.
 
     >>> print(brass.Game("lancashire", players=2).new_state(seed=1))   # doctest: +SKIP
     lancashire, 2 players · canal era, round 1 of 10 · player 1 to decide: action (1 left)
@@ -6,23 +7,58 @@
 
 The picture is built from the public read-only views of the state only (no JSON parsing), so it shows
 exactly what a tool author can read: the players in turn order, the markets and decks, the tiles and links.
+Every place that names a configuration (the command line, the arena's report, the benchmark, the pictures'
+titles) words its options with `options_text`, and most name it whole with `describe_game`.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
-__all__ = ["board", "result"]
+__all__ = ["board", "count", "describe_game", "digits", "game_name", "one_line", "options_text", "result"]
+
+
+def options_text(options: Mapping[str, Any]) -> str:
+    """`intro, virtual_link`: the options that are set, sorted, each by its name (`name=value` for an option that
+    takes a value); empty for none."""
+    return ", ".join(name if value is True else f"{name}={value}" for name, value in sorted(options.items()) if value)
+
+
+def game_name(name: str, options: Mapping[str, Any]) -> str:
+    """`birmingham (intro)`, or `birmingham` without options: a game and its options."""
+    chosen = options_text(options)
+    return f"{name} ({chosen})" if chosen else name
+
+
+def describe_game(game: Any, *, at: bool = False) -> str:
+    """`lancashire, 4 players` or `lancashire (intro, virtual_link), 3 players`: a configuration (a `Game` of
+    either engine) in words; with `at`, as a sentence names it: `lancashire at 4 players`."""
+    return f"{game_name(game.name, game.options)}{' at' if at else ','} {game.players} players"
+
+
+def count(n: int, what: str) -> str:
+    """`1 cube`, `2 barrels`: a number of things."""
+    return f"{n} {what}{'' if n == 1 else 's'}"
+
+
+def digits(text: str) -> bool:
+    """Whether a text is an ASCII whole number (`str.isdigit` alone also takes "²", which `int` refuses)."""
+    return text.isascii() and text.isdigit()
+
+
+def one_line(error: BaseException) -> str:
+    """An exception as one line, its kind first (`ValueError: bad move`): what a user's code that failed is
+    reported as."""
+    return " ".join(f"{type(error).__name__}: {error}".split())
 
 
 def _header(state: Any) -> str:
     game = state.game
-    chosen = [name if value is True else f"{name}={value}" for name, value in sorted(game.options.items()) if value]
-    name = f"{game.name} ({', '.join(chosen)})" if chosen else game.name  # `birmingham (intro)`
-    where = f"{name}, {game.players} players · {state.era} era, round {state.round} of {game.rounds_per_era}"
+    where = f"{describe_game(game)} · {state.era} era, round {state.round} of {game.rounds_per_era}"
     if state.is_terminal:
         return f"{where} · game over: {result(state)}"
-    left = f" ({state.actions_left} action{'s' if state.actions_left != 1 else ''} left)"
+    left = f" ({count(state.actions_left, 'action')} left)"
     return f"{where} · player {state.current_player} to decide: {state.decision}{left}"
 
 
@@ -95,7 +131,7 @@ def _tiles(state: Any) -> list[str]:
         status = "flipped" if tile["flipped"] else "unflipped"
         n = tile["cubes"]  # coal or iron cubes; beer barrels on a brewery
         what = "barrel" if tile["industry"] == "brewery" else "cube"
-        cubes = f", {n} {what}{'' if n == 1 else 's'}" if n else ""
+        cubes = f", {count(n, what)}" if n else ""
         rows.append(f"  {space:<{width}}  {tile['industry']} {tile['level']}, player {tile['owner']}, {status}{cubes}")
     return rows
 

@@ -55,8 +55,8 @@ def test_notation_longer_than_200_bytes_is_rejected(engine, pad):
 @pytest.mark.parametrize("text", ["pass\ud800", "\udfff", "link bolton-manchester\udc80"])
 def test_a_lone_surrogate_is_a_notation_error(engine, text):
     """Divergence 3: the PyO3 binding converted the str to UTF-8 before parsing and raised UnicodeEncodeError
-    (not a BrassError) for a lone surrogate, where the reference raised NotationError. DESIGN.md "Errors": every
-    error a user can cause is a BrassError. Fixed in rust/brass-py (commit b69c285)."""
+    (not a BrassError) for a lone surrogate, where the reference raised NotationError. docs/api.md "Arguments and errors":
+    every error a user can cause is a BrassError. Fixed in rust/brass-py (commit b69c285)."""
     assert_notation_error_changes_nothing(engine, text)
 
 

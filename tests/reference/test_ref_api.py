@@ -5,7 +5,7 @@ import json
 import pytest
 
 from brass import reference as ref
-from brass.reference._rng import SplitMix64
+from brass._rng import SplitMix64
 
 
 def test_exception_classes_are_the_shared_ones():
@@ -282,7 +282,7 @@ def test_player_view_lists_cards_in_card_kind_order():
 
 
 def test_the_reference_has_the_public_surface_of_the_native_engine():
-    """Same names on Game and State (DESIGN.md); the throughput and search helpers are native only
+    """Same names on Game and State (docs/api.md); the throughput and search helpers are native only
     (docs/reference-notes.md)."""
     import brass
     from brass import reference

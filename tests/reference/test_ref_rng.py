@@ -1,6 +1,6 @@
-"""SplitMix64 reference values and the derived below()/shuffle() (DESIGN.md "The RNG")."""
+"""SplitMix64 reference values and the derived below()/shuffle() (docs/state-format.md, "The RNG")."""
 
-from brass.reference._rng import SplitMix64
+from brass._rng import SplitMix64
 
 
 def test_splitmix64_seed_0_reference_values():

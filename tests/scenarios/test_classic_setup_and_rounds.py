@@ -8,9 +8,9 @@ import pytest
 
 import brass
 
-# The RNG of DESIGN.md ("The RNG"), checked against both engines by the golden vectors, recomputes what a
+# The RNG of docs/state-format.md ("The RNG"), checked against both engines by the golden vectors, recomputes what a
 # set-up must deal.
-from brass.reference._rng import SplitMix64
+from brass._rng import SplitMix64
 
 DATA = json.loads((Path(brass.__file__).parent / "data" / "lancashire.json").read_text())
 

@@ -23,11 +23,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from brass._rng import SplitMix64
+
 from ._checks import check_bool, check_dict, check_str, fail
 from ._network import are_connected
 from ._position import CardCounts, MerchantPos, Position, SaleTarget
 from ._resources import advance_income, beer_barrels, flip
-from ._rng import SplitMix64
 from ._scoring import score_intro_game
 
 if TYPE_CHECKING:

@@ -60,7 +60,7 @@ def data_file(name: str) -> str:
 
 
 def family(name: str) -> str:
-    """The game's rules family: which game module plays it (`_rules.GAME_MODULES`)."""
+    """The game's rules family: which game module plays it (`_games.GAME_MODULES`)."""
     rules_family: str = entry(name)["family"]
     return rules_family
 

@@ -18,12 +18,13 @@ from __future__ import annotations
 from bisect import insort
 from typing import TYPE_CHECKING, Any
 
+from brass._rng import SplitMix64
+
 from ._cards import count_cards
 from ._checks import check_counts, check_dict, check_int, check_list, fail
 from ._network import are_connected, connected_to_trade_icon
 from ._position import CardCounts, Position, SaleTarget
 from ._resources import advance_income, flip
-from ._rng import SplitMix64
 from ._scoring import score_intro_game
 
 if TYPE_CHECKING:

@@ -32,9 +32,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Protocol
 
+from brass._rng import SplitMix64
+
 from ._data import GameData
 from ._position import CardCounts, Position, SaleTarget
-from ._rng import SplitMix64
 
 
 class GameRules(Protocol):

@@ -6,9 +6,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from brass._rng import SplitMix64
+
 from ._cards import deal, remove_unseen
 from ._position import Position
-from ._rng import SplitMix64
 
 if TYPE_CHECKING:
     from ._rules import Rules

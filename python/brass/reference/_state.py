@@ -1,5 +1,5 @@
-"""The public pair: `Game`, an immutable configuration (DESIGN.md "Games, rulesets, options"; docs/classic.md), and
-`State`, one position of it with its decisions, JSON, records and pickling (DESIGN.md "Python API").
+"""The public pair: `Game`, an immutable configuration (docs/api.md; the games and options in docs/classic.md and
+docs/birmingham.md), and `State`, one position of it with its decisions, JSON, records and pickling (docs/api.md).
 
 They share a module because each makes the other (`Game.new_state`, `State.game`, `State.from_json`, `replay`):
 split in two, the modules would import each other (docs/architecture.md, "Layers").
@@ -23,6 +23,7 @@ from brass._errors import (
     PlayerIndexError,
 )
 
+from . import _display
 from ._actions import ActionSpace, as_index
 from ._catalog import check_options, counts_text, names, player_counts
 from ._checks import check_dict, check_int, check_list, fail
@@ -331,9 +332,7 @@ class State:
 
     def _repr_svg_(self) -> str:
         """The position as an SVG picture (`brass.svg.board`), shown by Jupyter."""
-        from brass.svg import board
-
-        return board(self)
+        return _display.svg(self)
 
     @property
     def is_terminal(self) -> bool:
@@ -523,9 +522,7 @@ class State:
 
     def __str__(self) -> str:
         """A compact text picture of the position (`brass.text.board`)."""
-        from brass.text import board
-
-        return board(self)
+        return _display.text(self)
 
     def __repr__(self) -> str:
         if self.is_terminal:

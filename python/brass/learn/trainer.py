@@ -1,218 +1,22 @@
-"""Learning (docs/learning.md): an AlphaZero-style trainer for a policy-value network, `brass learn`.
-
-Each iteration plays self-play games with the search the current network guides (`brass.search.SearchGames`,
-evaluated natively: the games and the network's leaf evaluations run in Rust, without the GIL), adds their
-decisions to a replay buffer, trains the network on batches drawn from it (JAX and optax, the `learn` extra),
-and exports it to a `brass-net/1` safetensors file that `agents.Net` / `agents.NetMCTS` play with no framework
-installed. Every `eval_every` iterations the arena measures it against Greedy and Random. A run lives in one
-folder and resumes from it; an interrupted iteration is played again.
-
-    brass learn --game birmingham --players 2 --out runs/b2 --minutes 50
-    brass learn --out runs/b2 --resume
-
-JAX is imported only when a run starts, so the rest of brass works without it.
-"""
+"""The trainer (docs/learning.md, "brass learn"): a run's configuration, its iterations of self-play, training,
+export, evaluation and checkpoint in one folder, its log and its learning curve."""
 
 from __future__ import annotations
 
-import argparse
 import csv
 import json
 import os
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
 import numpy as np
 
 import brass
-from brass import agents, search, selfplay
-
-#: The network file format (rust/brass-core/src/net.rs).
-NET_FORMAT = "brass-net/1"
-INSTALL_HINT = "pip install '.[learn]'"
-
-
-class LearnError(brass.BrassError):
-    """A training run cannot start or go on (a missing extra, a folder of another run, ...)."""
-
-
-def _jax() -> tuple[Any, Any, Any]:
-    try:
-        import jax
-        import jax.numpy as jnp
-        import optax
-    except ImportError:
-        raise LearnError(f"training needs JAX and optax: {INSTALL_HINT} (from the brass clone)") from None
-    return jax, jnp, optax
-
-
-# ---------------------------------------------------------------------------------------------------------
-# The network: a multilayer perceptron with a policy head and a value head, as net.rs evaluates it.
-
-
-def layer_names(depth: int) -> list[str]:
-    """The dense layers of a network with `depth` hidden layers, in order."""
-    return [f"trunk.{i}" for i in range(depth)] + ["policy", "value"]
-
-
-def init_params(game: brass.Game, widths: Sequence[int], seed: int) -> dict[str, np.ndarray]:
-    """Fresh weights: He-normal for the trunk (ReLU), small for the heads (near-uniform priors, values near 0)."""
-    rng = np.random.default_rng(seed)
-    params: dict[str, np.ndarray] = {}
-    inputs = game.observation_size
-    sizes = [*widths, game.num_actions, game.players]
-    for name, outputs in zip(layer_names(len(widths)), sizes, strict=True):
-        scale = np.sqrt(2.0 / inputs) if name.startswith("trunk") else 0.01
-        params[f"{name}.weight"] = (rng.standard_normal((inputs, outputs)) * scale).astype(np.float32)
-        params[f"{name}.bias"] = np.zeros(outputs, np.float32)
-        if name.startswith("trunk"):
-            inputs = outputs
-    return params
-
-
-def depth_of(params: dict[str, Any]) -> int:
-    return sum(1 for name in params if name.startswith("trunk.") and name.endswith(".weight"))
-
-
-def forward(params: dict[str, Any], observations: Any) -> tuple[Any, Any]:
-    """Logits and values (tanh, relative to each observer) of a batch, in JAX; the same function as net.rs."""
-    _, jnp, _ = _jax()
-    x = observations
-    for i in range(depth_of(params)):
-        x = jnp.maximum(x @ params[f"trunk.{i}.weight"] + params[f"trunk.{i}.bias"], 0.0)
-    logits = x @ params["policy.weight"] + params["policy.bias"]
-    values = jnp.tanh(x @ params["value.weight"] + params["value.bias"])
-    return logits, values
-
-
-def save_network(params: dict[str, Any], game: brass.Game, path: str, about: dict[str, Any] | None = None) -> None:
-    """Export weights to a `brass-net/1` safetensors file for `agents.Net` (written whole, then renamed)."""
-    try:
-        from safetensors.numpy import save_file
-    except ImportError:
-        raise LearnError(f"exporting a network needs safetensors: {INSTALL_HINT}") from None
-    game_meta = {"name": game.name, "players": game.players, "options": dict(game.options)}
-    metadata = {"format": NET_FORMAT, "game": json.dumps(game_meta), "engine": f"brass {brass.__version__}"}
-    metadata.update({k: json.dumps(v) for k, v in (about or {}).items()})
-    tensors = {name: np.ascontiguousarray(np.asarray(value, dtype=np.float32)) for name, value in params.items()}
-    partial = path + ".partial"
-    save_file(tensors, partial, metadata=metadata)
-    os.replace(partial, path)
-
-
-def load_network(path: str) -> dict[str, np.ndarray]:
-    """The weights of a network file, by tensor name."""
-    from safetensors.numpy import load_file
-
-    return dict(load_file(path))
-
-
-# ---------------------------------------------------------------------------------------------------------
-# Training data: decisions with their policy and value targets, in a bounded buffer.
-
-
-@dataclass
-class Samples:
-    """Decisions to learn from: observations, bit-packed legal masks, policy targets (a distribution over
-    actions) and value targets (relative to the player who decided)."""
-
-    observation: np.ndarray
-    legal_mask: np.ndarray
-    policy: np.ndarray
-    value: np.ndarray
-
-    def __len__(self) -> int:
-        return len(self.observation)
-
-    @staticmethod
-    def concatenate(parts: Sequence[Samples]) -> Samples:
-        return Samples(*(np.concatenate([getattr(p, f) for p in parts]) for f in Samples.__dataclass_fields__))
-
-
-def samples_of(played: Any, game: brass.Game) -> Samples:
-    """The samples of a game played by `search.SearchGames`."""
-    s = played.samples
-    returns = np.tile(np.asarray(played.returns, np.float32), (len(s["player"]), 1))
-    return Samples(
-        s["observation"], s["legal_mask"], s["policy"], search.relative_returns(returns, s["player"]).astype(np.float32)
-    )
-
-
-def imitation_samples(game: brass.Game, games: int, seed: int, threads: int = 0) -> Samples:
-    """Decisions of Greedy playing itself, the action taken as the policy target: a warm start that teaches the
-    network the game's shape before self-play refines it (docs/learning.md, "Warm start")."""
-    parts = []
-    for played in agents.GameStream(
-        game, [agents.Greedy()] * game.players, games, seed=seed, threads=threads, sample_rate=1.0
-    ):
-        s = played.samples
-        policy = np.zeros((len(s["action"]), game.num_actions), np.float16)
-        policy[np.arange(len(s["action"])), s["action"]] = 1.0
-        returns = np.tile(np.asarray(played.returns, np.float32), (len(s["action"]), 1))
-        value = search.relative_returns(returns, s["player"]).astype(np.float32)
-        parts.append(Samples(s["observation"], s["legal_mask"], policy, value))
-    return Samples.concatenate(parts)
-
-
-class Buffer:
-    """The last `capacity` decisions, in a ring. Observations and policy targets are kept as float16 (half
-    the memory; observations are small counts and fractions, and targets are probabilities) and given back
-    as float32."""
-
-    def __init__(self, capacity: int) -> None:
-        self.capacity = capacity
-        self.arrays: dict[str, np.ndarray] = {}
-        self.size = 0
-        self.next = 0  # where the next row goes
-
-    def add(self, samples: Samples) -> None:
-        rows = len(samples)
-        if rows == 0:
-            return
-        if not self.arrays:
-            kinds = {"observation": np.float16, "policy": np.float16, "legal_mask": np.uint8, "value": np.float32}
-            self.arrays = {
-                name: np.zeros((self.capacity, getattr(samples, name).shape[1]), kind) for name, kind in kinds.items()
-            }
-        if rows > self.capacity:  # only the newest fit
-            samples = Samples(*(getattr(samples, f)[-self.capacity :] for f in Samples.__dataclass_fields__))
-            rows = self.capacity
-        at = (self.next + np.arange(rows)) % self.capacity
-        for name, array in self.arrays.items():
-            array[at] = getattr(samples, name)
-        self.next = (self.next + rows) % self.capacity
-        self.size = min(self.capacity, self.size + rows)
-
-    def __len__(self) -> int:
-        return self.size
-
-    def batch(self, rng: np.random.Generator, size: int, num_actions: int) -> dict[str, np.ndarray]:
-        """`size` rows drawn uniformly, as float32 arrays (the mask unpacked to bools)."""
-        rows = rng.integers(0, self.size, size)
-        a = self.arrays
-        return {
-            "observation": a["observation"][rows].astype(np.float32),
-            "mask": selfplay.unpack_masks(a["legal_mask"][rows], num_actions),
-            "policy": a["policy"][rows].astype(np.float32),
-            "value": a["value"][rows],
-        }
-
-
-def save_samples(samples: Samples, path: str) -> None:
-    partial = path + ".partial.npz"
-    np.savez_compressed(partial, **asdict(samples))
-    os.replace(partial, path)
-
-
-def load_samples(path: str) -> Samples:
-    with np.load(path) as f:
-        return Samples(**{name: f[name] for name in Samples.__dataclass_fields__})
-
-
-# ---------------------------------------------------------------------------------------------------------
-# The trainer.
+from brass import agents, search
+from brass.learn.data import Buffer, Samples, imitation_samples, load_samples, samples_of, save_samples
+from brass.learn.network import INSTALL_HINT, LearnError, forward, init_params, jax_libraries, save_network
 
 
 @dataclass
@@ -279,7 +83,7 @@ class Trainer:
         self, folder: str, config: LearnConfig | None = None, resume: bool = False, say: Callable[[str], None] = print
     ) -> None:
         self.folder, self.say = folder, say
-        self.jax, self.jnp, self.optax = _jax()
+        self.jax, self.jnp, self.optax = jax_libraries()
         path = os.path.join(folder, "config.json")
         if resume:
             if not os.path.exists(path):
@@ -539,84 +343,3 @@ def plot_log(folder: str, say: Callable[[str], None] = print) -> str | None:
     path = os.path.join(folder, "curve.png")
     figure.savefig(path, dpi=100)
     return path
-
-
-# ---------------------------------------------------------------------------------------------------------
-# The command line.
-
-
-def add_parser(sub: Any) -> None:
-    """`brass learn`."""
-    from brass.cli import _add_game_argument, _add_option_argument
-
-    p = sub.add_parser("learn", help="train a policy-value network by self-play (needs '.[learn]'; docs/learning.md)")
-    _add_game_argument(p)
-    p.add_argument("--players", type=int, default=2, choices=(2, 3, 4))
-    _add_option_argument(p)
-    p.add_argument("--out", required=True, metavar="DIR", help="the run's folder (config, log, networks)")
-    p.add_argument("--resume", action="store_true", help="continue the run in --out")
-    defaults = LearnConfig()
-    for name, kind in (
-        ("minutes", float),
-        ("iterations", int),
-        ("games_per_iteration", int),
-        ("simulations", int),
-        ("parallel", int),
-        ("steps_per_iteration", int),
-        ("batch_size", int),
-        ("learning_rate", float),
-        ("buffer", int),
-        ("warm_start_games", int),
-        ("warm_start_steps", int),
-        ("eval_every", int),
-        ("eval_deals", int),
-        ("eval_simulations", int),
-        ("seed", int),
-    ):
-        flag = "--" + name.replace("_", "-")
-        p.add_argument(flag, type=kind, default=None, help=f"(default {getattr(defaults, name)})")
-    p.add_argument("--widths", type=int, nargs="+", default=None, help=f"hidden layers (default {defaults.widths})")
-    p.add_argument(
-        "--policy-target",
-        choices=("visits", "completed_q"),
-        default=None,
-        help=f"the policy target (default {defaults.policy_target})",
-    )
-    p.set_defaults(run=run_cli)
-
-
-def run_cli(args: argparse.Namespace) -> int:
-    from brass.cli import UserError, _options
-
-    chosen = {k: v for k, v in vars(args).items() if k in LearnConfig.__dataclass_fields__ and v is not None}
-    try:
-        if args.resume:
-            trainer = Trainer(args.out, resume=True)
-        else:
-            settings = {k: v for k, v in chosen.items() if k not in ("game", "players", "options")}
-            config = LearnConfig(game=args.game, players=args.players, options=_options(args), **settings)
-            config.make_game()  # a bad configuration is reported before the folder is made
-            trainer = Trainer(args.out, config)
-        if args.resume:  # a resumed run may be given a new budget
-            for name in ("minutes", "iterations"):
-                if getattr(args, name) is not None:
-                    setattr(trainer.config, name, getattr(args, name))
-        trainer.run()
-    except LearnError as e:
-        raise UserError(str(e)) from None
-    print(f"network: {trainer.net_path} (brass.agents.Net / NetMCTS); log: {os.path.join(args.out, 'log.csv')}")
-    return 0
-
-
-__all__ = [
-    "Buffer",
-    "LearnConfig",
-    "LearnError",
-    "Samples",
-    "Trainer",
-    "forward",
-    "imitation_samples",
-    "init_params",
-    "load_network",
-    "save_network",
-]

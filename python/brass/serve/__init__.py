@@ -1,7 +1,7 @@
 """`brass serve`: play and analyse games in the browser (docs/serve.md).
 
 A small ASGI app (Starlette, served by uvicorn: the `serve` extra) with a JSON API and one self-contained page
-(`brass/serve.html`: no CDN, no network). The server keeps several games at once in memory, each with its own
+(`brass/serve/serve.html`: no CDN, no network). The server keeps several games at once in memory, each with its own
 id, at most `max_games` of them (finished games go first, least recently used first; never a game whose agent is
 thinking). Every request that touches a game takes its lock without waiting, in a worker thread (a busy game
 answers 409), and agents think there with the GIL released: one long search holds up no other game.
@@ -16,14 +16,38 @@ import json
 import secrets
 import threading
 import time
-from dataclasses import dataclass, field
 from importlib import resources
 from typing import Any
 
 import brass
-from brass import agents, svg
-from brass import text as brass_text
+from brass import svg
 from brass._errors import MissingExtraError
+from brass.agents import NETWORKS
+from brass.serve.games import (
+    AGENT_CHOICES,
+    ANALYSE_MS,
+    CAPS,
+    HUMAN,
+    LOCAL_HOSTS,
+    MAX_AGENT_MS,
+    MAX_ANALYSES,
+    MAX_BODY,
+    MAX_GAMES,
+    MAX_MCTS_ITERATIONS,
+    MAX_NET_SIMULATIONS,
+    RequestError,
+    Session,
+    Store,
+    analyse_position,
+    describe,
+    make_agent,
+    move_groups,
+    network_for,
+    parse_seats,
+    position_at,
+    view,
+)
+from brass.text import digits
 
 try:
     from starlette.applications import Starlette
@@ -36,211 +60,6 @@ try:
     from starlette.routing import Route
 except ImportError:  # tests/test_serve.py hides starlette to check the message
     Starlette = None  # type: ignore[assignment,misc]
-
-#: The names of this machine a request's `Host` may give by default.
-LOCAL_HOSTS = ["127.0.0.1", "localhost", "::1", "[::1]"]
-#: Largest request body accepted (a record of a long game is some tens of KiB).
-MAX_BODY = 1 << 20
-#: Games kept in memory by default.
-MAX_GAMES = 64
-HUMAN = "human"
-#: The agent specs the page offers for every game (any spec of `make_agent` is accepted); the networks' seats
-#: (`net:NAME`, `netmcts:64:NAME`) are offered for their configuration only.
-AGENT_CHOICES = ["random", "greedy", "mcts:200", "mcts:1000", "mcts@2000"]
-#: An analysis's thinking time when the request names none, and the analyses the server runs at once.
-ANALYSE_MS = 1000
-MAX_ANALYSES = 2
-
-
-class RequestError(Exception):
-    """A request the server refuses: HTTP `status` and a message for the user."""
-
-    def __init__(self, status: int, message: str) -> None:
-        super().__init__(message)
-        self.status = status
-        self.message = message
-
-
-@dataclass
-class Session:
-    """One game in the server: its state, who plays each seat, and a lock held while it changes."""
-
-    id: str
-    state: brass.State
-    seats: list[str]
-    agents: dict[int, Any]
-    lock: threading.Lock = field(default_factory=threading.Lock)
-    used: float = field(default_factory=time.monotonic)
-    moves_by_agents: int = 0
-
-
-class Store:
-    """The games of one server, bounded: adding one beyond `max_games` drops the oldest finished game, or, if
-    none is finished, the least recently used one."""
-
-    def __init__(self, max_games: int = MAX_GAMES) -> None:
-        if max_games < 1:
-            raise ValueError("max_games must be at least 1")
-        self.max_games = max_games
-        self._games: dict[str, Session] = {}
-        self._lock = threading.Lock()
-
-    def add(self, session: Session) -> None:
-        with self._lock:
-            while len(self._games) >= self.max_games:
-                idle = [s for s in self._games.values() if not s.lock.locked()] or list(self._games.values())
-                finished = [s for s in idle if s.state.is_terminal]
-                del self._games[min(finished or idle, key=lambda s: s.used).id]
-            self._games[session.id] = session
-
-    def get(self, game_id: str) -> Session:
-        with self._lock:
-            session = self._games.get(game_id)
-        if session is None:
-            raise RequestError(
-                404,
-                f"no game with id {game_id!r} (it may have been dropped: the server keeps "
-                f"at most {self.max_games} games)",
-            )
-        session.used = time.monotonic()
-        return session
-
-    def remove(self, game_id: str) -> None:
-        with self._lock:
-            if self._games.pop(game_id, None) is None:
-                raise RequestError(404, f"no game with id {game_id!r}")
-
-    def __len__(self) -> int:
-        with self._lock:
-            return len(self._games)
-
-
-#: The largest budgets a seat's agent may be given: one agent's move must not hold the server for long.
-MAX_MCTS_ITERATIONS = 200_000
-MAX_AGENT_MS = 30_000
-MAX_NET_SIMULATIONS = 20_000
-
-
-def make_agent(spec: str, game: brass.Game) -> Any:
-    """The agent of a seat spec: `random`, `greedy`, `mcts`, `mcts:N`, `mcts:N:DEPTH`, `mcts@MS`,
-    `net:NAME` or `netmcts:SIMULATIONS:NAME` with NAME a shipped network of this configuration (never a file:
-    the server reads no path a request names). Budgets are capped (MAX_…); RequestError names what is wrong."""
-    name, _, rest = spec.partition(":")
-    bad = RequestError(
-        400,
-        f"unknown agent `{spec}`: use human, random, greedy, mcts, mcts:ITERATIONS[:DEPTH], mcts@MS, net:NETWORK or "
-        "netmcts:SIMULATIONS:NETWORK (NETWORK a shipped network's name)",
-    )
-    if len(spec) > 100:  # no spec is this long; nor may a number be too long for int()
-        raise bad
-    if spec == "random":
-        return agents.Random()
-    if spec == "greedy":
-        return agents.Greedy()
-    numbers = rest.split(":") if name == "mcts" and rest else []
-    if name == "mcts" or name.startswith("mcts@"):
-        if not all(digits(x) for x in numbers + ([name[5:]] if name.startswith("mcts@") else [])):
-            raise bad
-        if name.startswith("mcts@"):
-            ms = int(name[5:])
-            if not 1 <= ms <= MAX_AGENT_MS:
-                raise RequestError(400, f"agent `{spec}`: the time per move must be from 1 to {MAX_AGENT_MS} ms")
-            return agents.MCTS(time_ms=ms)
-        iterations = int(numbers[0]) if numbers else 1000
-        if not 1 <= iterations <= MAX_MCTS_ITERATIONS or len(numbers) > 2:
-            raise RequestError(400, f"agent `{spec}`: iterations must be from 1 to {MAX_MCTS_ITERATIONS}")
-        return agents.MCTS(iterations, **({"rollout_depth": int(numbers[1])} if len(numbers) == 2 else {}))
-    if name in ("net", "netmcts"):
-        simulations, _, network = rest.partition(":") if name == "netmcts" else ("", "", rest)
-        if network not in NETWORKS.values() or (name == "netmcts" and not digits(simulations)):
-            raise bad
-        if network_for(game) != network:
-            raise RequestError(
-                400, f"agent `{spec}`: {network} plays {network.replace('-', ' ')}, not {describe(game)}"
-            )
-        net = agents.Net.pretrained(network)
-        if name == "net":
-            return net
-        if not 2 <= int(simulations) <= MAX_NET_SIMULATIONS:
-            raise RequestError(400, f"agent `{spec}`: simulations must be from 2 to {MAX_NET_SIMULATIONS}")
-        return agents.NetMCTS(net, simulations=int(simulations))
-    raise bad
-
-
-def digits(text: str) -> bool:
-    """An ASCII whole number (`str.isdigit` alone also takes "²", which `int` refuses)."""
-    return text.isascii() and text.isdigit()
-
-
-def describe(game: brass.Game) -> str:
-    return f"{game.name} at {game.players} players" + "".join(f" with {o}" for o in sorted(game.options))
-
-
-def parse_seats(seats: Any, game: brass.Game) -> tuple[list[str], dict[int, Any]]:
-    """Seat specs (`human` or an agent spec) and the agents they make; RequestError naming a bad one."""
-    players = game.players
-    if seats is None:
-        seats = [HUMAN] + ["greedy"] * (players - 1)
-    if not isinstance(seats, list) or not all(isinstance(s, str) for s in seats):
-        raise RequestError(400, "seats must be a list of strings: 'human' or an agent spec per seat")
-    if len(seats) != players:
-        raise RequestError(400, f"seats names {len(seats)} seats for a {players}-player game")
-    made: dict[int, Any] = {}
-    for i, spec in enumerate(seats):
-        if spec != HUMAN:
-            try:
-                made[i] = make_agent(spec, game)
-            except RequestError as e:
-                raise RequestError(400, f"seat {i}: {e.message}") from None
-    return list(seats), made
-
-
-def move_groups(state: brass.State) -> list[dict[str, Any]]:
-    """The legal moves grouped by their first word (build, link, develop, sell, loan, scout, pass; coal, iron,
-    beer, card, remove, stop for the follow-up decisions), in id order within a group."""
-    game = state.game
-    groups: dict[str, list[dict[str, Any]]] = {}
-    for action in state.legal_actions():
-        notation = game.action_name(action)
-        groups.setdefault(notation.split()[0], []).append({"id": action, "notation": notation})
-    return [{"group": name, "moves": moves} for name, moves in groups.items()]
-
-
-def view(session: Session) -> dict[str, Any]:
-    """What the page shows of a game."""
-    state = session.state
-    game = state.game
-    player = state.current_player
-    over = state.is_terminal
-    return {
-        "id": session.id,
-        "game": {"name": game.name, "players": game.players, "options": game.options},
-        "seats": session.seats,
-        "decision": state.decision,
-        "era": state.era,
-        "round": state.round,
-        "to_move": player,
-        "human_to_move": player is not None and player not in session.agents,
-        "agent_to_move": player is not None and player in session.agents,
-        "over": over,
-        "result": brass_text.result(state) if over else None,
-        "scores": state.scores,
-        "legal": [] if over else move_groups(state),
-        "history": [game.action_name(a) for a in state.history],
-        "svg": svg.board(state),
-        "network": network_for(game),
-    }
-
-
-def position_at(state: brass.State, k: Any) -> brass.State:
-    """The position after the first `k` decisions of the game's history (0: where the history starts)."""
-    n = len(state.history)
-    if not isinstance(k, int) or isinstance(k, bool) or not 0 <= k <= n:
-        raise RequestError(400, f"position must be an int from 0 to {n}, the decisions of this game")
-    past = state.clone()
-    for _ in range(n - k):
-        past.undo()
-    return past
 
 
 class App:
@@ -331,7 +150,7 @@ class App:
     # --- handlers ----------------------------------------------------------------------------------------------
 
     async def page(self, request: Request) -> Response:
-        html = resources.files("brass").joinpath("serve.html").read_text(encoding="utf-8")
+        html = resources.files("brass.serve").joinpath("serve.html").read_text(encoding="utf-8")
         # `<` escaped: no value of the defaults can close the script element it is written into.
         return HTMLResponse(html.replace("__DEFAULTS__", json.dumps(self.defaults).replace("<", "\\u003c")))
 
@@ -516,53 +335,6 @@ class App:
         return Response(text, media_type="application/json")
 
 
-#: The shipped network of each configuration that has one (docs/learning.md).
-NETWORKS = {("birmingham", 2): "birmingham-2p"}
-
-
-def network_for(game: brass.Game) -> str | None:
-    return None if game.options else NETWORKS.get((game.name, game.players))
-
-
-def analyse_position(state: brass.State, engine: str, budget: dict[str, int]) -> dict[str, Any]:
-    """Each legal move for the player to move, with its share of the search's visits and its value for that
-    player: the native MCTS (`engine="mcts"`, the agent `choose` runs; value = mean reward, 1 a sure win, 0 a
-    sure loss), or the trained network's search (`engine="network"`; the root value, zero-sum, per move only
-    the visits). `budget`: `iterations` or `time_ms` for MCTS, `simulations` for the network."""
-    player = state.current_player
-    assert player is not None
-    game = state.game
-    legal = state.legal_actions()
-    rows: dict[int, dict[str, Any]] = {
-        a: {"id": a, "notation": game.action_name(a), "share": 0.0, "value": None} for a in legal
-    }
-    if engine == "network":
-        name = network_for(game)
-        if name is None:
-            raise RequestError(400, f"no trained network plays {game.name} at {game.players} players")
-        from brass import search
-
-        simulations = budget.get("simulations", 200)
-        visits, values = search.analyse(state, agents.Net.pretrained(name), simulations=simulations, seed=0)
-        total = sum(visits.values()) or 1
-        for action, n in visits.items():
-            rows[action]["share"] = n / total
-        summary = {"method": f"network search ({name}, {simulations} simulations)", "value": values[player]}
-    else:
-        mcts = agents.MCTS(time_ms=budget["time_ms"]) if "time_ms" in budget else agents.MCTS(budget["iterations"])
-        visits = mcts.analyse(state, seed=0)
-        total = sum(n for _, n, _ in visits) or 1
-        for action, n, mean in visits:
-            rows[action]["share"] = n / total
-            rows[action]["value"] = mean
-        what = f"{budget['time_ms']} ms" if "time_ms" in budget else f"{budget['iterations']} iterations"
-        summary = {"method": f"MCTS ({what})", "value": None}
-    # MCTS.analyse lists the moves its agent would play first; the untried ones follow in id order.
-    order = {a: i for i, (a, _, _) in enumerate(visits)} if engine == "mcts" else {}
-    moves = sorted(rows.values(), key=lambda r: (-r["share"], order.get(r["id"], len(order)), r["id"]))
-    return {"player": player, **summary, "moves": moves}
-
-
 class Running:
     """A server running in a thread of this process (`start`): its `url`, and `stop()`."""
 
@@ -609,3 +381,35 @@ def run(host: str, port: int, max_games: int, defaults: dict[str, Any]) -> None:
     except ImportError:
         raise MissingExtraError("brass serve", "uvicorn", "serve") from None
     uvicorn.run(app.asgi, host=host, port=port, log_level="warning")
+
+
+__all__ = [
+    "AGENT_CHOICES",
+    "ANALYSE_MS",
+    "CAPS",
+    "HUMAN",
+    "LOCAL_HOSTS",
+    "MAX_AGENT_MS",
+    "MAX_ANALYSES",
+    "MAX_BODY",
+    "MAX_GAMES",
+    "MAX_MCTS_ITERATIONS",
+    "MAX_NET_SIMULATIONS",
+    "NETWORKS",
+    "App",
+    "RequestError",
+    "Running",
+    "Session",
+    "Store",
+    "analyse_position",
+    "describe",
+    "digits",
+    "make_agent",
+    "move_groups",
+    "network_for",
+    "parse_seats",
+    "position_at",
+    "run",
+    "start",
+    "view",
+]

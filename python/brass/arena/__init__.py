@@ -1,0 +1,183 @@
+"""A tournament between agents, with ratings: `brass arena` and its Python API (docs/arena.md).
+
+    >>> from brass import arena
+    >>> report = arena.run(brass.Game("birmingham", players=2), ["random", "greedy"], deals=6, seed=1)
+    >>> print(report.table())
+
+Every lineup of agents plays every deal in every rotation of its seats, so each agent sits in each seat
+equally often and the games of a deal share its seeds ("paired by seed"). Games between native agents are
+played on native threads (`agents.GameStream`); games with a Python policy (`module:function` or
+`path/to/file.py:function`) are played here, one after another. A policy that raises or returns an illegal
+action forfeits its game and the tournament goes on. Ratings are OpenSkill's Plackett–Luce (the `arena`
+extra); without it the report has everything else.
+"""
+
+from __future__ import annotations
+
+import reprlib
+import time
+from collections.abc import Callable, Iterator, Sequence
+
+import brass
+from brass import agents
+from brass._rng import SplitMix64
+from brass.agents import Policy, load_policy
+from brass.arena.report import (
+    FORFEITS_SHOWN,
+    INSTALL_HINT,
+    ArenaReport,
+    Forfeit,
+    Meeting,
+    Outcome,
+    Rating,
+    Standing,
+    chart_tools,
+    rate,
+    report,
+)
+from brass.arena.schedule import AgentLike, Entrant, Seating, entrant, entrants, lineups, schedule
+from brass.text import one_line
+
+#: A part of the report needs a library of the `arena` extra that is not installed (`brass.MissingExtraError`).
+MissingExtraError = brass.MissingExtraError
+
+
+def play(game: brass.Game, entered: Sequence[Entrant], seating: Seating) -> Outcome:
+    """Play one game of the schedule in Python, exactly as `agents.GameStream` plays it: one draw of the agents'
+    generator per decision, whoever decides (a Python policy ignores it)."""
+    state = game.new_state(seed=seating.deal_seed)
+    rng = SplitMix64(seating.agents_seed)
+    names = [entered[a].name for a in seating.seats]
+    while not state.is_terminal:
+        player = state.current_player
+        assert player is not None  # a game that is not over has a player to decide
+        agent = entered[seating.seats[player]].agent
+        decision_seed = rng.next()
+        if isinstance(agent, agents.Agent):
+            state.apply(agent.choose(state, seed=decision_seed))
+            continue
+        # The user's code failing in any way forfeits the game, not the tournament.
+        try:
+            choice = agent(state.clone())  # a copy: the policy may explore it, the game stays as it was
+        except Exception as e:
+            return _forfeited(game, seating, names, player, state.history, one_line(e))
+        try:
+            state.apply(choice)
+        except Exception as e:
+            error = f"returned {reprlib.repr(choice)}: {one_line(e)}"
+            return _forfeited(game, seating, names, player, state.history, error)
+    placings = list(agents.placings(state))
+    history = tuple(state.history)
+    return Outcome(
+        seating.index, seating.deal, seating.deal_seed, names, state.scores, placings, len(history), None, history
+    )
+
+
+def _forfeited(
+    game: brass.Game, seating: Seating, names: list[str], player: int, history: list[int], error: str
+) -> Outcome:
+    """The forfeiting player placed last, the others sharing first."""
+    forfeit = Forfeit(seating.index, seating.deal, player, names[player], len(history), error)
+    placings = [game.players - 1 if p == player else 0 for p in range(game.players)]
+    return Outcome(
+        seating.index, seating.deal, seating.deal_seed, names, None, placings, len(history), forfeit, tuple(history)
+    )
+
+
+def _play_all(
+    game: brass.Game,
+    entered: Sequence[Entrant],
+    games: Sequence[Seating],
+    threads: int,
+    progress: Callable[[int, int], None] | None,
+) -> Iterator[Outcome]:
+    """The outcomes in schedule order. The native games stream from native threads, which play ahead while the
+    games with a Python policy are played here."""
+    native = [i for i, e in enumerate(entered) if e.native]
+    position = {a: k for k, a in enumerate(native)}
+    streamed = [g for g in games if all(entered[a].native for a in g.seats)]
+    stream = None
+    if streamed:
+        stream = agents.GameStream(
+            game,
+            [entered[a].agent for a in native],
+            seatings=[(g.deal_seed, g.agents_seed, [position[a] for a in g.seats]) for g in streamed],
+            threads=threads,
+        )
+    results = iter(stream) if stream is not None else iter(())
+    try:
+        for done, g in enumerate(games, 1):
+            if all(entered[a].native for a in g.seats):
+                r = next(results)
+                names = [entered[a].name for a in g.seats]
+                yield Outcome(
+                    g.index,
+                    g.deal,
+                    g.deal_seed,
+                    names,
+                    list(r.scores),
+                    list(r.placings),
+                    len(r.actions),
+                    None,
+                    tuple(r.actions),
+                )
+            else:
+                yield play(game, entered, g)
+            if progress is not None:
+                progress(done, len(games))
+    finally:
+        if stream is not None:
+            stream.cancel()  # only matters when stopped early (Ctrl-C): the native threads stop too
+
+
+def run(
+    game: brass.Game,
+    agents: Sequence[AgentLike | Entrant],
+    deals: int,
+    seed: int = 0,
+    threads: int = 0,
+    progress: Callable[[int, int], None] | None = None,
+) -> ArenaReport:
+    """Play a tournament and report it. `agents`: specs (`random`, `greedy`, `mcts:300`, `module:function`,
+    `path/to/file.py:function`), native agents or Python callables, at least two; `deals`: how many deals every
+    lineup plays in every rotation of its seats; `threads` for the native games (0: all cores); `progress(done,
+    total)` is called after each game. The games and the report (but for `seconds`) depend on the arguments
+    only, not on `threads`."""
+    entered = entrants(agents)
+    if len(entered) < 2:
+        raise brass.ConfigError(f"an arena needs at least 2 agents, not {len(entered)}")
+    if isinstance(deals, bool) or not isinstance(deals, int) or deals < 1:
+        raise brass.ConfigError(f"deals must be an int of at least 1, not {deals!r}")
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 1 << 64:
+        raise brass.ConfigError(f"the seed must be an int, 0 <= seed < 2**64, not {seed!r}")
+    games = schedule(len(entered), game.players, deals, seed)
+    started = time.perf_counter()
+    outcomes = list(_play_all(game, entered, games, threads, progress))
+    return report(game, entered, deals, seed, outcomes, time.perf_counter() - started)
+
+
+__all__ = [
+    "FORFEITS_SHOWN",
+    "INSTALL_HINT",
+    "AgentLike",
+    "ArenaReport",
+    "Entrant",
+    "Forfeit",
+    "Meeting",
+    "MissingExtraError",
+    "Outcome",
+    "Rating",
+    "Seating",
+    "Standing",
+    "chart_tools",
+    "entrant",
+    "entrants",
+    "lineups",
+    "load_policy",
+    "Policy",
+    "play",
+    "rate",
+    "report",
+    "run",
+    "schedule",
+]

@@ -1,0 +1,71 @@
+"""`brass learn`: train a policy-value network by self-play (docs/learning.md). The trainer is `brass.learn`
+(the `learn` extra: JAX is imported only when a run starts); a `LearnError` is reported as one line like every
+other mistake."""
+
+from __future__ import annotations
+
+import argparse
+import os
+from typing import Any
+
+from brass.cli._common import add_configuration_arguments, options
+
+
+def add_parser(sub: Any) -> None:
+    """Add `brass learn` to the command line's subcommands (its defaults are `LearnConfig`'s, so the package is
+    imported here; JAX only when a run starts)."""
+    from brass.learn import LearnConfig
+
+    p = sub.add_parser("learn", help="train a policy-value network by self-play (needs '.[learn]'; docs/learning.md)")
+    add_configuration_arguments(p, players=2)
+    p.add_argument("--out", required=True, metavar="DIR", help="the run's folder (config, log, networks)")
+    p.add_argument("--resume", action="store_true", help="continue the run in --out")
+    defaults = LearnConfig()
+    for name, kind in (
+        ("minutes", float),
+        ("iterations", int),
+        ("games_per_iteration", int),
+        ("simulations", int),
+        ("parallel", int),
+        ("steps_per_iteration", int),
+        ("batch_size", int),
+        ("learning_rate", float),
+        ("buffer", int),
+        ("warm_start_games", int),
+        ("warm_start_steps", int),
+        ("eval_every", int),
+        ("eval_deals", int),
+        ("eval_simulations", int),
+        ("seed", int),
+    ):
+        flag = "--" + name.replace("_", "-")
+        p.add_argument(flag, type=kind, default=None, help=f"(default {getattr(defaults, name)})")
+    p.add_argument("--widths", type=int, nargs="+", default=None, help=f"hidden layers (default {defaults.widths})")
+    p.add_argument(
+        "--policy-target",
+        choices=("visits", "completed_q"),
+        default=None,
+        help=f"the policy target (default {defaults.policy_target})",
+    )
+    p.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """`brass learn`: a new run in `--out`, or the run there resumed; the exit code."""
+    from brass.learn import LearnConfig, Trainer
+
+    chosen = {k: v for k, v in vars(args).items() if k in LearnConfig.__dataclass_fields__ and v is not None}
+    if args.resume:
+        trainer = Trainer(args.out, resume=True)
+    else:
+        settings = {k: v for k, v in chosen.items() if k not in ("game", "players", "options")}
+        config = LearnConfig(game=args.game, players=args.players, options=options(args), **settings)
+        config.make_game()  # a bad configuration is reported before the folder is made
+        trainer = Trainer(args.out, config)
+    if args.resume:  # a resumed run may be given a new budget
+        for name in ("minutes", "iterations"):
+            if getattr(args, name) is not None:
+                setattr(trainer.config, name, getattr(args, name))
+    trainer.run()
+    print(f"network: {trainer.net_path} (brass.agents.Net / NetMCTS); log: {os.path.join(args.out, 'log.csv')}")
+    return 0
