@@ -154,6 +154,76 @@ fn birmingham_money(game: &Game, state: &State, player: u8) -> f64 {
     value * (rounds_left(game, state) as f64 / MONEY_FADE_ROUNDS).min(1.0)
 }
 
+/// Lancashire and classic Brass: the share of an unflipped port's VP counted while an unflipped cotton mill (of
+/// anyone) is connected to it, which can flip it by a sale (L-30) …
+const PORT_CONNECTED: f64 = 0.5;
+/// … and while none is. Valued at a half like every other tile, ports nobody could sell to drew Greedy into
+/// building port after port on loans, none flipped: the seats that ended at 0 VP in all-Greedy games.
+const PORT_ALONE: f64 = 0.15;
+
+/// The chance counted for the own unflipped port on `space` (see [`PORT_CONNECTED`]).
+fn port_prospect(game: &Game, state: &State, ctx: &Ctx, space: usize) -> f64 {
+    let at = game.spaces[space].location;
+    let mut mills = 0u64;
+    for (industry, role) in game.roles.iter().enumerate() {
+        if role.sold {
+            mills |= state.tiles_of_industry(industry as u8);
+        }
+    }
+    while mills != 0 {
+        let m = mills.trailing_zeros() as usize;
+        mills &= mills - 1;
+        if !state.board[m].flipped && ctx.connected(game.spaces[m].location, at) {
+            return PORT_CONNECTED;
+        }
+    }
+    PORT_ALONE
+}
+
+/// Lancashire and classic Brass: the share of an own unflipped cotton mill's VP counted while the rules' sale
+/// check passes for a port or the Distant Cotton Market (L-40 … L-42) …
+const MILL_SELLS: f64 = 0.8;
+/// … and while it does not. The same half for every mill left Greedy nothing to gain from the links that would
+/// sell one: it built mills it could not sell, ran out of money and passed.
+const MILL_STUCK: f64 = 0.5;
+
+/// The chance counted for the own unflipped cotton mill on `space` (see [`MILL_SELLS`]).
+fn mill_prospect(game: &Game, state: &State, ctx: &Ctx, space: u8) -> f64 {
+    let sells = game
+        .layout
+        .sale_targets
+        .iter()
+        .any(|&target| rules::check_sell(game, state, ctx, space, target).is_ok());
+    if sells {
+        MILL_SELLS
+    } else {
+        MILL_STUCK
+    }
+}
+
+/// Lancashire and classic Brass: money at the next turn (money + income) below this leaves a player broke:
+/// nothing to build, link or develop with …
+const BROKE_MONEY: f64 = 8.0;
+/// … which costs this much. Without it a broke player valued a loan (£30 now, three income levels for every
+/// round left) below passing, and passed round after round (all-Greedy games ended with a seat at 0 VP in 4 of
+/// 400 seats of Lancashire 2p, 10 of 600 at 3p, 12 of 800 at 4p). A larger cushion (Birmingham's £20) made
+/// Greedy hoard money instead of building.
+const BROKE_COST: f64 = 5.0;
+
+/// Lancashire and classic Brass: the value of the player's money: money / 8 (money left scores VP, L-52), less
+/// [`BROKE_COST`] for being broke at the next turn while rounds are left.
+fn money_value(game: &Game, state: &State, player: u8) -> f64 {
+    let money = state.players[player as usize].money as f64;
+    let left = rounds_left(game, state);
+    let next = if left > 1 {
+        (money.max(0.0) + state.income_level(game, player) as f64).max(0.0)
+    } else {
+        money.max(0.0)
+    };
+    let fade = (left as f64 / MONEY_FADE_ROUNDS).min(1.0);
+    money / 8.0 + BROKE_COST * next.min(BROKE_MONEY) / BROKE_MONEY * fade
+}
+
 /// The evaluation of a position for one player, in VP-like units (docs/agents.md):
 /// VP scored + VP of flipped tiles (level 2+ counted again in the Canal Era, they score twice) + half the
 /// VP of unflipped tiles + current link VP + income level × rounds left × 0.15 + money / 8.
@@ -196,6 +266,8 @@ fn evaluate_position(game: &Game, state: &State, player: u8) -> f64 {
         Variant::Birmingham(config) => Some((config, Ctx::new(game, state, player))),
         Variant::Lancashire(_) => None,
     };
+    // Lancashire's connections, made only when an own unflipped port needs them.
+    let mut lancashire_ctx: Option<Ctx> = None;
     // Per space, the sale prospect of an own unflipped tile that sells (Birmingham).
     let mut prospect = [0.0f64; MAX_SPACES];
     let pl = &state.players[player as usize];
@@ -220,6 +292,14 @@ fn evaluate_position(game: &Game, state: &State, player: u8) -> f64 {
                         && game.produces(t.industry) == Some(crate::game::Resource::Beer) =>
                 {
                     TWO_PLAYER_BREWERY
+                }
+                None if game.roles[t.industry as usize].port => {
+                    let ctx = lancashire_ctx.get_or_insert_with(|| Ctx::new(game, state, player));
+                    port_prospect(game, state, ctx, s)
+                }
+                None if sold => {
+                    let ctx = lancashire_ctx.get_or_insert_with(|| Ctx::new(game, state, player));
+                    mill_prospect(game, state, ctx, s as u8)
                 }
                 _ => 0.5,
             };
@@ -267,13 +347,11 @@ fn evaluate_position(game: &Game, state: &State, player: u8) -> f64 {
             // The introductory game's end scores the income level as VP (L-54, B-22).
             value += level;
         }
+        let below = (level - DEBT_LEVEL as f64).min(0.0);
+        value -= DEBT_WEIGHT * below * below * rounds_left(game, state) as f64;
         value += match birmingham {
-            Some(_) => {
-                let below = (level - DEBT_LEVEL as f64).min(0.0);
-                birmingham_money(game, state, player)
-                    - DEBT_WEIGHT * below * below * rounds_left(game, state) as f64
-            }
-            None => pl.money as f64 / if game.switches.money_vp { 8.0 } else { 12.0 },
+            Some(_) => birmingham_money(game, state, player),
+            None => money_value(game, state, player),
         };
     }
     value
