@@ -1,5 +1,7 @@
 //! One mapping from core errors to the `brass.BrassError` family, and the boundary guards every entry
-//! point goes through (polars style: errors mapped once, long calls release the GIL in one helper).
+//! point goes through (polars style: errors mapped once, long calls release the GIL in one helper,
+//! [`detached`]). The classes are those of `brass._errors`, the only Python module of the package the
+//! binding imports for its own sake (the display hooks of `state.rs` aside).
 use brass_core::Error;
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
@@ -17,6 +19,11 @@ static PLAYER_INDEX_ERROR: PyOnceLock<Py<PyType>> = PyOnceLock::new();
 /// `brass.ArgumentTypeError` (also a TypeError): an argument of the wrong type.
 pub(crate) fn type_error(py: Python<'_>, msg: String) -> PyErr {
     raise(py, &ARGUMENT_TYPE_ERROR, "ArgumentTypeError", msg)
+}
+
+/// `brass.ConfigError`: a value out of range, or a configuration the engine refuses.
+pub(crate) fn config_error(py: Python<'_>, msg: String) -> PyErr {
+    to_py(py, Error::Config(msg))
 }
 
 /// `brass.PlayerIndexError` (also an IndexError): no such player.
@@ -37,6 +44,7 @@ pub(crate) fn raise(
     }
 }
 
+/// The `brass.BrassError` subclass of a core error.
 pub(crate) fn to_py(py: Python<'_>, err: Error) -> PyErr {
     match err {
         Error::Config(m) => raise(py, &CONFIG_ERROR, "ConfigError", m),
@@ -51,15 +59,7 @@ pub(crate) fn guard<T>(py: Python<'_>, f: impl FnOnce() -> brass_core::Result<T>
     match catch_unwind(AssertUnwindSafe(f)) {
         Ok(Ok(v)) => Ok(v),
         Ok(Err(e)) => Err(to_py(py, e)),
-        Err(panic) => {
-            let what = panic_message(&*panic);
-            Err(raise(
-                py,
-                &BRASS_ERROR,
-                "BrassError",
-                format!("internal error in the brass engine (please report it): {what}"),
-            ))
-        }
+        Err(panic) => Err(internal_error(py, panic_message(&*panic))),
     }
 }
 
@@ -91,11 +91,6 @@ pub(crate) fn detached<T: Send>(
     match result {
         Ok(Ok(v)) => Ok(v),
         Ok(Err(e)) => Err(to_py(py, e)),
-        Err(what) => Err(raise(
-            py,
-            &BRASS_ERROR,
-            "BrassError",
-            format!("internal error in the brass engine (please report it): {what}"),
-        )),
+        Err(what) => Err(internal_error(py, what)),
     }
 }
