@@ -14,23 +14,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 import brass
 from brass._brass import agents as _native
 from brass.reference._rng import SplitMix64
 
-if TYPE_CHECKING:
-
-    class Agent:
-        """The base class of the native agents (rust/brass-py/src/agents.rs), as the type checker sees it."""
-
-        @property
-        def name(self) -> str: ...
-        def choose(self, state: brass.State, seed: int | None = None) -> int: ...
-
-else:
-    Agent = _native.Agent
+Agent = _native.Agent
+"""The base class of the native agents (rust/brass-py/src/wrappers.rs and agents.rs): `name`, `choose(state, seed)`."""
 Random = _native.Random
 Greedy = _native.Greedy
 MCTS = _native.MCTS

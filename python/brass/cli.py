@@ -70,7 +70,7 @@ def parse_agent(spec: str) -> agents.Agent:
             return agents.MCTS(time_ms=int(name[5:]))
         if name == "mcts":
             parts = [int(x) for x in rest.split(":")] if rest else []
-            return agents.MCTS(*parts[:1], **({"rollout_depth": parts[1]} if len(parts) > 1 else {}))
+            return agents.MCTS(parts[0] if parts else None, rollout_depth=parts[1] if len(parts) > 1 else None)
         if name == "net" and rest:
             return _network(rest)
         if name == "netmcts" and ":" in rest:

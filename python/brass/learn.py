@@ -148,6 +148,7 @@ def imitation_samples(game: brass.Game, games: int, seed: int, threads: int = 0)
         game, [agents.Greedy()] * game.players, games, seed=seed, threads=threads, sample_rate=1.0
     ):
         s = played.samples
+        assert s is not None  # sample_rate=1.0: every game carries its samples
         policy = np.zeros((len(s["action"]), game.num_actions), np.float16)
         policy[np.arange(len(s["action"])), s["action"]] = 1.0
         returns = np.tile(np.asarray(played.returns, np.float32), (len(s["action"]), 1))

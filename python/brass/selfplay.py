@@ -300,17 +300,26 @@ def samples_of_record(record: str | bytes | dict[str, Any], sample_rate: float =
 
 
 class _Played(Protocol):
-    """A finished game, as a `GameStream` or a Ray worker hands it over."""
+    """A finished game, as a `GameStream` or a Ray worker hands it over (read-only, as a `GameResult` is)."""
 
-    index: int
-    seed: int
-    seats: list[str]
-    actions: list[int]
-    scores: list[int]
-    winners: list[int]
-    returns: list[float]
-    line: str
-    samples: dict[str, np.ndarray] | None
+    @property
+    def index(self) -> int: ...
+    @property
+    def seed(self) -> int: ...
+    @property
+    def seats(self) -> list[str]: ...
+    @property
+    def actions(self) -> list[int]: ...
+    @property
+    def scores(self) -> list[int]: ...
+    @property
+    def winners(self) -> list[int]: ...
+    @property
+    def returns(self) -> list[float]: ...
+    @property
+    def line(self) -> str: ...
+    @property
+    def samples(self) -> dict[str, np.ndarray] | None: ...
 
 
 class SampleBuffer:

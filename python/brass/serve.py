@@ -149,7 +149,7 @@ def make_agent(spec: str, game: brass.Game) -> Any:
         iterations = int(numbers[0]) if numbers else 1000
         if not 1 <= iterations <= MAX_MCTS_ITERATIONS or len(numbers) > 2:
             raise RequestError(400, f"agent `{spec}`: iterations must be from 1 to {MAX_MCTS_ITERATIONS}")
-        return agents.MCTS(iterations, **({"rollout_depth": int(numbers[1])} if len(numbers) == 2 else {}))
+        return agents.MCTS(iterations, rollout_depth=int(numbers[1]) if len(numbers) == 2 else None)
     if name in ("net", "netmcts"):
         simulations, _, network = rest.partition(":") if name == "netmcts" else ("", "", rest)
         if network not in NETWORKS.values() or (name == "netmcts" and not digits(simulations)):
@@ -543,9 +543,9 @@ def analyse_position(state: brass.State, engine: str, budget: dict[str, int]) ->
         from brass import search
 
         simulations = budget.get("simulations", 200)
-        visits, values = search.analyse(state, agents.Net.pretrained(name), simulations=simulations, seed=0)
-        total = sum(visits.values()) or 1
-        for action, n in visits.items():
+        counts, values = search.analyse(state, agents.Net.pretrained(name), simulations=simulations, seed=0)
+        total = sum(counts.values()) or 1
+        for action, n in counts.items():
             rows[action]["share"] = n / total
         summary = {"method": f"network search ({name}, {simulations} simulations)", "value": values[player]}
     else:

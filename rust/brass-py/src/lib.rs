@@ -39,7 +39,7 @@ fn _brass(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(picture::_svg_to_png, m)?)?;
     m.add_function(wrap_pyfunction!(picture::_svg_to_rgb, m)?)?;
 
-    let agents_mod = PyModule::new(py, "agents")?;
+    let agents_mod = submodule(m, "agents")?;
     agents_mod.add_class::<wrappers::Agent>()?;
     agents_mod.add_class::<agents::Random>()?;
     agents_mod.add_class::<agents::Greedy>()?;
@@ -52,23 +52,22 @@ fn _brass(m: &Bound<'_, PyModule>) -> PyResult<()> {
     agents_mod.add_function(wrap_pyfunction!(agents::evaluate, &agents_mod)?)?;
     agents_mod.add_function(wrap_pyfunction!(agents::placings, &agents_mod)?)?;
     agents_mod.add("PRETRAINED", net::pretrained_dict(py)?)?;
-    add_submodule(m, &agents_mod)?;
 
-    let search_mod = PyModule::new(py, "search")?;
+    let search_mod = submodule(m, "search")?;
     search_mod.add_class::<search::SearchGames>()?;
     search_mod.add_class::<search::SearchGame>()?;
     search_mod.add_function(wrap_pyfunction!(search::analyse, &search_mod)?)?;
-    add_submodule(m, &search_mod)?;
     Ok(())
 }
 
-/// `sub` as the attribute of `m` named after it, and in `sys.modules` under its full name: PyO3's
-/// submodules are attributes only, which `import brass._brass.agents` (and stubtest) would not find.
-fn add_submodule(m: &Bound<'_, PyModule>, sub: &Bound<'_, PyModule>) -> PyResult<()> {
-    m.add_submodule(sub)?;
-    let full = format!("{}.{}", m.name()?, sub.name()?);
-    m.py()
-        .import("sys")?
-        .getattr("modules")?
-        .set_item(full, sub)
+/// A new submodule `name` of `m`: its attribute, and in `sys.modules` under its full name, which is also its
+/// `__name__` (and its functions' `__module__`). PyO3's submodules are attributes only, which
+/// `import brass._brass.agents`, pickle and stubtest would not find.
+fn submodule<'py>(m: &Bound<'py, PyModule>, name: &str) -> PyResult<Bound<'py, PyModule>> {
+    let py = m.py();
+    let full = format!("{}.{name}", m.name()?);
+    let sub = PyModule::new(py, &full)?;
+    m.add(name, &sub)?;
+    py.import("sys")?.getattr("modules")?.set_item(full, &sub)?;
+    Ok(sub)
 }
