@@ -4,7 +4,7 @@ use crate::args::{
     bool_arg, first_arg, float_arg, game_arg, games_arg, int_arg, native_agents_arg, player_arg,
     sampler_arg, seed_or_zero, state_arg, threads_arg,
 };
-use crate::errors::{config_error, detached, to_py};
+use crate::errors::{config_error, detached, guard, to_py};
 use crate::wrappers::Agent;
 use brass_core::agents::{
     self, Agent as CoreAgent, GreedyAgent, MctsAgent, MctsConfig, RandomAgent,
@@ -268,12 +268,6 @@ pub(crate) fn play_games(
         a.check_game(py, &g)?;
     }
     let owned: Vec<Arc<dyn CoreAgent>> = agents.iter().map(|a| a.inner.clone()).collect();
-    let results = detached(py, || {
-        let refs: Vec<&dyn CoreAgent> = owned.iter().map(|a| a.as_ref()).collect();
-        Ok(agents::play_games(
-            &g, &refs, seed, first, games, rotate, threads,
-        ))
-    })?;
     let n = g.players as usize;
     let names: Vec<String> = owned.iter().map(|a| a.name()).collect();
     let seat_names = |i: u64| -> Vec<String> {
@@ -281,25 +275,33 @@ pub(crate) fn play_games(
             .map(|p| names[if rotate { (p + i as usize) % n } else { p }].clone())
             .collect()
     };
+    let results = detached(py, || {
+        let refs: Vec<&dyn CoreAgent> = owned.iter().map(|a| a.as_ref()).collect();
+        let played = agents::play_games(&g, &refs, seed, first, games, rotate, threads);
+        Ok(played
+            .into_iter()
+            .zip(first..)
+            .map(|(r, i)| {
+                let record = r.record(&g);
+                let line = selfplay::line(i, Some(seed), &seat_names(i), &r, &record);
+                (r, i, record, line)
+            })
+            .collect::<Vec<_>>())
+    })?;
     Ok(results
         .into_iter()
-        .zip(first..)
-        .map(|(r, i)| {
-            let record = r.record(&g);
-            let line = selfplay::line(i, Some(seed), &seat_names(i), &r, &record);
-            GameResult {
-                index: i,
-                seed: r.seed,
-                seats: seat_names(i),
-                record,
-                line,
-                actions: r.actions,
-                scores: r.scores,
-                winners: r.winners.into_iter().map(u32::from).collect(),
-                placings: r.placings.into_iter().map(u32::from).collect(),
-                returns: r.returns,
-                samples: None,
-            }
+        .map(|(r, i, record, line)| GameResult {
+            index: i,
+            seed: r.seed,
+            seats: seat_names(i),
+            record,
+            line,
+            actions: r.actions,
+            scores: r.scores,
+            winners: r.winners.into_iter().map(u32::from).collect(),
+            placings: r.placings.into_iter().map(u32::from).collect(),
+            returns: r.returns,
+            samples: None,
         })
         .collect())
 }
@@ -315,10 +317,8 @@ pub(crate) fn placings(py: Python<'_>, state: &Bound<'_, PyAny>) -> PyResult<Vec
             Error::IllegalAction("the game is not over: it has no placings yet".into()),
         ));
     }
-    Ok(apply::placings(&game, &s)
-        .into_iter()
-        .map(u32::from)
-        .collect())
+    let placings = guard(py, || Ok(apply::placings(&game, &s)))?;
+    Ok(placings.into_iter().map(u32::from).collect())
 }
 
 /// The evaluation the greedy agent maximises, for one player (docs/agents.md).
@@ -330,5 +330,5 @@ pub(crate) fn evaluate(
 ) -> PyResult<f64> {
     let (game, s) = state_arg(py, state, "state")?;
     let p = player_arg(py, player, game.players)?;
-    Ok(agents::evaluate(&game, &s, p))
+    guard(py, || Ok(agents::evaluate(&game, &s, p)))
 }

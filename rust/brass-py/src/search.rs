@@ -164,8 +164,9 @@ impl SearchGames {
         let games = games_arg(py, games)?;
         let seed = seed_or_zero(py, seed)?;
         let first = first_arg(py, first)?;
+        let inner = guard(py, || Ok(CoreSearchGames::new(&g, c, seed, first, games)))?;
         Ok(SearchGames {
-            inner: Mutex::new(CoreSearchGames::new(&g, c, seed, first, games)),
+            inner: Mutex::new(inner),
             game: g,
             evaluator: evaluator.clone().unbind(),
             native,
@@ -277,11 +278,13 @@ impl SearchGame {
             "policy",
             PyArray1::from_vec(py, g.policies).reshape([rows, game.num_actions()])?,
         )?;
-        let record = brass_core::json::seeded_record_json(
-            &brass_core::json::game_json(game).to_string(),
-            g.seed,
-            &g.actions,
-        );
+        let record = guard(py, || {
+            Ok(brass_core::json::seeded_record_json(
+                &brass_core::json::game_json(game).to_string(),
+                g.seed,
+                &g.actions,
+            ))
+        })?;
         Ok(SearchGame {
             index: g.index,
             seed: g.seed,

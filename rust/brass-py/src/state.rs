@@ -324,17 +324,16 @@ impl State {
     }
     /// The winners after tie-breaks (L-53); empty until the game is over.
     #[getter]
-    fn winners(&self) -> Vec<u32> {
-        apply::winners(&self.game, &self.inner)
-            .into_iter()
-            .map(u32::from)
-            .collect()
+    fn winners(&self, py: Python<'_>) -> PyResult<Vec<u32>> {
+        let winners = guard(py, || Ok(apply::winners(&self.game, &self.inner)))?;
+        Ok(winners.into_iter().map(u32::from).collect())
     }
     /// Each player's zero-sum result (docs/api.md): a sole winner +1, the others −1/(n−1); k winners
     /// (n/k − 1)/(n − 1) each. All 0.0 before the game is over.
     #[getter]
-    fn returns(&self) -> Vec<f64> {
-        apply::returns(&self.game, &self.inner)[..self.game.players as usize].to_vec()
+    fn returns(&self, py: Python<'_>) -> PyResult<Vec<f64>> {
+        let returns = guard(py, || Ok(apply::returns(&self.game, &self.inner)))?;
+        Ok(returns[..self.game.players as usize].to_vec())
     }
     /// Canonical JSON (docs/state-format.md).
     fn to_json(&self, py: Python<'_>) -> PyResult<String> {
@@ -411,13 +410,15 @@ impl State {
         } else {
             json::RecordMoves::Ids
         };
-        let text = json::record_json(
-            &self.game,
-            self.seed,
-            self.start.as_deref(),
-            &self.history,
-            moves,
-        );
+        let text = guard(py, || {
+            Ok(json::record_json(
+                &self.game,
+                self.seed,
+                self.start.as_deref(),
+                &self.history,
+                moves,
+            ))
+        })?;
         match headers {
             Some(h) => guard(py, || json::with_headers(&text, &h)),
             None => Ok(text),
@@ -445,13 +446,15 @@ impl State {
             links_left: p.links_left,
         })
     }
-    fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
+    fn __eq__(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<bool> {
         match other.cast::<State>() {
             Ok(o) => {
                 let o = o.borrow();
-                json::to_json(&self.game, &self.inner) == json::to_json(&o.game, &o.inner)
+                guard(py, || {
+                    Ok(json::to_json(&self.game, &self.inner) == json::to_json(&o.game, &o.inner))
+                })
             }
-            Err(_) => false,
+            Err(_) => Ok(false),
         }
     }
     /// A compact text picture of the position (`brass.text.board`), as `print(state)` shows.
@@ -481,13 +484,14 @@ impl State {
         py: Python<'py>,
     ) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyTuple>)> {
         let f = py.import("brass._brass")?.getattr("_state_from_pickle")?;
-        let start = self.start.as_deref().map(|s| json::to_json(&self.game, s));
+        let (text, start) = guard(py, || {
+            let start = self.start.as_deref().map(|s| json::to_json(&self.game, s));
+            Ok((json::to_json(&self.game, &self.inner), start))
+        })?;
         let args = PyTuple::new(
             py,
             [
-                json::to_json(&self.game, &self.inner)
-                    .into_pyobject(py)?
-                    .into_any(),
+                text.into_pyobject(py)?.into_any(),
                 self.history.clone().into_pyobject(py)?.into_any(),
                 self.seed.into_pyobject(py)?.into_any(),
                 start.into_pyobject(py)?.into_any(),

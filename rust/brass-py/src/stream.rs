@@ -6,7 +6,7 @@ use crate::args::{
     bool_arg, first_arg, game_arg, games_arg, int_arg, native_agents_arg, rate_arg, seatings_arg,
     seed_arg, seed_or_zero, threads_arg,
 };
-use crate::errors::{config_error, detached, internal_error};
+use crate::errors::{config_error, detached, guard, internal_error};
 use brass_core::agents::Agent as CoreAgent;
 use brass_core::selfplay::{self, Batch, Finished, Schedule, Stream, StreamConfig};
 use brass_core::{apply, observation, Error, Game as CoreGame};
@@ -116,8 +116,11 @@ impl GameStream {
             window,
             sample_rate,
         };
+        let stream = guard(py, || {
+            Ok(Stream::start(g.clone(), owned, schedule, &config))
+        })?;
         Ok(GameStream {
-            stream: Stream::start(g.clone(), owned, schedule, &config),
+            stream,
             game: g,
             names,
             buffer: Mutex::new(VecDeque::new()),
@@ -231,12 +234,16 @@ pub(crate) fn _samples_of_game(
     let g = game_arg(py, game, "game")?;
     let seed = seed_arg(py, seed)?;
     let rate = rate_arg(py, sample_rate, "sample_rate")?;
-    let (samples, end) = detached(py, || selfplay::samples_of_game(&g, seed, &actions, rate))?;
     let n = g.players as usize;
+    let (samples, end, returns) = detached(py, || {
+        let (samples, end) = selfplay::samples_of_game(&g, seed, &actions, rate)?;
+        let returns = apply::returns(&g, &end)[..n].to_vec();
+        Ok((samples, end, returns))
+    })?;
     let dict = samples_dict(py, &g, samples)?;
     let d = dict.bind(py);
     let scores: Vec<i32> = end.players[..n].iter().map(|p| p.vp).collect();
     d.set_item("scores", scores)?;
-    d.set_item("returns", apply::returns(&g, &end)[..n].to_vec())?;
+    d.set_item("returns", returns)?;
     Ok(dict)
 }
