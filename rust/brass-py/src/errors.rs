@@ -32,12 +32,7 @@ pub(crate) fn player_index_error(py: Python<'_>, msg: String) -> PyErr {
 }
 
 /// Raise one of brass's exception classes (looked up once, lazily: `brass._errors` is pure Python).
-pub(crate) fn raise(
-    py: Python<'_>,
-    cell: &'static PyOnceLock<Py<PyType>>,
-    name: &str,
-    msg: String,
-) -> PyErr {
+fn raise(py: Python<'_>, cell: &'static PyOnceLock<Py<PyType>>, name: &str, msg: String) -> PyErr {
     match cell.import(py, "brass._errors", name) {
         Ok(cls) => PyErr::from_type(cls.clone(), msg),
         Err(e) => e,
