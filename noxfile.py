@@ -214,7 +214,7 @@ def lint(session: nox.Session) -> None:
     session.run(
         "cargo", "clippy", "--locked", "--workspace", "--all-targets", "-q", "--", "-D", "warnings", external=True
     )
-    # mypy reads the extension through its stub (python/brass/_brass.pyi): no build needed here.
+    # mypy reads the extension through its stubs (python/brass/_brass/*.pyi): no build needed here.
     session.install(
         "ruff", "mypy>=1.10", "numpy>=1.24", "rich>=13", "gymnasium>=1.0", "starlette>=0.37", "uvicorn>=0.29"
     )

@@ -98,7 +98,7 @@ def test_greedy_beats_random_and_evaluation_is_sane(game: brass.Game) -> None:
     greedy_wins = sum(1 for r in results for p in r.winners if r.seats[p] == "greedy")
     assert greedy_wins >= 7
     state = game.new_state(seed=1)
-    assert agents.evaluate(state, 0) == pytest.approx(30 / 8 + 0.0)  # £30 and nothing else yet
+    assert agents.evaluate(state, 0) == pytest.approx(30 / 8 + 5.0)  # £30 and nothing else yet (not broke: +5)
 
 
 def test_b16_l11_b21_birmingham_greedy_never_collapses_against_random() -> None:

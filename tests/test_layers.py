@@ -48,6 +48,8 @@ def layer_tables(text: str) -> dict[str, dict[str, int]]:
             engine = "python"
         elif line.startswith("Python package"):
             engine = "package"
+        elif line.startswith("Binding crate"):
+            engine = "binding"
         cells = [c.strip() for c in line.strip().strip("|").split("|")]
         if engine and line.startswith("|") and cells[0].isdigit():
             for name in re.findall(r"`([^`]+)`", cells[1]):
@@ -241,14 +243,15 @@ class Import:
 
 def package_modules(package: Path) -> dict[str, str]:
     """Dotted module name -> its file, relative to the package (`brass.cli.arena` -> `cli/arena.py`, `brass` ->
-    `__init__.py`); the compiled module `brass._brass` -> `_brass` when its stub `_brass.pyi` is there."""
+    `__init__.py`); the compiled module `brass._brass` -> `_brass` when its stubs are there (`_brass/*.pyi`, or
+    one `_brass.pyi`)."""
     modules = {}
     for path in sorted(package.rglob("*.py")):
         parts = [package.name, *path.relative_to(package).with_suffix("").parts]
         if parts[-1] == "__init__":
             parts.pop()
         modules[".".join(parts)] = path.relative_to(package).as_posix()
-    if (package / "_brass.pyi").exists():
+    if (package / "_brass.pyi").exists() or (package / "_brass" / "__init__.pyi").exists():
         modules[f"{package.name}._brass"] = "_brass"
     return modules
 
@@ -693,3 +696,112 @@ def test_the_package_keeps_its_shape(imports: list[Import]) -> None:
 
 def test_no_function_of_the_package_is_longer_than_120_lines() -> None:
     assert long_python_functions(PACKAGE, MAX_FUNCTION_LINES, "**/*.py") == []
+
+
+# --- the binding crate (docs/architecture.md, "Binding crate") --------------------------------------------------
+
+BINDING_SRC = ROOT / "rust" / "brass-py" / "src"
+
+#: The Python modules of the package a binding file may import, beyond the extension itself (`brass._brass`,
+#: for pickling and the shipped networks' folder): the error family, and the display seam of `state.rs`
+#: (`str(state)` and Jupyter's picture are drawn by `brass.text` and `brass.svg`).
+BINDING_PYTHON_IMPORTS = {"errors.rs": {"brass._errors"}, "state.rs": {"brass.text", "brass.svg"}}
+
+#: A dotted `brass` module name as a string literal, unless it is a class's `#[pyclass(module = "...")]`.
+BRASS_MODULE = re.compile(r'(\bmodule\s*=\s*)?"(brass(?:\.\w+)*)"')
+
+
+def binding_files(src: Path) -> set[str]:
+    return {str(p.relative_to(src)) for p in src.rglob("*.rs")}
+
+
+def python_modules_named(src: Path) -> dict[str, set[str]]:
+    """File -> the modules of the Python package it names (imports), read from its code without comments."""
+    named: dict[str, set[str]] = {}
+    for path in sorted(src.rglob("*.rs")):
+        code = re.sub(r"/\*.*?\*/", "", path.read_text(encoding="utf-8"), flags=re.S)
+        code = "\n".join(line for line in code.splitlines() if not line.lstrip().startswith("//"))
+        modules = {m.group(2) for m in BRASS_MODULE.finditer(code) if not m.group(1)}
+        named[str(path.relative_to(src))] = modules - {"brass._brass"}
+    return named
+
+
+def python_imports_not_allowed(named: dict[str, set[str]], allowed: dict[str, set[str]]) -> list[str]:
+    return [
+        f"{file} imports {module}"
+        for file, modules in sorted(named.items())
+        for module in sorted(modules - allowed.get(file, set()))
+    ]
+
+
+def test_the_binding_checks_fail_on_a_missing_file_a_circle_an_upward_import_and_a_python_import(
+    tmp_path: Path,
+) -> None:
+    body = "\n".join("    let _ = 1;" for _ in range(MAX_FUNCTION_LINES))
+    src = write(
+        tmp_path,
+        {
+            "lib.rs": "mod errors; mod args; mod game; mod state; mod extra;",
+            "errors.rs": 'fn f(py: Python) { cell.import(py, "brass._errors", "ConfigError"); }',
+            "args.rs": "use crate::errors::raise;\nuse crate::game::Game;",
+            "game.rs": "use crate::{errors::guard, state::State};",
+            "state.rs": (
+                'use crate::game::Game;\n#[pyclass(module = "brass.agents")]\nstruct S;\n'
+                '// py.import("brass.cli")\n'
+                f'fn f(py: Python) {{\n    py.import("brass._brass");\n    py.import("brass.agents");\n{body}\n}}'
+            ),
+            "extra.rs": "",
+        },
+    )
+    text = "\n".join(
+        [
+            "# A doc",
+            "## Layers",
+            "Binding crate (`src`):",
+            "| layer | files | what |",
+            "|---|---|---|",
+            "| 1 | `errors.rs` | |",
+            "| 2 | `args.rs` | |",
+            "| 3 | `game.rs`, `state.rs` | |",
+            "| 4 | `lib.rs` | |",
+            "## Next",
+        ]
+    )
+    table = layer_tables(text)["binding"]
+    assert binding_files(src) - set(table) == {"extra.rs"}
+    edges, through_root = rust_graph(src)
+    named = {rust_name(m, src): {rust_name(d, src) for d in deps} for m, deps in edges.items()}
+    assert circles(named) == [["game.rs", "state.rs"]]
+    assert upward(named, table) == ["args.rs (layer 2) imports game.rs (layer 3)"]
+    assert python_imports_not_allowed(python_modules_named(src), {"errors.rs": {"brass._errors"}}) == [
+        "state.rs imports brass.agents"
+    ]
+    assert long_rust_functions(src, MAX_FUNCTION_LINES) == [f"state.rs:5 f ({MAX_FUNCTION_LINES + 4} lines)"]
+
+
+def test_the_binding_table_is_read_apart_from_the_others() -> None:
+    tables = layer_tables(ARCHITECTURE.read_text(encoding="utf-8"))
+    assert tables["binding"]["errors.rs"] == 1
+    assert tables["binding"]["args.rs"] < tables["binding"]["game.rs"] == tables["binding"]["state.rs"]
+    assert max(tables["binding"].values()) == tables["binding"]["lib.rs"]
+    assert "args.rs" not in tables["python"] and "args.rs" not in tables["rust"]
+
+
+def test_every_binding_file_is_in_one_layer(tables: dict[str, dict[str, int]]) -> None:
+    assert set(tables["binding"]) == binding_files(BINDING_SRC)
+
+
+def test_the_binding_has_no_import_circle_and_no_import_up(tables: dict[str, dict[str, int]]) -> None:
+    edges, through_root = rust_graph(BINDING_SRC)
+    named = {rust_name(m, BINDING_SRC): {rust_name(d, BINDING_SRC) for d in deps} for m, deps in edges.items()}
+    assert circles(named) == []
+    assert upward(named, tables["binding"]) == []
+    assert through_root == []
+
+
+def test_the_binding_imports_of_the_package_only_the_error_family_and_its_display_seam() -> None:
+    assert python_imports_not_allowed(python_modules_named(BINDING_SRC), BINDING_PYTHON_IMPORTS) == []
+
+
+def test_no_binding_function_is_longer_than_120_lines() -> None:
+    assert long_rust_functions(BINDING_SRC, MAX_FUNCTION_LINES) == []

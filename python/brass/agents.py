@@ -23,7 +23,7 @@ import os
 import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Literal, overload
+from typing import Any, Literal, overload
 
 import brass
 from brass._brass import agents as _native
@@ -32,17 +32,8 @@ from brass._rng import SplitMix64 as SplitMix64
 from brass._rng import selfplay_seeds
 from brass.text import describe_game, digits, one_line
 
-if TYPE_CHECKING:
-
-    class Agent:
-        """The base class of the native agents (rust/brass-py/src/agents.rs), as the type checker sees it."""
-
-        @property
-        def name(self) -> str: ...
-        def choose(self, state: brass.State, seed: int | None = None) -> int: ...
-
-else:
-    Agent = _native.Agent
+Agent = _native.Agent
+"""The base class of the native agents (rust/brass-py/src/wrappers.rs and agents.rs): `name`, `choose(state, seed)`."""
 Random = _native.Random
 Greedy = _native.Greedy
 MCTS = _native.MCTS
@@ -59,20 +50,11 @@ Policy = Callable[[brass.State], int | str]
 #: A seat: a native agent or any callable from a state to an action id (or notation).
 Seat = Agent | Policy
 
-#: The networks shipped with the package (docs/learning.md, "Shipped networks"): name -> file in brass/nets.
-PRETRAINED = {"birmingham-2p": "birmingham-2p.safetensors"}
+#: The networks shipped with the package (docs/learning.md, "Shipped networks"): name -> file in brass/nets (the
+#: binding's table, which `Net.pretrained` reads).
+PRETRAINED: dict[str, str] = dict(_native.PRETRAINED)
 #: The shipped network of each configuration that has one: (game, players) -> name.
 NETWORKS = {("birmingham", 2): "birmingham-2p"}
-
-
-def _pretrained_path(name: str) -> str:
-    """The file of a shipped network (`Net.pretrained(name)`)."""
-    if name not in PRETRAINED:
-        raise brass.ConfigError(f"no shipped network `{name}`: there is {', '.join(sorted(PRETRAINED))}")
-    path = importlib.resources.files("brass") / "nets" / PRETRAINED[name]
-    if not path.is_file():
-        raise brass.ConfigError(f"the shipped network `{name}` is missing from this installation ({path})")
-    return str(path)
 
 
 def network_for(game: brass.Game) -> str | None:
@@ -200,7 +182,7 @@ def _mcts(spec: str, name: str, rest: str, caps: Caps | None) -> Agent:
     try:
         if timed:
             return MCTS(time_ms=numbers[0])
-        return MCTS(*numbers[:1], **({"rollout_depth": numbers[1]} if len(numbers) > 1 else {}))
+        return MCTS(numbers[0] if numbers else None, rollout_depth=numbers[1] if len(numbers) > 1 else None)
     except (brass.BrassError, ValueError, OverflowError):  # a number the search refuses: 0 iterations, ...
         raise _Unknown from None
 

@@ -55,7 +55,7 @@ class SampleBuffer:
         self._parts: list[dict[str, np.ndarray]] = []
         self._held = 0
 
-    def add(self, played: agents.PlayedGame) -> list[dict[str, np.ndarray]]:
+    def add(self, played: agents.PlayedGame | agents.GameResult) -> list[dict[str, np.ndarray]]:
         """Add a finished game's samples (taken while it was played, or made from its record); returns the
         batches now complete. `played` is a `PlayedGame` or a native `GameResult`, which has the same fields."""
         samples = played.samples

@@ -100,7 +100,7 @@ def _play_all(
     if streamed:
         stream = agents.GameStream(
             game,
-            [entered[a].agent for a in native],
+            [e.agent for e in entered if isinstance(e.agent, agents.Agent)],
             seatings=[(g.deal_seed, g.agents_seed, [position[a] for a in g.seats]) for g in streamed],
             threads=threads,
         )

@@ -37,10 +37,26 @@ def add_parser(sub: Any) -> None:
         ("eval_deals", int),
         ("eval_simulations", int),
         ("seed", int),
+        ("considered", int),
+        ("full_search_fraction", float),
+        ("fast_simulations", int),
+        ("value_weight", float),
+        ("aux_weight", float),
+        ("warm_start_sample_rate", float),
     ):
         flag = "--" + name.replace("_", "-")
         p.add_argument(flag, type=kind, default=None, help=f"(default {getattr(defaults, name)})")
     p.add_argument("--widths", type=int, nargs="+", default=None, help=f"hidden layers (default {defaults.widths})")
+    p.add_argument(
+        "--search", choices=("gumbel", "puct"), default=None, help=f"the self-play search (default {defaults.search})"
+    )
+    p.add_argument(
+        "--eval-anchors",
+        nargs="+",
+        default=None,
+        metavar="AGENT",
+        help=f"the arena's fixed anchors (default {' '.join(defaults.eval_anchors)})",
+    )
     p.add_argument(
         "--policy-target",
         choices=("visits", "completed_q"),

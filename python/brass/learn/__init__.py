@@ -15,22 +15,34 @@ file (`brass.learn.network`), the training data (`brass.learn.data`), the traine
 command is `brass.cli.learn`.
 """
 
-from brass.learn.data import Buffer, Samples, imitation_samples, load_samples, samples_of, save_samples
+from brass.learn.data import (
+    MARGIN_SCALE,
+    Buffer,
+    Samples,
+    imitation_samples,
+    load_samples,
+    margins,
+    samples_of,
+    save_samples,
+)
 from brass.learn.network import (
     INSTALL_HINT,
     NET_FORMAT,
     LearnError,
     depth_of,
     forward,
+    forward_all,
     init_params,
     jax_libraries,
     layer_names,
     load_network,
     save_network,
 )
-from brass.learn.trainer import LOG_COLUMNS, LearnConfig, Trainer, plot_log
+from brass.learn.trainer import EVAL_SEED, LOG_COLUMNS, LearnConfig, Trainer, held_out, plot_log
 
 __all__ = [
+    "EVAL_SEED",
+    "MARGIN_SCALE",
     "INSTALL_HINT",
     "LOG_COLUMNS",
     "NET_FORMAT",
@@ -41,12 +53,15 @@ __all__ = [
     "Trainer",
     "depth_of",
     "forward",
+    "forward_all",
+    "held_out",
     "imitation_samples",
     "init_params",
     "jax_libraries",
     "layer_names",
     "load_network",
     "load_samples",
+    "margins",
     "plot_log",
     "samples_of",
     "save_network",

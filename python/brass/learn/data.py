@@ -14,16 +14,24 @@ import brass
 from brass import agents, search
 from brass.samples import unpack_masks
 
+#: VP margins (a seat's VP less the mean of all seats') are learnt divided by this (most lie within ±1).
+MARGIN_SCALE = 20.0
+
 
 @dataclass
 class Samples:
     """Decisions to learn from: observations, bit-packed legal masks, policy targets (a distribution over
-    actions) and value targets (relative to the player who decided)."""
+    actions) and their weights (0 where the decision's policy is no target: a quick search of playout-cap
+    randomisation), value targets (relative to the player who decided), and the auxiliary targets: the final
+    and the first era's VP margins of every seat, relative to the player who decided, divided by
+    `MARGIN_SCALE` (NaN where unknown)."""
 
     observation: np.ndarray
     legal_mask: np.ndarray
     policy: np.ndarray
     value: np.ndarray
+    policy_weight: np.ndarray
+    aux: np.ndarray
 
     def __len__(self) -> int:
         return len(self.observation)
@@ -33,28 +41,53 @@ class Samples:
         return Samples(*(np.concatenate([getattr(p, f) for p in parts]) for f in Samples.__dataclass_fields__))
 
 
+def margins(scores: Sequence[int] | None, players: np.ndarray, n: int) -> np.ndarray:
+    """Every seat's VP margin (VP less the mean of all seats') / `MARGIN_SCALE`, relative to each row's player
+    (`rows × n`); NaN rows when the scores are unknown."""
+    if scores is None or len(scores) != n:
+        return np.full((len(players), n), np.nan, np.float32)
+    vp = np.asarray(scores, np.float32)
+    margin = np.tile((vp - vp.mean()) / MARGIN_SCALE, (len(players), 1))
+    return search.relative_returns(margin, players).astype(np.float32)
+
+
+def _targets(
+    game: brass.Game,
+    players: np.ndarray,
+    returns: Sequence[float],
+    scores: Sequence[int],
+    era_scores: Sequence[int] | None,
+) -> tuple[np.ndarray, np.ndarray]:
+    n = game.players
+    value = search.relative_returns(np.tile(np.asarray(returns, np.float32), (len(players), 1)), players)
+    aux = np.concatenate([margins(scores, players, n), margins(era_scores, players, n)], axis=1)
+    return value.astype(np.float32), aux
+
+
 def samples_of(played: Any, game: brass.Game) -> Samples:
     """The samples of a game played by `search.SearchGames`."""
     s = played.samples
-    returns = np.tile(np.asarray(played.returns, np.float32), (len(s["player"]), 1))
-    return Samples(
-        s["observation"], s["legal_mask"], s["policy"], search.relative_returns(returns, s["player"]).astype(np.float32)
-    )
+    value, aux = _targets(game, s["player"], played.returns, played.scores, played.era_scores)
+    weight = np.asarray(s["target"], np.float32) if "target" in s else np.ones(len(s["player"]), np.float32)
+    return Samples(s["observation"], s["legal_mask"], s["policy"], value, weight, aux)
 
 
-def imitation_samples(game: brass.Game, games: int, seed: int, threads: int = 0) -> Samples:
-    """Decisions of Greedy playing itself, the action taken as the policy target: a warm start that teaches the
-    network the game's shape before self-play refines it (docs/learning.md, "Warm start")."""
+def imitation_samples(game: brass.Game, games: int, seed: int, threads: int = 0, sample_rate: float = 1.0) -> Samples:
+    """Decisions of Greedy playing itself (each kept with probability `sample_rate`: fewer decisions of more
+    games teach the value head outcomes rather than games by heart), the action taken as the policy target: a
+    warm start that teaches the network the game's shape before self-play refines it (docs/learning.md, "Warm
+    start")."""
     parts = []
     for played in agents.GameStream(
-        game, [agents.Greedy()] * game.players, games, seed=seed, threads=threads, sample_rate=1.0
+        game, [agents.Greedy()] * game.players, games, seed=seed, threads=threads, sample_rate=sample_rate
     ):
         s = played.samples
-        policy = np.zeros((len(s["action"]), game.num_actions), np.float16)
-        policy[np.arange(len(s["action"])), s["action"]] = 1.0
-        returns = np.tile(np.asarray(played.returns, np.float32), (len(s["action"]), 1))
-        value = search.relative_returns(returns, s["player"]).astype(np.float32)
-        parts.append(Samples(s["observation"], s["legal_mask"], policy, value))
+        assert s is not None  # a sample rate: every game carries its samples
+        rows = len(s["action"])
+        policy = np.zeros((rows, game.num_actions), np.float16)
+        policy[np.arange(rows), s["action"]] = 1.0
+        value, aux = _targets(game, s["player"], played.returns, played.scores, None)
+        parts.append(Samples(s["observation"], s["legal_mask"], policy, value, np.ones(rows, np.float32), aux))
     return Samples.concatenate(parts)
 
 
@@ -74,9 +107,16 @@ class Buffer:
         if rows == 0:
             return
         if not self.arrays:
-            kinds = {"observation": np.float16, "policy": np.float16, "legal_mask": np.uint8, "value": np.float32}
+            kinds = {
+                "observation": np.float16,
+                "policy": np.float16,
+                "legal_mask": np.uint8,
+                "value": np.float32,
+                "policy_weight": np.float16,
+                "aux": np.float16,
+            }
             self.arrays = {
-                name: np.zeros((self.capacity, getattr(samples, name).shape[1]), kind) for name, kind in kinds.items()
+                name: np.zeros((self.capacity, *getattr(samples, name).shape[1:]), kind) for name, kind in kinds.items()
             }
         if rows > self.capacity:  # only the newest fit
             samples = Samples(*(getattr(samples, f)[-self.capacity :] for f in Samples.__dataclass_fields__))
@@ -99,15 +139,27 @@ class Buffer:
             "mask": unpack_masks(a["legal_mask"][rows], num_actions),
             "policy": a["policy"][rows].astype(np.float32),
             "value": a["value"][rows],
+            "policy_weight": a["policy_weight"][rows].astype(np.float32),
+            "aux": a["aux"][rows].astype(np.float32),
         }
 
 
 def save_samples(samples: Samples, path: str) -> None:
+    """Write samples (observations and policies as float16, as the buffer keeps them), whole, then renamed."""
+    arrays = asdict(samples)
+    for name in ("observation", "policy", "aux"):
+        arrays[name] = np.asarray(arrays[name], np.float16)
     partial = path + ".partial.npz"
-    np.savez_compressed(partial, **asdict(samples))
+    np.savez_compressed(partial, **arrays)
     os.replace(partial, path)
 
 
 def load_samples(path: str) -> Samples:
+    """A run's saved samples (files of runs before the weights and auxiliary targets get weight 1, and NaN:
+    unknown)."""
     with np.load(path) as f:
-        return Samples(**{name: f[name] for name in Samples.__dataclass_fields__})
+        fields = {name: f[name] for name in Samples.__dataclass_fields__ if name in f.files}
+    rows = len(fields["observation"])
+    fields.setdefault("policy_weight", np.ones(rows, np.float32))
+    fields.setdefault("aux", np.full((rows, 2 * fields["value"].shape[1]), np.nan, np.float32))
+    return Samples(**fields)

@@ -34,8 +34,14 @@ def jax_libraries() -> tuple[Any, Any, Any]:
 
 
 def layer_names(depth: int) -> list[str]:
-    """The dense layers of a network with `depth` hidden layers, in order."""
-    return [f"trunk.{i}" for i in range(depth)] + ["policy", "value"]
+    """The dense layers of a network with `depth` hidden layers, in order: the trunk, the policy and value heads
+    (the file's), and the auxiliary head the trainer alone uses (`aux`: final and first-era VP margins per seat,
+    never exported)."""
+    return [f"trunk.{i}" for i in range(depth)] + ["policy", "value", "aux"]
+
+
+#: The tensors of the trainer's auxiliary head, left out of the exported file.
+AUX_PREFIX = "aux."
 
 
 def init_params(game: brass.Game, widths: Sequence[int], seed: int) -> dict[str, np.ndarray]:
@@ -43,7 +49,7 @@ def init_params(game: brass.Game, widths: Sequence[int], seed: int) -> dict[str,
     rng = np.random.default_rng(seed)
     params: dict[str, np.ndarray] = {}
     inputs = game.observation_size
-    sizes = [*widths, game.num_actions, game.players]
+    sizes = [*widths, game.num_actions, game.players, 2 * game.players]
     for name, outputs in zip(layer_names(len(widths)), sizes, strict=True):
         scale = np.sqrt(2.0 / inputs) if name.startswith("trunk") else 0.01
         params[f"{name}.weight"] = (rng.standard_normal((inputs, outputs)) * scale).astype(np.float32)
@@ -59,13 +65,20 @@ def depth_of(params: dict[str, Any]) -> int:
 
 def forward(params: dict[str, Any], observations: Any) -> tuple[Any, Any]:
     """Logits and values (tanh, relative to each observer) of a batch, in JAX; the same function as net.rs."""
+    logits, values, _ = forward_all(params, observations)
+    return logits, values
+
+
+def forward_all(params: dict[str, Any], observations: Any) -> tuple[Any, Any, Any]:
+    """`forward` and the auxiliary head's predictions (None for weights without it)."""
     _, jnp, _ = jax_libraries()
     x = observations
     for i in range(depth_of(params)):
         x = jnp.maximum(x @ params[f"trunk.{i}.weight"] + params[f"trunk.{i}.bias"], 0.0)
     logits = x @ params["policy.weight"] + params["policy.bias"]
     values = jnp.tanh(x @ params["value.weight"] + params["value.bias"])
-    return logits, values
+    aux = x @ params["aux.weight"] + params["aux.bias"] if "aux.weight" in params else None
+    return logits, values, aux
 
 
 def save_network(params: dict[str, Any], game: brass.Game, path: str, about: dict[str, Any] | None = None) -> None:
@@ -77,7 +90,11 @@ def save_network(params: dict[str, Any], game: brass.Game, path: str, about: dic
     game_meta = {"name": game.name, "players": game.players, "options": dict(game.options)}
     metadata = {"format": NET_FORMAT, "game": json.dumps(game_meta), "engine": f"brass {brass.__version__}"}
     metadata.update({k: json.dumps(v) for k, v in (about or {}).items()})
-    tensors = {name: np.ascontiguousarray(np.asarray(value, dtype=np.float32)) for name, value in params.items()}
+    tensors = {
+        name: np.ascontiguousarray(np.asarray(value, dtype=np.float32))
+        for name, value in params.items()
+        if not name.startswith(AUX_PREFIX)
+    }
     partial = path + ".partial"
     save_file(tensors, partial, metadata=metadata)
     os.replace(partial, path)

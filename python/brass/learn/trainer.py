@@ -1,13 +1,21 @@
 """The trainer (docs/learning.md, "brass learn"): a run's configuration, its iterations of self-play, training,
-export, evaluation and checkpoint in one folder, its log and its learning curve."""
+export, evaluation and checkpoint in one folder, its log and its learning curve.
+
+Every iteration also measures what the network has learnt on the games it has just played, before it trains on
+them (so they are held out): the value head's error against the best constant, the policy head's agreement
+with the search's choice and the KL from its prior to the search's policy. Every `eval_every` iterations an
+arena on deals no training game uses rates the network's search and its raw policy against fixed anchors.
+"""
 
 from __future__ import annotations
 
 import csv
+import dataclasses
 import json
 import os
+import re
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -16,7 +24,11 @@ import numpy as np
 import brass
 from brass import agents, search
 from brass.learn.data import Buffer, Samples, imitation_samples, load_samples, samples_of, save_samples
-from brass.learn.network import INSTALL_HINT, LearnError, forward, init_params, jax_libraries, save_network
+from brass.learn.network import INSTALL_HINT, LearnError, forward_all, init_params, jax_libraries, save_network
+from brass.samples import unpack_masks
+
+#: The arena's deals: a seed no self-play game of a run uses (self-play deals come from the run's seed).
+EVAL_SEED = 0x5EED_A4E4A
 
 
 @dataclass
@@ -26,30 +38,46 @@ class LearnConfig:
     game: str = "birmingham"
     players: int = 2
     options: dict[str, Any] = field(default_factory=dict)
-    widths: list[int] = field(default_factory=lambda: [256, 256])
+    widths: list[int] = field(default_factory=lambda: [256, 128])
     seed: int = 1
     #: Stop after this many iterations, or once `minutes` of wall time have passed (whichever comes first).
     iterations: int = 1000
     minutes: float | None = None
     games_per_iteration: int = 64
+    #: The search of self-play: "gumbel" (Gumbel AlphaZero, `considered` root actions) or "puct".
+    search: str = "gumbel"
     simulations: int = 32
+    considered: int = 16
     parallel: int = 64
     c_puct: float = 1.5
+    #: PUCT's root noise and the decisions drawn by visit counts (Gumbel draws its own).
     dirichlet_alpha: float = 0.3
     temperature_decisions: int = 30
-    #: The policy target: "visits" (AlphaZero's visit distribution) or "completed_q" (docs/learning.md).
+    #: The policy target: "completed_q" (the improved policy, docs/learning.md) or "visits" (AlphaZero's).
     policy_target: str = "completed_q"
+    #: Playout-cap randomisation (KataGo): the share of decisions searched in full (their policy a target), the
+    #: others with `fast_simulations` only to play on.
+    full_search_fraction: float = 1.0
+    fast_simulations: int = 8
     batch_size: int = 256
     steps_per_iteration: int = 100
     learning_rate: float = 1e-3
     weight_decay: float = 1e-4
+    #: The weights of the value loss and of the auxiliary targets' (final and first-era VP margins).
+    value_weight: float = 1.0
+    aux_weight: float = 0.0
     buffer: int = 50_000
-    #: Greedy self-play games imitated before the first iteration, and the training steps on them.
+    #: Greedy self-play games imitated before the first iteration (each decision kept with probability
+    #: `warm_start_sample_rate`), and the training steps on them.
     warm_start_games: int = 0
     warm_start_steps: int = 0
+    warm_start_sample_rate: float = 1.0
     eval_every: int = 5
+    #: Deals of each evaluation match (every seat of each, so `players` games a deal).
     eval_deals: int = 10
     eval_simulations: int = 64
+    #: The fixed anchors of the arena (agent specs); the warm-start network and the best so far join them.
+    eval_anchors: list[str] = field(default_factory=lambda: ["random", "greedy", "mcts:300"])
 
     def make_game(self) -> brass.Game:
         return brass.Game(self.game, players=self.players, **self.options)
@@ -64,16 +92,66 @@ LOG_COLUMNS = [
     "buffer",
     "policy_loss",
     "value_loss",
+    "aux_loss",
     "selfplay_seconds",
     "engine_seconds",
     "network_seconds",
     "train_seconds",
     "leaf_evaluations",
+    # Held out: this iteration's games, measured before training on them.
+    "value_mse",
+    "value_mse_constant",
+    "value_r2",
+    "policy_agreement",
+    "policy_kl",
+    "target_entropy",
+    "prior_entropy",
+    # The arena (every eval_every iterations).
+    "rating",
+    "rating_sigma",
     "vs_greedy_win_rate",
     "vs_greedy_low",
     "vs_greedy_high",
     "vs_random_win_rate",
+    "vs_mcts_win_rate",
+    "raw_vs_greedy_win_rate",
+    "best",
 ]
+
+
+def held_out(params: dict[str, Any], data: Samples, num_actions: int) -> dict[str, float]:
+    """What a network has learnt, measured on games it has not trained on: the value head's mean squared error
+    (summed over seats) against the best constant's (each seat's mean result) and their ratio's complement
+    (R², above 0 when the head knows more than the constant); on the decisions with a policy target and a choice,
+    how often the prior's best action is the target's, the KL from the prior to the target (how much the search
+    still teaches) and both entropies."""
+    logits, values, _ = forward_all(params, data.observation.astype(np.float32))
+    logits, values = np.asarray(logits, np.float64), np.asarray(values, np.float64)
+    target = data.value.astype(np.float64)
+    mse = float(np.mean(np.sum((values - target) ** 2, axis=1)))
+    constant = float(np.mean(np.sum((target - target.mean(axis=0)) ** 2, axis=1)))
+    mask = unpack_masks(data.legal_mask, num_actions)
+    rows = (np.asarray(data.policy_weight) > 0) & (mask.sum(axis=1) > 1)
+    out = {"value_mse": mse, "value_mse_constant": constant, "value_r2": 1 - mse / constant if constant else 0.0}
+    if rows.any():
+        masked = np.where(mask[rows], logits[rows], -np.inf)
+        log_prior = masked - np.logaddexp.reduce(masked, axis=1, keepdims=True)
+        policy = data.policy[rows].astype(np.float64)
+        policy /= policy.sum(axis=1, keepdims=True)
+        legal = mask[rows]
+        log_target = np.log(np.where(policy > 0, policy, 1.0))  # 0 where the target is 0, which it multiplies
+        finite_prior = np.where(legal, log_prior, 0.0)  # the target is 0 off the legal actions
+        prior = np.exp(log_prior)
+        out["policy_agreement"] = float(np.mean(np.argmax(masked, axis=1) == np.argmax(policy, axis=1)))
+        out["policy_kl"] = float(np.mean(np.sum(policy * (log_target - finite_prior), axis=1)))
+        out["target_entropy"] = float(np.mean(-np.sum(policy * log_target, axis=1)))
+        out["prior_entropy"] = float(np.mean(-np.sum(prior * finite_prior, axis=1)))
+    return {k: round(v, 4) for k, v in out.items()}
+
+
+def _base_name(name: str) -> str:
+    """An arena entrant's agent name without the `#n` that tells copies of it apart."""
+    return re.sub(r"#\d+$", "", name)
 
 
 class Trainer:
@@ -104,6 +182,8 @@ class Trainer:
         self.buffer = Buffer(self.config.buffer)
         self.iteration = 0
         self.minutes_before = 0.0
+        #: The best network so far by the arena (its iteration and score), or empty.
+        self.best: dict[str, Any] = {}
         checkpoint = os.path.join(folder, "checkpoint.npz")
         #: Whether the warm start is behind us (or there is none): a checkpoint exists.
         self.warmed = os.path.exists(checkpoint)
@@ -118,28 +198,35 @@ class Trainer:
 
     # --- the update -----------------------------------------------------------------------------------
 
-    def _loss(self, params: dict[str, Any], batch: dict[str, Any]) -> tuple[Any, tuple[Any, Any]]:
+    def _loss(self, params: dict[str, Any], batch: dict[str, Any]) -> tuple[Any, tuple[Any, Any, Any]]:
         jnp, jax = self.jnp, self.jax
-        logits, values = forward(params, batch["observation"])
+        c = self.config
+        logits, values, aux = forward_all(params, batch["observation"])
         logits = jnp.where(batch["mask"], logits, -1e9)  # only legal actions have probability
-        policy_loss = -jnp.mean(jnp.sum(batch["policy"] * jax.nn.log_softmax(logits), axis=1))
+        cross_entropy = -jnp.sum(batch["policy"] * jax.nn.log_softmax(logits), axis=1)
+        weight = batch["policy_weight"]
+        policy_loss = jnp.sum(weight * cross_entropy) / jnp.maximum(jnp.sum(weight), 1.0)
         value_loss = jnp.mean(jnp.sum((values - batch["value"]) ** 2, axis=1))
-        return policy_loss + value_loss, (policy_loss, value_loss)
+        known = ~jnp.isnan(batch["aux"])
+        error = jnp.where(known, aux - jnp.where(known, batch["aux"], 0.0), 0.0) if aux is not None else 0.0
+        aux_loss = jnp.sum(error**2) / jnp.maximum(jnp.sum(known), 1.0) * batch["aux"].shape[1]
+        total = policy_loss + c.value_weight * value_loss + c.aux_weight * aux_loss
+        return total, (policy_loss, value_loss, aux_loss)
 
     def _update_step(self, params: dict[str, Any], opt_state: Any, batch: dict[str, Any]) -> tuple[Any, ...]:
-        (_, (policy_loss, value_loss)), grads = self.jax.value_and_grad(self._loss, has_aux=True)(params, batch)
+        (_, losses), grads = self.jax.value_and_grad(self._loss, has_aux=True)(params, batch)
         updates, opt_state = self.optimizer.update(grads, opt_state, params)
-        return self.optax.apply_updates(params, updates), opt_state, policy_loss, value_loss
+        return self.optax.apply_updates(params, updates), opt_state, losses
 
-    def train(self, steps: int) -> tuple[float, float]:
-        """`steps` updates on batches from the buffer; the mean policy and value losses."""
+    def train(self, steps: int) -> tuple[float, float, float]:
+        """`steps` updates on batches from the buffer; the mean policy, value and auxiliary losses."""
         losses = []
         for _ in range(steps):
             batch = self.buffer.batch(self.rng, self.config.batch_size, self.game.num_actions)
-            self.params, self.opt_state, p, v = self._update(self.params, self.opt_state, batch)
-            losses.append((float(p), float(v)))
-        mean = np.mean(losses, axis=0) if losses else (float("nan"), float("nan"))
-        return float(mean[0]), float(mean[1])
+            self.params, self.opt_state, parts = self._update(self.params, self.opt_state, batch)
+            losses.append([float(x) for x in parts])
+        mean = np.mean(losses, axis=0) if losses else [float("nan")] * 3
+        return float(mean[0]), float(mean[1]), float(mean[2])
 
     # --- files ----------------------------------------------------------------------------------------
 
@@ -148,11 +235,15 @@ class Trainer:
         """The latest network, for agents.Net / agents.NetMCTS."""
         return os.path.join(self.folder, "net.safetensors")
 
-    def _save_checkpoint(self, minutes: float) -> None:
+    def _export(self, path: str, iteration: int) -> None:
+        """The network as a file, naming the search it was trained with (`NetMCTS` uses it by default)."""
+        save_network(self.params, self.game, path, {"iteration": iteration, "search": self.config.search})
+
+    def _save_checkpoint(self, minutes: float, best: dict[str, Any] | None = None) -> None:
         leaves, _ = self.jax.tree_util.tree_flatten(self.opt_state)
         arrays = {f"param/{k}": np.asarray(v) for k, v in self.params.items()}
         arrays.update({f"opt/{i}": np.asarray(v) for i, v in enumerate(leaves)})
-        meta = {"iteration": self.iteration, "minutes": minutes}
+        meta = {"iteration": self.iteration, "minutes": minutes, "best": best or self.best}
         arrays["meta"] = np.frombuffer(json.dumps(meta).encode(), dtype=np.uint8)
         path = os.path.join(self.folder, "checkpoint.npz")
         partial = path + ".partial.npz"
@@ -168,6 +259,7 @@ class Trainer:
             leaves = [self.jnp.asarray(f[f"opt/{i}"]) for i in range(tree.num_leaves)]
         self.opt_state = self.jax.tree_util.tree_unflatten(tree, leaves)
         self.iteration, self.minutes_before = meta["iteration"], meta["minutes"]
+        self.best = meta.get("best") or {}
         # The buffer: the newest self-play files, up to its capacity.
         files = sorted(os.listdir(os.path.join(self.folder, "data")))
         parts: list[Samples] = []
@@ -181,11 +273,24 @@ class Trainer:
             self.buffer.add(part)
         self.say(f"resumed {self.folder} after iteration {self.iteration} ({len(self.buffer)} samples in the buffer)")
 
+    def _prune_data(self) -> None:
+        """Delete the saved samples the buffer no longer holds (a resumed run rebuilds it from the newest files):
+        the files older than the newest ones that hold `buffer` decisions. A file's name ends in its rows."""
+        folder = os.path.join(self.folder, "data")
+        held = 0
+        for name in sorted((n for n in os.listdir(folder) if n.endswith(".npz")), reverse=True):
+            if held >= self.config.buffer:
+                os.remove(os.path.join(folder, name))
+                continue
+            rows = name[: -len(".npz")].rsplit("-", 1)[-1]
+            held += int(rows) if rows.isdigit() and "-" in name else self.config.buffer
+        return
+
     def _log(self, row: dict[str, Any]) -> None:
         path = os.path.join(self.folder, "log.csv")
         new = not os.path.exists(path)
         with open(path, "a", newline="") as f:
-            writer = csv.DictWriter(f, LOG_COLUMNS)
+            writer = csv.DictWriter(f, LOG_COLUMNS, extrasaction="ignore")
             if new:
                 writer.writeheader()
             writer.writerow({k: row.get(k, "") for k in LOG_COLUMNS})
@@ -194,49 +299,86 @@ class Trainer:
 
     def warm_start(self) -> None:
         """Imitate Greedy before the first iteration (once per run: the checkpoint written after it marks it
-        done, and a resumed run takes its data from the run's folder)."""
+        done, and a resumed run takes its data from the run's folder). The network it ends with is kept as
+        `nets/0000.safetensors`, an anchor of the arena."""
         c = self.config
-        if self.warmed or c.warm_start_games <= 0:
+        if self.warmed:
             return
         started = time.perf_counter()
-        data = imitation_samples(self.game, c.warm_start_games, seed=c.seed + 7919)
-        save_samples(data, os.path.join(self.folder, "data", "0000-greedy.npz"))
-        self.buffer.add(data)
-        policy_loss, value_loss = self.train(c.warm_start_steps)
-        seconds = time.perf_counter() - started
+        if c.warm_start_games > 0:
+            data = imitation_samples(
+                self.game, c.warm_start_games, seed=c.seed + 7919, sample_rate=c.warm_start_sample_rate
+            )
+            save_samples(data, os.path.join(self.folder, "data", f"0000-greedy-{len(data)}.npz"))
+            self.buffer.add(data)
+            policy_loss, value_loss, _ = self.train(c.warm_start_steps)
+            self.say(
+                f"warm start: {len(data)} decisions of {c.warm_start_games} Greedy games, {c.warm_start_steps} "
+                f"steps, losses {policy_loss:.3f} / {value_loss:.3f} ({time.perf_counter() - started:.0f} s)"
+            )
+        self._export(os.path.join(self.folder, "nets", "0000.safetensors"), 0)
         self.warmed = True
-        self._save_checkpoint(self.minutes_before + seconds / 60)
-        self.say(
-            f"warm start: {len(data)} decisions of {c.warm_start_games} Greedy games, {c.warm_start_steps} steps, "
-            f"losses {policy_loss:.3f} / {value_loss:.3f} ({seconds:.0f} s)"
-        )
+        self._save_checkpoint(self.minutes_before + (time.perf_counter() - started) / 60)
 
     def evaluate(self) -> dict[str, Any]:
-        """The arena against Greedy (NetMCTS) and against Random (the raw policy)."""
+        """The arena, on deals no self-play game uses (the same at every evaluation): the network's search
+        (`NetMCTS(eval_simulations)`) in one seat against each anchor in all the others — the fixed ones, the
+        warm-start network's search, the best network so far — and its raw policy against Greedy, every seat in
+        turn; OpenSkill ratings from all these games together, and the win rates with their 95% intervals."""
         from brass import arena
 
         c = self.config
         net = agents.Net(self.net_path)
-        seed = 10_000 + self.iteration
-        greedy = arena.run(
-            self.game, [agents.NetMCTS(net, simulations=c.eval_simulations), "greedy"], deals=c.eval_deals, seed=seed
+        current = agents.NetMCTS(net, simulations=c.eval_simulations)
+        anchors: list[tuple[str, Any]] = [(spec, spec) for spec in c.eval_anchors]
+        for name, file in (("warm-start", "0000"), ("best", "best")):
+            path = os.path.join(self.folder, "nets", f"{file}.safetensors")
+            if os.path.exists(path):
+                anchors.append((name, agents.NetMCTS(path, simulations=c.eval_simulations)))
+        outcomes, rates = [], {}
+        matches: list[tuple[str, Any, str, Any]] = [("netmcts", current, name, anchor) for name, anchor in anchors]
+        matches.append(("net", net, "greedy", "greedy"))
+        for ours, agent, name, anchor in matches:
+            seats = [arena.Entrant(ours, agent)] + [
+                arena.Entrant(name, agents.parse_agent(anchor) if isinstance(anchor, str) else anchor)
+            ] * (c.players - 1)
+            report = arena.run(self.game, seats, deals=c.eval_deals, seed=EVAL_SEED)
+            mine = next(s for s in report.standings if s.agent == ours)
+            rates[(ours, name)] = mine
+            outcomes += report.outcomes
+        names = sorted({_base_name(n) for o in outcomes for n in o.seats})
+        renamed = [dataclasses.replace(o, seats=[_base_name(n) for n in o.seats]) for o in outcomes]
+        ratings = arena.rate(names, renamed)
+        row: dict[str, Any] = {}
+        if ratings:
+            row["rating"] = round(ratings["netmcts"].mu - ratings["greedy"].mu, 3)
+            row["rating_sigma"] = round(ratings["netmcts"].sigma, 3)
+        greedy = rates[("netmcts", "greedy")]
+        row.update(
+            vs_greedy_win_rate=round(greedy.win_rate, 4),
+            vs_greedy_low=round(greedy.interval[0], 4),
+            vs_greedy_high=round(greedy.interval[1], 4),
+            raw_vs_greedy_win_rate=round(rates[("net", "greedy")].win_rate, 4),
         )
-        random = arena.run(self.game, [net, "random"], deals=c.eval_deals, seed=seed)
-        ours = next(s for s in greedy.standings if s.agent != "greedy")
-        raw = next(s for s in random.standings if s.agent != "random")
-        return {
-            "vs_greedy_win_rate": round(ours.win_rate, 4),
-            "vs_greedy_low": round(ours.interval[0], 4),
-            "vs_greedy_high": round(ours.interval[1], 4),
-            "vs_random_win_rate": round(raw.win_rate, 4),
-        }
+        if ("netmcts", "random") in rates:
+            row["vs_random_win_rate"] = round(rates[("netmcts", "random")].win_rate, 4)
+        mcts = [k for k in rates if k[1].startswith("mcts")]
+        if mcts:
+            row["vs_mcts_win_rate"] = round(rates[mcts[0]].win_rate, 4)
+        # The best so far: the highest mean win rate against the fixed anchors (the same deals every time).
+        score = float(np.mean([rates[("netmcts", name)].win_rate for name, _ in anchors[: len(c.eval_anchors)]]))
+        if not self.best or score > self.best["score"]:
+            self.best = {"iteration": self.iteration, "score": round(score, 4)}
+            self._export(os.path.join(self.folder, "nets", "best.safetensors"), self.iteration)
+        row["best"] = self.best["iteration"]
+        return row
 
     def run(self) -> None:
         c = self.config
         started = time.perf_counter()
         self.warm_start()
         if self.iteration == 0:
-            save_network(self.params, self.game, self.net_path)
+            self._export(self.net_path, 0)
         while self.iteration < c.iterations:
             minutes = self.minutes_before + (time.perf_counter() - started) / 60
             if c.minutes is not None and minutes >= c.minutes:
@@ -244,55 +386,67 @@ class Trainer:
             self.step(started)
         self.plot()
 
-    def step(self, started: float) -> None:
-        """One iteration: self-play with the current network, training, export, checkpoint, log."""
+    def self_play(self, net: Any, first: int, games: int) -> Any:
+        """`games` self-play games (from game `first` of the run) with the search `net` guides."""
         c = self.config
-        i = self.iteration + 1
-        t0 = time.perf_counter()
-        net = agents.Net(self.net_path)
-        games = search.SearchGames(
+        gumbel = c.search == "gumbel"
+        return search.SearchGames(
             self.game,
             net,
-            c.games_per_iteration,
+            games,
             seed=c.seed,
-            first=self.iteration * c.games_per_iteration,
+            first=first,
             simulations=c.simulations,
             parallel=c.parallel,
             c_puct=c.c_puct,
-            dirichlet_alpha=c.dirichlet_alpha,
-            temperature_decisions=c.temperature_decisions,
+            dirichlet_alpha=0.0 if gumbel else c.dirichlet_alpha,
+            temperature_decisions=0 if gumbel else c.temperature_decisions,
             policy_target=c.policy_target,
+            search=c.search,
+            considered=c.considered if gumbel else None,
+            full_search_fraction=c.full_search_fraction,
+            fast_simulations=c.fast_simulations,
         )
-        played = [samples_of(g, self.game) for g in games]
-        data = Samples.concatenate(played)
+
+    def step(self, started: float) -> None:
+        """One iteration: self-play with the current network, the held-out measures on its games, training,
+        export, checkpoint, log."""
+        c = self.config
+        i = self.iteration + 1
+        t0 = time.perf_counter()
+        games = self.self_play(agents.Net(self.net_path), self.iteration * c.games_per_iteration, c.games_per_iteration)
+        data = Samples.concatenate([samples_of(g, self.game) for g in games])
         selfplay_seconds = time.perf_counter() - t0
         engine_seconds, network_seconds = games.seconds
-        save_samples(data, os.path.join(self.folder, "data", f"{i:04d}.npz"))
+        measured = held_out(self.params, data, self.game.num_actions)
+        save_samples(data, os.path.join(self.folder, "data", f"{i:04d}-{len(data)}.npz"))
         self.buffer.add(data)
+        self._prune_data()
         t1 = time.perf_counter()
-        policy_loss, value_loss = self.train(c.steps_per_iteration)
+        policy_loss, value_loss, aux_loss = self.train(c.steps_per_iteration)
         train_seconds = time.perf_counter() - t1
         self.iteration = i
-        save_network(self.params, self.game, self.net_path, {"iteration": i})
-        minutes = self.minutes_before + (time.perf_counter() - started) / 60
+        self._export(self.net_path, i)
         row: dict[str, Any] = {
             "iteration": i,
-            "minutes": round(minutes, 2),
             "games": i * c.games_per_iteration,
             "samples": len(data),
             "buffer": len(self.buffer),
             "policy_loss": round(policy_loss, 4),
             "value_loss": round(value_loss, 4),
+            "aux_loss": round(aux_loss, 4),
             "selfplay_seconds": round(selfplay_seconds, 1),
             "train_seconds": round(train_seconds, 1),
             "leaf_evaluations": games.leaf_evaluations,
             "engine_seconds": round(engine_seconds, 1),
             "network_seconds": round(network_seconds, 1),
+            **measured,
         }
         if c.eval_every and i % c.eval_every == 0:
+            self._export(os.path.join(self.folder, "nets", f"{i:04d}.safetensors"), i)
             row.update(self.evaluate())
-            save_network(self.params, self.game, os.path.join(self.folder, "nets", f"{i:04d}.safetensors"))
-        self._save_checkpoint(minutes)
+        row["minutes"] = round(self.minutes_before + (time.perf_counter() - started) / 60, 2)
+        self._save_checkpoint(row["minutes"])
         self._log(row)
         self.say(" ".join(f"{k}={v}" for k, v in row.items()))
 
@@ -301,10 +455,17 @@ class Trainer:
         return plot_log(self.folder, say=self.say)
 
 
+def _column(rows: Sequence[dict[str, str]], name: str) -> tuple[list[float], list[float]]:
+    """The minutes and values of the rows that have a value in column `name`."""
+    kept = [r for r in rows if r.get(name)]
+    return [float(r["minutes"]) for r in kept], [float(r[name]) for r in kept]
+
+
 def plot_log(folder: str, say: Callable[[str], None] = print) -> str | None:
-    """The learning curve of the run in `folder` (losses, and the arena's win rates with their intervals,
-    against minutes) as `folder/curve.png`, from its log.csv and config.json (so an interrupted run can be
-    drawn); None without matplotlib or without a logged iteration."""
+    """The learning curve of the run in `folder` against minutes, as `folder/curve.png`, from its log.csv and
+    config.json (so an interrupted run can be drawn): the losses; the held-out measures (value R², policy
+    agreement, KL from prior to target); the arena (the rating against Greedy's with its interval, and the win
+    rates). None without matplotlib or without a logged iteration."""
     try:
         import matplotlib
 
@@ -319,27 +480,48 @@ def plot_log(folder: str, say: Callable[[str], None] = print) -> str | None:
         return None
     with open(os.path.join(folder, "config.json")) as f:
         config = json.load(f)
-    minutes = [float(r["minutes"]) for r in rows]
-    figure = Figure(figsize=(8, 6))
-    top, bottom = figure.subplots(2, 1, sharex=True)
-    top.plot(minutes, [float(r["policy_loss"]) for r in rows], label="policy loss")
-    top.plot(minutes, [float(r["value_loss"]) for r in rows], label="value loss")
-    top.legend()
-    top.set_title(f"brass learn: {config['game']}, {config['players']} players ({config.get('policy_target', '')})")
-    evals = [r for r in rows if r["vs_greedy_win_rate"]]
-    if evals:
-        x = [float(r["minutes"]) for r in evals]
-        rate = np.array([float(r["vs_greedy_win_rate"]) for r in evals])
-        low = rate - np.array([float(r["vs_greedy_low"]) for r in evals])
-        high = np.array([float(r["vs_greedy_high"]) for r in evals]) - rate
+    figure = Figure(figsize=(8, 10))
+    losses, measures, ratings, rates = figure.subplots(4, 1, sharex=True)
+    for name in ("policy_loss", "value_loss", "aux_loss"):
+        losses.plot(*_column(rows, name), label=name.replace("_", " "))
+    losses.legend()
+    title = f"brass learn: {config['game']}, {config['players']} players ({config.get('search', 'puct')} search)"
+    losses.set_title(title)
+    for name, label in (
+        ("value_r2", "value R² (held out)"),
+        ("policy_agreement", "prior's best = search's"),
+        ("policy_kl", "KL(search ‖ prior)"),
+    ):
+        measures.plot(*_column(rows, name), label=label)
+    measures.axhline(0.0, color="grey", linewidth=0.5)
+    measures.legend()
+    x, rating = _column(rows, "rating")
+    if x:
+        _, sigma = _column(rows, "rating_sigma")
+        ratings.errorbar(
+            x, rating, yerr=2 * np.asarray(sigma), marker="o", capsize=3, label="OpenSkill μ − Greedy's μ (±2σ)"
+        )
+        ratings.axhline(0.0, color="grey", linewidth=0.5)
+        ratings.legend()
+    x, rate = _column(rows, "vs_greedy_win_rate")
+    if x:
+        _, low = _column(rows, "vs_greedy_low")
+        _, high = _column(rows, "vs_greedy_high")
         label = f"NetMCTS({config.get('eval_simulations', 64)}) vs Greedy"
-        bottom.errorbar(x, rate, yerr=[low, high], marker="o", capsize=3, label=label)
-        bottom.plot(x, [float(r["vs_random_win_rate"]) for r in evals], marker="s", label="Net vs Random")
-        bottom.axhline(0.5, color="grey", linewidth=0.5)
-        bottom.set_ylim(0, 1)
-        bottom.legend()
-    bottom.set_xlabel("minutes")
-    bottom.set_ylabel("win rate (95% interval)")
+        rates.errorbar(
+            x, rate, yerr=[np.subtract(rate, low), np.subtract(high, rate)], marker="o", capsize=3, label=label
+        )
+        for name, label in (
+            ("vs_mcts_win_rate", "vs MCTS"),
+            ("raw_vs_greedy_win_rate", "raw Net vs Greedy"),
+            ("vs_random_win_rate", "vs Random"),
+        ):
+            rates.plot(*_column(rows, name), marker="s", label=label)
+        rates.axhline(0.5, color="grey", linewidth=0.5)
+        rates.set_ylim(0, 1)
+        rates.legend()
+    rates.set_xlabel("minutes")
+    rates.set_ylabel("win rate (95% interval)")
     path = os.path.join(folder, "curve.png")
     figure.savefig(path, dpi=100)
     return path

@@ -204,9 +204,9 @@ def analyse_position(state: brass.State, engine: str, budget: dict[str, int]) ->
         from brass import search
 
         simulations = budget.get("simulations", 200)
-        visits, values = search.analyse(state, agents.Net.pretrained(name), simulations=simulations, seed=0)
-        total = sum(visits.values()) or 1
-        for action, n in visits.items():
+        counts, values = search.analyse(state, agents.Net.pretrained(name), simulations=simulations, seed=0)
+        total = sum(counts.values()) or 1
+        for action, n in counts.items():
             rows[action]["share"] = n / total
         summary = {"method": f"network search ({name}, {simulations} simulations)", "value": values[player]}
     else:

@@ -1,40 +1,18 @@
-//! `brass.agents`: native agents (random, greedy, MCTS) and native self-play, GIL released.
-use crate::args::{bool_arg, float_arg, game_arg, int_arg, sampler_arg, state_arg};
-use crate::errors::{detached, player_index_error, to_py, type_error};
-use crate::game::{as_index, seed_arg, type_name};
+//! `brass.agents`: the native agents' methods (random, greedy, MCTS; the base class's data is
+//! `wrappers::Agent`) and native self-play, GIL released.
+use crate::args::{
+    bool_arg, first_arg, float_arg, game_arg, games_arg, int_arg, native_agents_arg, player_arg,
+    sampler_arg, seed_or_zero, state_arg, threads_arg,
+};
+use crate::errors::{config_error, detached, guard, to_py};
+use crate::wrappers::Agent;
 use brass_core::agents::{
     self, Agent as CoreAgent, GreedyAgent, MctsAgent, MctsConfig, RandomAgent,
 };
-use brass_core::{apply, net, selfplay, Error, Rng};
+use brass_core::{apply, selfplay, Error, Rng};
 use pyo3::prelude::*;
 use std::sync::Arc;
 use std::time::Duration;
-
-/// Base class of the native agents: `choose(state, seed=0)` returns a legal action id.
-#[pyclass(module = "brass.agents", subclass, frozen)]
-pub(crate) struct Agent {
-    pub(crate) inner: Arc<dyn CoreAgent>,
-    /// The one game the agent can play (a trained network's), or None for any game.
-    pub(crate) game: Option<Arc<brass_core::Game>>,
-}
-
-impl Agent {
-    /// An error unless the agent can play `game`.
-    pub(crate) fn check_game(&self, py: Python<'_>, game: &brass_core::Game) -> PyResult<()> {
-        match &self.game {
-            Some(trained) if net::game_key(trained) != net::game_key(game) => Err(to_py(
-                py,
-                Error::Config(format!(
-                    "{} was trained for {}, not for {}",
-                    self.inner.name(),
-                    net::game_key(trained),
-                    net::game_key(game)
-                )),
-            )),
-            _ => Ok(()),
-        }
-    }
-}
 
 #[pymethods]
 impl Agent {
@@ -46,10 +24,7 @@ impl Agent {
         state: &Bound<'_, PyAny>,
         seed: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<u16> {
-        let seed = match seed {
-            Some(s) => seed_arg(py, s)?,
-            None => 0,
-        };
+        let seed = seed_or_zero(py, seed)?;
         // A snapshot: the search runs without the GIL and without holding the state.
         let (game, s) = state_arg(py, state, "state")?;
         self.check_game(py, &game)?;
@@ -153,7 +128,7 @@ impl Mcts {
             None => defaults.exploration,
         };
         if exploration < 0.0 {
-            return Err(to_py(py, Error::Config("exploration must be ≥ 0".into())));
+            return Err(config_error(py, "exploration must be ≥ 0".into()));
         }
         let rollout_depth = match rollout_depth {
             Some(d) => int_arg(py, d, "rollout_depth", 0, 100_000, Error::Config)? as u32,
@@ -188,10 +163,7 @@ impl Mcts {
         state: &Bound<'_, PyAny>,
         seed: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Vec<(u16, u32, f64)>> {
-        let seed = match seed {
-            Some(s) => seed_arg(py, s)?,
-            None => 0,
-        };
+        let seed = seed_or_zero(py, seed)?;
         let (game, s) = state_arg(py, state, "state")?;
         if s.is_terminal() {
             return Err(to_py(
@@ -257,40 +229,6 @@ impl GameResult {
     }
 }
 
-/// `agents` as native agents, or a `TypeError` that names the first entry that is not one (a Python
-/// function is played by `agents.play_game`, which calls it).
-pub(crate) fn native_agents<'py>(
-    py: Python<'py>,
-    agents: &Bound<'py, PyAny>,
-) -> PyResult<Vec<PyRef<'py, Agent>>> {
-    let Ok(items) = agents.extract::<Vec<Bound<'py, PyAny>>>() else {
-        return Err(type_error(
-            py,
-            format!(
-                "agents must be a list of native agents (brass.agents.Random(), Greedy(), MCTS(...), Net(...), \
-                 NetMCTS(...)), not {}",
-                type_name(agents)
-            ),
-        ));
-    };
-    items
-        .iter()
-        .enumerate()
-        .map(|(i, item)| {
-            item.extract::<PyRef<'py, Agent>>().map_err(|_| {
-                type_error(
-                    py,
-                    format!(
-                        "agents[{i}] is a {}, not a native agent: these games run on native threads; \
-                         play a Python policy with brass.agents.play_game",
-                        type_name(item)
-                    ),
-                )
-            })
-        })
-        .collect()
-}
-
 /// Play games `first .. first + games` between native agents, in parallel with the GIL released.
 /// Game `i` is dealt and played from seeds derived from (`seed`, `i`) only, so any split of the
 /// indices (threads, processes, machines) gives the same games. With `rotate`, game `i` seats agent
@@ -308,46 +246,28 @@ pub(crate) fn play_games(
     rotate: Option<&Bound<'_, PyAny>>,
     threads: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Vec<GameResult>> {
-    let seed = match seed {
-        Some(s) => seed_arg(py, s)?,
-        None => 0,
-    };
+    let seed = seed_or_zero(py, seed)?;
     let g = game_arg(py, game, "game")?;
-    let agents = native_agents(py, agents)?;
-    let games = int_arg(py, games, "games", 0, u32::MAX as i64, Error::Config)? as u64;
-    let first = match first {
-        Some(f) => int_arg(py, f, "first", 0, i64::MAX >> 1, Error::Config)? as u64,
-        None => 0,
-    };
-    let rotate = match rotate {
-        Some(r) => bool_arg(py, r, "rotate")?,
-        None => true,
-    };
-    let threads = match threads {
-        Some(t) => int_arg(py, t, "threads", 0, 4096, Error::Config)? as usize,
-        None => 0,
-    };
+    let agents = native_agents_arg(py, agents)?;
+    let games = games_arg(py, games)?;
+    let first = first_arg(py, first)?;
+    let rotate = rotate.map_or(Ok(true), |r| bool_arg(py, r, "rotate"))?;
+    let threads = threads_arg(py, threads)?;
     if agents.len() != g.players as usize {
-        return Err(to_py(
+        return Err(config_error(
             py,
-            Error::Config(format!(
+            format!(
                 "{} agent{} for a {}-player game: give one agent per seat",
                 agents.len(),
                 if agents.len() == 1 { "" } else { "s" },
                 g.players
-            )),
+            ),
         ));
     }
     for a in &agents {
         a.check_game(py, &g)?;
     }
     let owned: Vec<Arc<dyn CoreAgent>> = agents.iter().map(|a| a.inner.clone()).collect();
-    let results = detached(py, || {
-        let refs: Vec<&dyn CoreAgent> = owned.iter().map(|a| a.as_ref()).collect();
-        Ok(agents::play_games(
-            &g, &refs, seed, first, games, rotate, threads,
-        ))
-    })?;
     let n = g.players as usize;
     let names: Vec<String> = owned.iter().map(|a| a.name()).collect();
     let seat_names = |i: u64| -> Vec<String> {
@@ -355,25 +275,33 @@ pub(crate) fn play_games(
             .map(|p| names[if rotate { (p + i as usize) % n } else { p }].clone())
             .collect()
     };
+    let results = detached(py, || {
+        let refs: Vec<&dyn CoreAgent> = owned.iter().map(|a| a.as_ref()).collect();
+        let played = agents::play_games(&g, &refs, seed, first, games, rotate, threads);
+        Ok(played
+            .into_iter()
+            .zip(first..)
+            .map(|(r, i)| {
+                let record = r.record(&g);
+                let line = selfplay::line(i, Some(seed), &seat_names(i), &r, &record);
+                (r, i, record, line)
+            })
+            .collect::<Vec<_>>())
+    })?;
     Ok(results
         .into_iter()
-        .zip(first..)
-        .map(|(r, i)| {
-            let record = r.record(&g);
-            let line = selfplay::line(i, Some(seed), &seat_names(i), &r, &record);
-            GameResult {
-                index: i,
-                seed: r.seed,
-                seats: seat_names(i),
-                record,
-                line,
-                actions: r.actions,
-                scores: r.scores,
-                winners: r.winners.into_iter().map(u32::from).collect(),
-                placings: r.placings.into_iter().map(u32::from).collect(),
-                returns: r.returns,
-                samples: None,
-            }
+        .map(|(r, i, record, line)| GameResult {
+            index: i,
+            seed: r.seed,
+            seats: seat_names(i),
+            record,
+            line,
+            actions: r.actions,
+            scores: r.scores,
+            winners: r.winners.into_iter().map(u32::from).collect(),
+            placings: r.placings.into_iter().map(u32::from).collect(),
+            returns: r.returns,
+            samples: None,
         })
         .collect())
 }
@@ -389,10 +317,8 @@ pub(crate) fn placings(py: Python<'_>, state: &Bound<'_, PyAny>) -> PyResult<Vec
             Error::IllegalAction("the game is not over: it has no placings yet".into()),
         ));
     }
-    Ok(apply::placings(&game, &s)
-        .into_iter()
-        .map(u32::from)
-        .collect())
+    let placings = guard(py, || Ok(apply::placings(&game, &s)))?;
+    Ok(placings.into_iter().map(u32::from).collect())
 }
 
 /// The evaluation the greedy agent maximises, for one player (docs/agents.md).
@@ -403,17 +329,6 @@ pub(crate) fn evaluate(
     player: &Bound<'_, PyAny>,
 ) -> PyResult<f64> {
     let (game, s) = state_arg(py, state, "state")?;
-    let p = as_index(player).ok_or_else(|| {
-        type_error(
-            py,
-            format!("a player index is an int, not {}", type_name(player)),
-        )
-    })?;
-    if p < 0 || p >= game.players as i64 {
-        return Err(player_index_error(
-            py,
-            crate::game::no_such_player(player, game.players),
-        ));
-    }
-    Ok(agents::evaluate(&game, &s, p as u8))
+    let p = player_arg(py, player, game.players)?;
+    guard(py, || Ok(agents::evaluate(&game, &s, p)))
 }

@@ -1,9 +1,11 @@
 //! Work on many games at once, with the GIL released: `brass.rollouts` and `brass.VecEnv`.
-use crate::args::{game_arg, int_arg, sampler_arg, state_arg};
-use crate::errors::{detached, to_py, type_error};
-use crate::game::{seed_arg, type_name, Game};
-use crate::state::State;
-use brass_core::{observation, rollout, vecenv, Error, Game as CoreGame};
+use crate::args::{
+    action_ids_arg, game_arg, game_or_state_arg, games_arg, int_arg, sampler_arg, seed_arg,
+    seed_or_zero, threads_arg,
+};
+use crate::errors::{detached, to_py};
+use crate::wrappers::State;
+use brass_core::{observation, rollout, vecenv, Error};
 use numpy::{PyArray1, PyArray2, PyArrayMethods};
 use pyo3::prelude::*;
 use std::sync::Arc;
@@ -64,31 +66,10 @@ pub(crate) fn rollouts(
     sampler: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<RolloutResult> {
     let sampler = sampler_arg(py, sampler)?;
-    let seed = match seed {
-        Some(s) => seed_arg(py, s)?,
-        None => 0,
-    };
-    // The same bound as every other count of the API (`iterations`, `simulations`): below 2**32.
-    let games = int_arg(py, games, "games", 0, u32::MAX as i64, Error::Config)? as usize;
-    let threads = match threads {
-        Some(t) => int_arg(py, t, "threads", 0, 4096, Error::Config)? as usize,
-        None => 0,
-    };
-    let (game, start): (Arc<CoreGame>, Option<brass_core::State>) =
-        if let Ok(g) = game_or_state.cast::<Game>() {
-            (g.get().inner.clone(), None)
-        } else if game_or_state.cast::<State>().is_ok() {
-            let (g, s) = state_arg(py, game_or_state, "the state")?;
-            (g, Some(s))
-        } else {
-            return Err(type_error(
-                py,
-                format!(
-                    "rollouts needs a brass.Game or a brass.State, not {}",
-                    type_name(game_or_state)
-                ),
-            ));
-        };
+    let seed = seed_or_zero(py, seed)?;
+    let games = games_arg(py, games)? as usize;
+    let threads = threads_arg(py, threads)?;
+    let (game, start) = game_or_state_arg(py, game_or_state)?;
     let (result, seconds) = detached(py, || {
         let t = Instant::now();
         let r = rollout::rollouts_with(&game, start.as_ref(), games, seed, threads, sampler);
@@ -138,40 +119,6 @@ unsafe fn buffer<'a, T: numpy::Element, D: numpy::ndarray::Dimension>(
 /// `(rewards, dones)` of `VecEnv.step`.
 type StepResult<'py> = (Bound<'py, PyArray2<f32>>, Bound<'py, PyArray1<bool>>);
 
-/// The action ids of `VecEnv.step`: a numpy array or sequence of integers. Floats and bools are refused
-/// (a float id is a bug in the caller, never something to round).
-fn action_ids(py: Python<'_>, actions: &Bound<'_, PyAny>) -> PyResult<Vec<i64>> {
-    if let Ok(array) = actions.cast::<PyArray1<i64>>() {
-        if let Ok(ids) = array.readonly().as_slice() {
-            return Ok(ids.to_vec());
-        }
-    }
-    let refuse =
-        |what: String| type_error(py, format!("actions must be integer action ids, {what}"));
-    let array = py
-        .import("numpy")?
-        .call_method1("asarray", (actions,))
-        .map_err(|_| refuse(format!("not {}", type_name(actions))))?;
-    let ndim: usize = array.getattr("ndim")?.extract()?;
-    if ndim != 1 {
-        let shape = array.getattr("shape")?.str()?;
-        return Err(refuse(format!(
-            "one per game in a 1-D sequence, not an array of shape {shape}"
-        )));
-    }
-    let dtype = array.getattr("dtype")?;
-    let kind: String = dtype.getattr("kind")?.extract()?;
-    let size: usize = array.getattr("size")?.extract()?;
-    if size > 0 && kind != "i" && kind != "u" {
-        return Err(refuse(format!("not an array of {}", dtype.str()?)));
-    }
-    array
-        .call_method1("astype", ("int64",))?
-        .call_method0("tolist")?
-        .extract::<Vec<i64>>()
-        .map_err(|_| refuse(format!("not {}", type_name(actions))))
-}
-
 /// `n` games stepped together for reinforcement learning, over preallocated numpy buffers.
 ///
 /// `step(actions)` applies one action per environment (all are checked first; an illegal one raises
@@ -215,10 +162,7 @@ impl VecEnv {
         n: &Bound<'_, PyAny>,
         seed: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<VecEnv> {
-        let seed = match seed {
-            Some(s) => seed_arg(py, s)?,
-            None => 0,
-        };
+        let seed = seed_or_zero(py, seed)?;
         let n = int_arg(
             py,
             n,
@@ -264,7 +208,7 @@ impl VecEnv {
     /// Apply one action id per environment (a sequence or numpy array of ints); returns
     /// `(rewards, dones)`.
     fn step<'py>(&self, py: Python<'py>, actions: &Bound<'py, PyAny>) -> PyResult<StepResult<'py>> {
-        let ids = action_ids(py, actions)?;
+        let ids = action_ids_arg(py, actions)?;
         let mut env = self.lock(py)?;
         let (rewards, dones, scores) = (
             self.rewards.bind(py),

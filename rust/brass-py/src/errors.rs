@@ -1,5 +1,7 @@
 //! One mapping from core errors to the `brass.BrassError` family, and the boundary guards every entry
-//! point goes through (polars style: errors mapped once, long calls release the GIL in one helper).
+//! point goes through (polars style: errors mapped once, long calls release the GIL in one helper,
+//! [`detached`]). The classes are those of `brass._errors`, the only Python module of the package the
+//! binding imports for its own sake (the display hooks of `state.rs` aside).
 use brass_core::Error;
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
@@ -19,24 +21,25 @@ pub(crate) fn type_error(py: Python<'_>, msg: String) -> PyErr {
     raise(py, &ARGUMENT_TYPE_ERROR, "ArgumentTypeError", msg)
 }
 
+/// `brass.ConfigError`: a value out of range, or a configuration the engine refuses.
+pub(crate) fn config_error(py: Python<'_>, msg: String) -> PyErr {
+    to_py(py, Error::Config(msg))
+}
+
 /// `brass.PlayerIndexError` (also an IndexError): no such player.
 pub(crate) fn player_index_error(py: Python<'_>, msg: String) -> PyErr {
     raise(py, &PLAYER_INDEX_ERROR, "PlayerIndexError", msg)
 }
 
 /// Raise one of brass's exception classes (looked up once, lazily: `brass._errors` is pure Python).
-pub(crate) fn raise(
-    py: Python<'_>,
-    cell: &'static PyOnceLock<Py<PyType>>,
-    name: &str,
-    msg: String,
-) -> PyErr {
+fn raise(py: Python<'_>, cell: &'static PyOnceLock<Py<PyType>>, name: &str, msg: String) -> PyErr {
     match cell.import(py, "brass._errors", name) {
         Ok(cls) => PyErr::from_type(cls.clone(), msg),
         Err(e) => e,
     }
 }
 
+/// The `brass.BrassError` subclass of a core error.
 pub(crate) fn to_py(py: Python<'_>, err: Error) -> PyErr {
     match err {
         Error::Config(m) => raise(py, &CONFIG_ERROR, "ConfigError", m),
@@ -51,15 +54,7 @@ pub(crate) fn guard<T>(py: Python<'_>, f: impl FnOnce() -> brass_core::Result<T>
     match catch_unwind(AssertUnwindSafe(f)) {
         Ok(Ok(v)) => Ok(v),
         Ok(Err(e)) => Err(to_py(py, e)),
-        Err(panic) => {
-            let what = panic_message(&*panic);
-            Err(raise(
-                py,
-                &BRASS_ERROR,
-                "BrassError",
-                format!("internal error in the brass engine (please report it): {what}"),
-            ))
-        }
+        Err(panic) => Err(internal_error(py, panic_message(&*panic))),
     }
 }
 
@@ -91,11 +86,6 @@ pub(crate) fn detached<T: Send>(
     match result {
         Ok(Ok(v)) => Ok(v),
         Ok(Err(e)) => Err(to_py(py, e)),
-        Err(what) => Err(raise(
-            py,
-            &BRASS_ERROR,
-            "BrassError",
-            format!("internal error in the brass engine (please report it): {what}"),
-        )),
+        Err(what) => Err(internal_error(py, what)),
     }
 }

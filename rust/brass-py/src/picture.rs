@@ -1,5 +1,6 @@
 //! SVG pictures turned into pixels with resvg: PNG files (`brass.svg.save(state, "x.png")`) and the RGB
 //! arrays of Gymnasium's `rgb_array` render mode. The system's fonts are read once per process.
+use crate::args::width_arg;
 use crate::errors::detached;
 use brass_core::Error;
 use numpy::PyArray1;
@@ -69,15 +70,6 @@ fn render(svg: &str, width: Option<u32>) -> Result<tiny_skia::Pixmap, Error> {
     Ok(pixmap)
 }
 
-fn width_arg(width: Option<u32>) -> Result<Option<u32>, Error> {
-    match width {
-        Some(w) if !(16..=8192).contains(&w) => Err(Error::Config(format!(
-            "width must be between 16 and 8192 pixels, not {w}"
-        ))),
-        other => Ok(other),
-    }
-}
-
 /// PNG bytes of an SVG picture, `width` pixels wide (default: the picture's own size).
 #[pyfunction]
 #[pyo3(signature = (svg, width = None))]
@@ -86,9 +78,10 @@ pub(crate) fn _svg_to_png<'py>(
     svg: &str,
     width: Option<u32>,
 ) -> PyResult<Bound<'py, PyBytes>> {
+    let width = width_arg(py, width)?;
     let svg = svg.to_owned();
     let png = detached(py, move || {
-        render(&svg, width_arg(width)?)?
+        render(&svg, width)?
             .encode_png()
             .map_err(|e| Error::InvalidState(format!("PNG encoding failed: {e}")))
     })?;
@@ -104,9 +97,10 @@ pub(crate) fn _svg_to_rgb<'py>(
     svg: &str,
     width: Option<u32>,
 ) -> PyResult<(Bound<'py, PyArray1<u8>>, u32, u32)> {
+    let width = width_arg(py, width)?;
     let svg = svg.to_owned();
     let (rgb, w, h) = detached(py, move || {
-        let pixmap = render(&svg, width_arg(width)?)?;
+        let pixmap = render(&svg, width)?;
         // The background is opaque white, so the premultiplied pixels are the colours themselves.
         let rgb = pixmap
             .data()

@@ -1,17 +1,14 @@
-//! `brass.State`, `brass.PlayerView`, `brass.replay`.
-use crate::errors::{guard, player_index_error, to_py, type_error};
-
-use crate::game::{action_id, as_index, no_such_player, seed_arg, type_name, unicode, Game};
+//! `brass.State`'s methods (its data is `wrappers::State`), `brass.PlayerView`, `brass.replay`.
+use crate::args::{action_arg, bool_arg, headers_arg, json_text_arg, player_arg, seed_arg};
+use crate::errors::{guard, to_py};
+use crate::wrappers::{Game, State};
 use brass_core::game::Resource;
 use brass_core::games::{birmingham, Extra};
-use brass_core::{
-    apply, hidden, invariants, json, observation, rules, Error, Game as CoreGame,
-    State as CoreState,
-};
+use brass_core::{apply, hidden, invariants, json, observation, rules, Error, Game as CoreGame};
 use numpy::PyArray1;
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
-use pyo3::types::{PyDict, PyList, PyString, PyTuple};
+use pyo3::types::{PyDict, PyList, PyTuple};
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
@@ -70,52 +67,24 @@ fn id_list<'py>(py: Python<'py>, ids: &[u16]) -> PyResult<Bound<'py, PyList>> {
     )
 }
 
-/// A game position. Mutable: `apply` changes it in place; `clone` copies it.
-// The freelist keeps up to 64 freed objects (about 80 KB) for the next ones: a search that clones and drops
-// states allocates none (clone from Python 118-125 ns instead of 143-181 ns, docs/performance.md).
-#[pyclass(module = "brass", freelist = 64)]
-pub(crate) struct State {
-    pub(crate) game: Arc<CoreGame>,
-    pub(crate) inner: CoreState,
-    pub(crate) history: Vec<u16>,
-    pub(crate) seed: Option<u64>,
-    /// The position the record starts from (shared between clones: it never changes).
-    pub(crate) start: Option<Arc<CoreState>>,
+/// The display seam, the one place the binding calls up into the Python package: `str(state)` and the
+/// picture Jupyter shows are drawn by `board` of `module` (`brass.text`, `brass.svg`), which reads the state
+/// through its public API, as python-chess's `Board._repr_svg_` calls `chess.svg`. Nothing else of the
+/// binding needs the package; `tests/test_layers.py` allows these two modules here and nowhere else.
+fn drawn_by(state: &Bound<'_, State>, module: &str) -> PyResult<String> {
+    state
+        .py()
+        .import(module)?
+        .getattr("board")?
+        .call1((state,))?
+        .extract()
 }
 
-impl State {
-    /// A state with no history that records itself as the start of its game record.
-    pub(crate) fn from_core(game: Arc<CoreGame>, inner: CoreState) -> State {
-        State {
-            game,
-            inner,
-            history: Vec::new(),
-            seed: None,
-            start: Some(Arc::new(inner)),
-        }
-    }
-
-    fn player_index(&self, py: Python<'_>, index: &Bound<'_, PyAny>) -> PyResult<u8> {
-        let i = as_index(index).ok_or_else(|| {
-            type_error(
-                py,
-                format!("a player index is an int, not {}", type_name(index)),
-            )
-        })?;
-        if i < 0 || i >= self.game.players as i64 {
-            return Err(player_index_error(
-                py,
-                no_such_player(index, self.game.players),
-            ));
-        }
-        Ok(i as u8)
-    }
-
-    fn legal(&self) -> Vec<u16> {
-        let mut ids = Vec::new();
-        rules::legal_actions(&self.game, &self.inner, &mut ids);
-        ids
-    }
+/// The legal ids of a position, ascending.
+fn legal(state: &State) -> Vec<u16> {
+    let mut ids = Vec::new();
+    rules::legal_actions(&state.game, &state.inner, &mut ids);
+    ids
 }
 
 #[pymethods]
@@ -250,11 +219,7 @@ impl State {
     }
     /// The position as an SVG picture (`brass.svg.board`), shown by Jupyter.
     fn _repr_svg_(slf: &Bound<'_, Self>) -> PyResult<String> {
-        slf.py()
-            .import("brass.svg")?
-            .getattr("board")?
-            .call1((slf,))?
-            .extract()
+        drawn_by(slf, "brass.svg")
     }
     /// True once the game is over (decision "over").
     #[getter]
@@ -263,12 +228,12 @@ impl State {
     }
     /// Legal action ids, ascending, without duplicates; empty when the game is over.
     fn legal_actions<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
-        let ids = guard(py, || Ok(self.legal()))?;
+        let ids = guard(py, || Ok(legal(self)))?;
         id_list(py, &ids)
     }
     /// A numpy bool array of length `game.num_actions`, True at the legal ids.
     fn legal_action_mask<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray1<bool>>> {
-        let ids = guard(py, || Ok(self.legal()))?;
+        let ids = guard(py, || Ok(legal(self)))?;
         let mut mask = vec![false; self.game.num_actions()];
         for id in ids {
             mask[id as usize] = true;
@@ -278,12 +243,7 @@ impl State {
     /// Apply an action id or notation. Raises IllegalActionError / NotationError and leaves the state
     /// unchanged when it is not legal.
     fn apply(&mut self, py: Python<'_>, action: &Bound<'_, PyAny>) -> PyResult<()> {
-        let id = if let Ok(text) = action.cast::<PyString>() {
-            let text = unicode(py, text, Error::Notation)?;
-            guard(py, || self.game.parse_action(text))? as i64
-        } else {
-            action_id(py, &self.game, action)?
-        };
+        let id = action_arg(py, &self.game, action)?;
         let mut next = self.inner;
         let game = &self.game;
         guard(py, || apply::apply(game, &mut next, id))?;
@@ -364,17 +324,16 @@ impl State {
     }
     /// The winners after tie-breaks (L-53); empty until the game is over.
     #[getter]
-    fn winners(&self) -> Vec<u32> {
-        apply::winners(&self.game, &self.inner)
-            .into_iter()
-            .map(u32::from)
-            .collect()
+    fn winners(&self, py: Python<'_>) -> PyResult<Vec<u32>> {
+        let winners = guard(py, || Ok(apply::winners(&self.game, &self.inner)))?;
+        Ok(winners.into_iter().map(u32::from).collect())
     }
     /// Each player's zero-sum result (docs/api.md): a sole winner +1, the others −1/(n−1); k winners
     /// (n/k − 1)/(n − 1) each. All 0.0 before the game is over.
     #[getter]
-    fn returns(&self) -> Vec<f64> {
-        apply::returns(&self.game, &self.inner)[..self.game.players as usize].to_vec()
+    fn returns(&self, py: Python<'_>) -> PyResult<Vec<f64>> {
+        let returns = guard(py, || Ok(apply::returns(&self.game, &self.inner)))?;
+        Ok(returns[..self.game.players as usize].to_vec())
     }
     /// Canonical JSON (docs/state-format.md).
     fn to_json(&self, py: Python<'_>) -> PyResult<String> {
@@ -384,7 +343,7 @@ impl State {
     /// InvalidStateError naming the first problem.
     #[staticmethod]
     fn from_json(py: Python<'_>, text: &Bound<'_, PyAny>) -> PyResult<State> {
-        let text = json_text(py, text, "state JSON")?;
+        let text = json_text_arg(py, text, "state JSON")?;
         let (game, inner) = guard(py, || json::from_json(&text))?;
         Ok(State {
             game: Arc::new(game),
@@ -401,7 +360,7 @@ impl State {
         py: Python<'py>,
         player: &Bound<'_, PyAny>,
     ) -> PyResult<Bound<'py, PyArray1<f32>>> {
-        let p = self.player_index(py, player)?;
+        let p = player_arg(py, player, self.game.players)?;
         let mut out = vec![0f32; observation::size(&self.game)];
         guard(py, || {
             observation::write(&self.game, &self.inner, p, &mut out);
@@ -417,7 +376,7 @@ impl State {
         player: &Bound<'_, PyAny>,
         seed: &Bound<'_, PyAny>,
     ) -> PyResult<State> {
-        let p = self.player_index(py, player)?;
+        let p = player_arg(py, player, self.game.players)?;
         let seed = seed_arg(py, seed)?;
         let inner = guard(py, || {
             Ok(hidden::resample_hidden(&self.game, &self.inner, p, seed))
@@ -444,26 +403,22 @@ impl State {
         notation: Option<&Bound<'_, PyAny>>,
         headers: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<String> {
-        let notation = match notation {
-            Some(v) => crate::args::bool_arg(py, v, "notation")?,
-            None => false,
-        };
-        let headers = match headers {
-            Some(h) if !h.is_none() => Some(headers_arg(py, h)?),
-            _ => None,
-        };
+        let notation = notation.map_or(Ok(false), |v| bool_arg(py, v, "notation"))?;
+        let headers = headers_arg(py, headers)?;
         let moves = if notation {
             json::RecordMoves::Notation
         } else {
             json::RecordMoves::Ids
         };
-        let text = json::record_json(
-            &self.game,
-            self.seed,
-            self.start.as_deref(),
-            &self.history,
-            moves,
-        );
+        let text = guard(py, || {
+            Ok(json::record_json(
+                &self.game,
+                self.seed,
+                self.start.as_deref(),
+                &self.history,
+                moves,
+            ))
+        })?;
         match headers {
             Some(h) => guard(py, || json::with_headers(&text, &h)),
             None => Ok(text),
@@ -471,7 +426,7 @@ impl State {
     }
     /// A snapshot of one player's holdings.
     fn player(&self, py: Python<'_>, index: &Bound<'_, PyAny>) -> PyResult<PlayerView> {
-        let i = self.player_index(py, index)?;
+        let i = player_arg(py, index, self.game.players)?;
         let g = &self.game;
         let p = &self.inner.players[i as usize];
         Ok(PlayerView {
@@ -491,22 +446,20 @@ impl State {
             links_left: p.links_left,
         })
     }
-    fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
+    fn __eq__(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<bool> {
         match other.cast::<State>() {
             Ok(o) => {
                 let o = o.borrow();
-                json::to_json(&self.game, &self.inner) == json::to_json(&o.game, &o.inner)
+                guard(py, || {
+                    Ok(json::to_json(&self.game, &self.inner) == json::to_json(&o.game, &o.inner))
+                })
             }
-            Err(_) => false,
+            Err(_) => Ok(false),
         }
     }
     /// A compact text picture of the position (`brass.text.board`), as `print(state)` shows.
     fn __str__(slf: &Bound<'_, Self>) -> PyResult<String> {
-        slf.py()
-            .import("brass.text")?
-            .getattr("board")?
-            .call1((slf,))?
-            .extract()
+        drawn_by(slf, "brass.text")
     }
     fn __repr__(&self) -> String {
         match self.inner.current_player(&self.game) {
@@ -531,13 +484,14 @@ impl State {
         py: Python<'py>,
     ) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyTuple>)> {
         let f = py.import("brass._brass")?.getattr("_state_from_pickle")?;
-        let start = self.start.as_deref().map(|s| json::to_json(&self.game, s));
+        let (text, start) = guard(py, || {
+            let start = self.start.as_deref().map(|s| json::to_json(&self.game, s));
+            Ok((json::to_json(&self.game, &self.inner), start))
+        })?;
         let args = PyTuple::new(
             py,
             [
-                json::to_json(&self.game, &self.inner)
-                    .into_pyobject(py)?
-                    .into_any(),
+                text.into_pyobject(py)?.into_any(),
                 self.history.clone().into_pyobject(py)?.into_any(),
                 self.seed.into_pyobject(py)?.into_any(),
                 start.into_pyobject(py)?.into_any(),
@@ -569,45 +523,10 @@ pub(crate) fn _state_from_pickle(
     })
 }
 
-/// JSON text from a str, bytes (UTF-8) or an already parsed dict (written back with `json.dumps`);
-/// ArgumentTypeError for any other type, InvalidStateError for text that is not UTF-8 / Unicode.
-pub(crate) fn json_text(py: Python<'_>, obj: &Bound<'_, PyAny>, what: &str) -> PyResult<String> {
-    if let Ok(text) = obj.cast::<PyString>() {
-        return Ok(unicode(py, text, Error::InvalidState)?.to_string());
-    }
-    if let Ok(bytes) = obj.cast::<pyo3::types::PyBytes>() {
-        return String::from_utf8(bytes.as_bytes().to_vec()).map_err(|_| {
-            to_py(
-                py,
-                Error::InvalidState(format!("{what}: the bytes are not UTF-8")),
-            )
-        });
-    }
-    if obj.cast::<PyDict>().is_ok() {
-        return py
-            .import("json")?
-            .call_method1("dumps", (obj,))
-            .and_then(|t| t.extract())
-            .map_err(|_| {
-                to_py(
-                    py,
-                    Error::InvalidState(format!("{what}: the dict is not a JSON object")),
-                )
-            });
-    }
-    Err(type_error(
-        py,
-        format!(
-            "{what} must be a str, bytes or dict, not {}",
-            type_name(obj)
-        ),
-    ))
-}
-
 /// Replay a game record (JSON text, bytes or a dict), checking every action; returns the final state.
 #[pyfunction]
 pub(crate) fn replay(py: Python<'_>, text: &Bound<'_, PyAny>) -> PyResult<State> {
-    let text = json_text(py, text, "a game record")?;
+    let text = json_text_arg(py, text, "a game record")?;
     let (game, inner, history, seed, start) = guard(py, || {
         let rec = json::parse_record(&text)?;
         let mut state = rec.start;
@@ -633,32 +552,4 @@ pub(crate) fn replay(py: Python<'_>, text: &Bound<'_, PyAny>) -> PyResult<State>
         seed,
         start,
     })
-}
-
-/// Record headers: a dict of str -> str (ArgumentTypeError naming the first entry that is not).
-fn headers_arg(
-    py: Python<'_>,
-    headers: &Bound<'_, PyAny>,
-) -> PyResult<serde_json::Map<String, serde_json::Value>> {
-    let dict = headers.cast::<pyo3::types::PyDict>().map_err(|_| {
-        crate::errors::type_error(
-            py,
-            format!("headers must be a dict of str, not {}", type_name(headers)),
-        )
-    })?;
-    let mut out = serde_json::Map::new();
-    for (k, v) in dict.iter() {
-        let (Ok(k), Ok(v)) = (k.extract::<String>(), v.extract::<String>()) else {
-            return Err(crate::errors::type_error(
-                py,
-                format!(
-                    "headers must be a dict of str: {} -> {}",
-                    k.repr()?,
-                    type_name(&v)
-                ),
-            ));
-        };
-        out.insert(k, serde_json::Value::String(v));
-    }
-    Ok(out)
 }

@@ -2,11 +2,13 @@
 //! (docs/selfplay.md). Waiting releases the GIL and wakes every 50 ms to let Python handle signals, so
 //! Ctrl-C or SIGTERM stops a run between two games it has handed out.
 use crate::agents::GameResult;
-use crate::args::{bool_arg, float_arg, game_arg, int_arg};
-use crate::errors::{to_py, type_error};
-use crate::game::seed_arg;
+use crate::args::{
+    bool_arg, first_arg, game_arg, games_arg, int_arg, native_agents_arg, rate_arg, seatings_arg,
+    seed_arg, seed_or_zero, threads_arg,
+};
+use crate::errors::{config_error, detached, guard, internal_error};
 use brass_core::agents::Agent as CoreAgent;
-use brass_core::selfplay::{self, Batch, Finished, Schedule, Seating, Stream, StreamConfig};
+use brass_core::selfplay::{self, Batch, Finished, Schedule, Stream, StreamConfig};
 use brass_core::{apply, observation, Error, Game as CoreGame};
 use numpy::{PyArray1, PyArrayMethods};
 use pyo3::exceptions::PyStopIteration;
@@ -56,7 +58,7 @@ impl GameStream {
         seatings: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<GameStream> {
         let g = game_arg(py, game, "game")?;
-        let agents = crate::agents::native_agents(py, agents)?;
+        let agents = native_agents_arg(py, agents)?;
         for a in &agents {
             a.check_game(py, &g)?;
         }
@@ -64,55 +66,48 @@ impl GameStream {
         let players = g.players as usize;
         let schedule = match (games, seatings) {
             (Some(games), None) => {
-                let games = int_arg(py, games, "games", 0, u32::MAX as i64, Error::Config)? as u64;
+                let games = games_arg(py, games)?;
                 if owned.len() != players {
-                    return Err(config(format!(
-                        "{} agent{} for a {players}-player game: give one agent per seat",
-                        owned.len(),
-                        if owned.len() == 1 { "" } else { "s" }
-                    )));
+                    return Err(config_error(
+                        py,
+                        format!(
+                            "{} agent{} for a {players}-player game: give one agent per seat",
+                            owned.len(),
+                            if owned.len() == 1 { "" } else { "s" }
+                        ),
+                    ));
                 }
                 Schedule::Run {
-                    seed: seed.map_or(Ok(0), |s| seed_arg(py, s))?,
-                    first: match first {
-                        Some(f) => int_arg(py, f, "first", 0, i64::MAX >> 1, Error::Config)? as u64,
-                        None => 0,
-                    },
+                    seed: seed_or_zero(py, seed)?,
+                    first: first_arg(py, first)?,
                     games,
                     rotate: rotate.map_or(Ok(true), |r| bool_arg(py, r, "rotate"))?,
                 }
             }
             (None, Some(list)) => {
                 if seed.is_some() || first.is_some() || rotate.is_some() {
-                    return Err(config(
+                    return Err(config_error(
+                        py,
                         "seatings give each game's seeds and seats: no seed, first or rotate"
                             .into(),
                     ));
                 }
-                Schedule::Games(seating_list(py, list, players, owned.len())?)
+                Schedule::Games(seatings_arg(py, list, players, owned.len())?)
             }
             _ => {
-                return Err(config(
+                return Err(config_error(
+                    py,
                     "give either games (a run of games) or seatings (a list of games)".into(),
                 ))
             }
         };
-        let threads = match threads {
-            Some(t) => int_arg(py, t, "threads", 0, 4096, Error::Config)? as usize,
-            None => 0,
-        };
+        let threads = threads_arg(py, threads)?;
         let window = match window {
             Some(w) => int_arg(py, w, "window", 0, 1 << 20, Error::Config)? as u64,
             None => 0,
         };
         let sample_rate = match sample_rate {
-            Some(r) if !r.is_none() => {
-                let rate = float_arg(py, r, "sample_rate")?;
-                if !(rate > 0.0 && rate <= 1.0) {
-                    return Err(config(format!("sample_rate must be in (0, 1], not {rate}")));
-                }
-                Some(rate)
-            }
+            Some(r) if !r.is_none() => Some(rate_arg(py, r, "sample_rate")?),
             _ => None,
         };
         let names = owned.iter().map(|a| a.name()).collect();
@@ -121,8 +116,11 @@ impl GameStream {
             window,
             sample_rate,
         };
+        let stream = guard(py, || {
+            Ok(Stream::start(g.clone(), owned, schedule, &config))
+        })?;
         Ok(GameStream {
-            stream: Stream::start(g.clone(), owned, schedule, &config),
+            stream,
             game: g,
             names,
             buffer: Mutex::new(VecDeque::new()),
@@ -138,7 +136,7 @@ impl GameStream {
             if let Some(f) = self.lock().pop_front() {
                 return self.result(py, f);
             }
-            match py.detach(|| self.stream.next_batch(SIGNAL_CHECK)) {
+            match detached(py, || Ok(self.stream.next_batch(SIGNAL_CHECK)))? {
                 Batch::Ready(games) => self.lock().extend(games),
                 Batch::Pending => {
                     if let Err(e) = py.check_signals() {
@@ -148,9 +146,7 @@ impl GameStream {
                     }
                 }
                 Batch::Done => return Err(PyStopIteration::new_err(())),
-                Batch::Failed(what) => {
-                    return Err(crate::errors::internal_error(py, what));
-                }
+                Batch::Failed(what) => return Err(internal_error(py, what)),
             }
         }
     }
@@ -205,48 +201,6 @@ impl GameStream {
     }
 }
 
-fn config(msg: String) -> PyErr {
-    Python::attach(|py| to_py(py, Error::Config(msg)))
-}
-
-/// One seating as Python gives it: (deal seed, agents seed, [agent index per player]).
-type SeatingArg<'py> = (Bound<'py, PyAny>, Bound<'py, PyAny>, Vec<Bound<'py, PyAny>>);
-
-/// `[(deal, agents_seed, [agent index per player]), ...]`.
-fn seating_list(
-    py: Python<'_>,
-    list: &Bound<'_, PyAny>,
-    players: usize,
-    agents: usize,
-) -> PyResult<Vec<Seating>> {
-    let items: Vec<SeatingArg<'_>> = list.extract().map_err(|_| {
-        type_error(
-            py,
-            "seatings must be a list of (deal seed, agents seed, [agent index per player])".into(),
-        )
-    })?;
-    let mut out = Vec::with_capacity(items.len());
-    for (deal, agents_seed, seats) in items {
-        if seats.len() != players {
-            return Err(config(format!(
-                "a seating lists {} agents for a {players}-player game",
-                seats.len()
-            )));
-        }
-        let seats = seats
-            .iter()
-            .map(|a| int_arg(py, a, "an agent index", 0, agents as i64 - 1, Error::Config))
-            .map(|r| r.map(|a| a as usize))
-            .collect::<PyResult<Vec<usize>>>()?;
-        out.push(Seating {
-            deal: seed_arg(py, &deal)?,
-            agents_seed: seed_arg(py, &agents_seed)?,
-            seats,
-        });
-    }
-    Ok(out)
-}
-
 /// The samples of one game as numpy arrays (docs/selfplay.md, "Samples").
 fn samples_dict(py: Python<'_>, game: &CoreGame, s: selfplay::Samples) -> PyResult<Py<PyAny>> {
     let rows = s.decisions.len();
@@ -279,17 +233,17 @@ pub(crate) fn _samples_of_game(
 ) -> PyResult<Py<PyAny>> {
     let g = game_arg(py, game, "game")?;
     let seed = seed_arg(py, seed)?;
-    let rate = float_arg(py, sample_rate, "sample_rate")?;
-    if !(rate > 0.0 && rate <= 1.0) {
-        return Err(config(format!("sample_rate must be in (0, 1], not {rate}")));
-    }
-    let (samples, end) =
-        crate::errors::detached(py, || selfplay::samples_of_game(&g, seed, &actions, rate))?;
+    let rate = rate_arg(py, sample_rate, "sample_rate")?;
     let n = g.players as usize;
+    let (samples, end, returns) = detached(py, || {
+        let (samples, end) = selfplay::samples_of_game(&g, seed, &actions, rate)?;
+        let returns = apply::returns(&g, &end)[..n].to_vec();
+        Ok((samples, end, returns))
+    })?;
     let dict = samples_dict(py, &g, samples)?;
     let d = dict.bind(py);
     let scores: Vec<i32> = end.players[..n].iter().map(|p| p.vp).collect();
     d.set_item("scores", scores)?;
-    d.set_item("returns", apply::returns(&g, &end)[..n].to_vec())?;
+    d.set_item("returns", returns)?;
     Ok(dict)
 }

@@ -1,10 +1,13 @@
-"""Types of the Rust extension module (rust/brass-py)."""
+"""Types of the Rust extension module (rust/brass-py), with its submodules `agents` and `search` (this folder's
+`agents.pyi` and `search.pyi`); `tests/test_stub.py` checks all three with stubtest."""
 
-from types import ModuleType
 from typing import Any, Literal, final
 
 import numpy as np
 import numpy.typing as npt
+
+from . import agents as agents
+from . import search as search
 
 __all__ = [
     "__version__",
@@ -26,10 +29,6 @@ __all__ = [
 ]
 
 __version__: str
-#: The native agents (typed where users meet them: `brass.agents`, python/brass/agents.py).
-agents: ModuleType
-#: The network-guided search (typed where users meet it: `brass.search`, python/brass/search.py).
-search: ModuleType
 
 @final
 class Game:

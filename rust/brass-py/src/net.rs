@@ -1,0 +1,181 @@
+//! Trained networks as agents (docs/learning.md): `brass.agents.Net`'s methods (its data is
+//! `wrappers::Net`), playing its raw policy, and `brass.agents.NetMCTS`, the search it guides; the networks
+//! shipped with the package (`PRETRAINED`).
+use crate::args::{
+    float_arg, net_or_network_arg, network_arg, non_negative_arg, observations_arg,
+    search_rule_arg, simulations_arg, trained_with_gumbel,
+};
+use crate::errors::{config_error, detached};
+use crate::wrappers::{Agent, Game, Net};
+use brass_core::net::{game_key, Scratch};
+use brass_core::net_agents::{NetAgent, NetMctsAgent};
+use brass_core::puct::{GumbelConfig, PuctConfig};
+use numpy::{PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray2};
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyType};
+use std::path::PathBuf;
+use std::sync::Arc;
+
+/// The networks shipped with the package (docs/learning.md, "Shipped networks"): name → file in
+/// `brass/nets`. Python reads the table as `brass._brass.agents.PRETRAINED`.
+const PRETRAINED: [(&str, &str); 1] = [("birmingham-2p", "birmingham-2p.safetensors")];
+
+/// `PRETRAINED` as a Python dict.
+pub(crate) fn pretrained_dict(py: Python<'_>) -> PyResult<Bound<'_, PyDict>> {
+    let d = PyDict::new(py);
+    for (name, file) in PRETRAINED {
+        d.set_item(name, file)?;
+    }
+    Ok(d)
+}
+
+/// The file of a shipped network: `nets/` beside the extension, in the installed package.
+fn pretrained_path(py: Python<'_>, name: &str) -> PyResult<PathBuf> {
+    let Some((_, file)) = PRETRAINED.iter().find(|(n, _)| *n == name) else {
+        let mut names: Vec<&str> = PRETRAINED.iter().map(|(n, _)| *n).collect();
+        names.sort_unstable();
+        return Err(config_error(
+            py,
+            format!("no shipped network `{name}`: there is {}", names.join(", ")),
+        ));
+    };
+    // The extension itself says where the package is (importing `brass` for it would run up the layers).
+    let extension: PathBuf = py.import("brass._brass")?.getattr("__file__")?.extract()?;
+    let path = extension.with_file_name("nets").join(file);
+    if !path.is_file() {
+        return Err(config_error(
+            py,
+            format!(
+                "the shipped network `{name}` is missing from this installation ({})",
+                path.display()
+            ),
+        ));
+    }
+    Ok(path)
+}
+
+/// Logits and values of a batch of observations.
+type Outputs<'py> = (Bound<'py, PyArray2<f32>>, Bound<'py, PyArray2<f32>>);
+
+#[pymethods]
+impl Net {
+    #[new]
+    fn new(py: Python<'_>, source: &Bound<'_, PyAny>) -> PyResult<PyClassInitializer<Net>> {
+        let (net, game) = network_arg(py, source)?;
+        Ok(PyClassInitializer::from(Agent {
+            inner: Arc::new(NetAgent {
+                net: net.clone(),
+                game: game.clone(),
+            }),
+            game: Some(game.clone()),
+        })
+        .add_subclass(Net { net, game }))
+    }
+
+    /// A network shipped with the package (`docs/learning.md`, "Shipped networks").
+    #[classmethod]
+    fn pretrained(cls: &Bound<'_, PyType>, name: &str) -> PyResult<Py<PyAny>> {
+        let path = pretrained_path(cls.py(), name)?;
+        Ok(cls.call1((path,))?.unbind())
+    }
+
+    /// The game the network was trained for.
+    #[getter]
+    fn game(&self, py: Python<'_>) -> PyResult<Py<Game>> {
+        Py::new(
+            py,
+            Game {
+                inner: self.game.clone(),
+            },
+        )
+    }
+
+    /// The widths of its hidden layers.
+    #[getter]
+    fn widths(&self) -> Vec<usize> {
+        self.net.widths()
+    }
+
+    /// The metadata of its file.
+    #[getter]
+    fn metadata(&self) -> std::collections::HashMap<String, String> {
+        self.net.metadata.clone()
+    }
+
+    /// Logits `(rows, num_actions)` and values `(rows, players)` (each relative to its observer) for
+    /// observations `(rows, observation_size)` float32.
+    fn evaluate<'py>(
+        &self,
+        py: Python<'py>,
+        observations: PyReadonlyArray2<'py, f32>,
+    ) -> PyResult<Outputs<'py>> {
+        let (obs, rows) = observations_arg(py, &observations, self.net.inputs())?;
+        let net = self.net.clone();
+        let (logits, values) = detached(py, move || {
+            let (mut l, mut v) = (Vec::new(), Vec::new());
+            net.evaluate(&obs, rows, &mut Scratch::default(), &mut l, &mut v);
+            Ok((l, v))
+        })?;
+        Ok((
+            PyArray1::from_vec(py, logits).reshape([rows, self.net.actions()])?,
+            PyArray1::from_vec(py, values).reshape([rows, self.net.players()])?,
+        ))
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "<brass.agents.Net for {}, hidden layers {:?}>",
+            game_key(&self.game),
+            self.net.widths()
+        )
+    }
+}
+
+/// The search a trained network guides (`NetMCTS(path_or_net, simulations=64, c_puct=1.5, fpu_reduction=0.0,
+/// search=None, considered=16)`): `search="puct"` plays the most visited action, `"gumbel"` the Sequential
+/// Halving winner (no noise either way); None: the search the network was trained with (its file's metadata
+/// `search`), else PUCT.
+#[pyclass(module = "brass.agents", extends = Agent, frozen, name = "NetMCTS")]
+pub(crate) struct NetMcts;
+
+#[pymethods]
+impl NetMcts {
+    #[new]
+    #[pyo3(signature = (network, simulations = None, c_puct = None, fpu_reduction = None, search = None,
+                        considered = None))]
+    fn new(
+        py: Python<'_>,
+        network: &Bound<'_, PyAny>,
+        simulations: Option<&Bound<'_, PyAny>>,
+        c_puct: Option<&Bound<'_, PyAny>>,
+        fpu_reduction: Option<&Bound<'_, PyAny>>,
+        search: Option<&str>,
+        considered: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<PyClassInitializer<NetMcts>> {
+        let (net, game) = net_or_network_arg(py, network)?;
+        let mut config = PuctConfig {
+            // The agent plays its best move: no Gumbel noise at the root.
+            gumbel: search_rule_arg(py, search, considered, None, trained_with_gumbel(&net))?
+                .map(|g| GumbelConfig { scale: 0.0, ..g }),
+            ..PuctConfig::default()
+        };
+        if let Some(s) = simulations {
+            config.simulations = simulations_arg(py, s)?;
+        }
+        if let Some(c) = c_puct {
+            config.c_puct = non_negative_arg(py, c, "c_puct")?;
+        }
+        if let Some(x) = fpu_reduction {
+            config.fpu_reduction = float_arg(py, x, "fpu_reduction")? as f32;
+        }
+        Ok(PyClassInitializer::from(Agent {
+            inner: Arc::new(NetMctsAgent {
+                net,
+                game: game.clone(),
+                config,
+            }),
+            game: Some(game),
+        })
+        .add_subclass(NetMcts))
+    }
+}
