@@ -48,6 +48,14 @@ def add_parser(sub: Any) -> None:
         p.add_argument(flag, type=kind, default=None, help=f"(default {getattr(defaults, name)})")
     p.add_argument("--widths", type=int, nargs="+", default=None, help=f"hidden layers (default {defaults.widths})")
     p.add_argument(
+        "--ray",
+        nargs="?",
+        const="local",
+        default=None,
+        metavar="ADDRESS",
+        help="self-play on a Ray cluster at ADDRESS (the ray extra); alone: one started on this machine",
+    )
+    p.add_argument(
         "--search", choices=("gumbel", "puct"), default=None, help=f"the self-play search (default {defaults.search})"
     )
     p.add_argument(
@@ -79,7 +87,7 @@ def run(args: argparse.Namespace) -> int:
         config.make_game()  # a bad configuration is reported before the folder is made
         trainer = Trainer(args.out, config)
     if args.resume:  # a resumed run may be given a new budget
-        for name in ("minutes", "iterations"):
+        for name in ("minutes", "iterations", "ray"):
             if getattr(args, name) is not None:
                 setattr(trainer.config, name, getattr(args, name))
     trainer.run()

@@ -78,6 +78,8 @@ class LearnConfig:
     eval_simulations: int = 64
     #: The fixed anchors of the arena (agent specs); the warm-start network and the best so far join them.
     eval_anchors: list[str] = field(default_factory=lambda: ["random", "greedy", "mcts:300"])
+    #: Self-play on a Ray cluster: its address, or "local" for one started on this machine; None: this process.
+    ray: str | None = None
 
     def make_game(self) -> brass.Game:
         return brass.Game(self.game, players=self.players, **self.options)
@@ -184,6 +186,7 @@ class Trainer:
         self.minutes_before = 0.0
         #: The best network so far by the arena (its iteration and score), or empty.
         self.best: dict[str, Any] = {}
+        self._ray: Any = None
         checkpoint = os.path.join(folder, "checkpoint.npz")
         #: Whether the warm start is behind us (or there is none): a checkpoint exists.
         self.warmed = os.path.exists(checkpoint)
@@ -386,27 +389,39 @@ class Trainer:
             self.step(started)
         self.plot()
 
-    def self_play(self, net: Any, first: int, games: int) -> Any:
-        """`games` self-play games (from game `first` of the run) with the search `net` guides."""
+    def search_settings(self) -> dict[str, Any]:
+        """The settings of `search.SearchGames` for the run's self-play (but the game, network and games)."""
         c = self.config
         gumbel = c.search == "gumbel"
-        return search.SearchGames(
-            self.game,
-            net,
-            games,
-            seed=c.seed,
-            first=first,
-            simulations=c.simulations,
-            parallel=c.parallel,
-            c_puct=c.c_puct,
-            dirichlet_alpha=0.0 if gumbel else c.dirichlet_alpha,
-            temperature_decisions=0 if gumbel else c.temperature_decisions,
-            policy_target=c.policy_target,
-            search=c.search,
-            considered=c.considered if gumbel else None,
-            full_search_fraction=c.full_search_fraction,
-            fast_simulations=c.fast_simulations,
+        return {
+            "simulations": c.simulations,
+            "parallel": c.parallel,
+            "c_puct": c.c_puct,
+            "dirichlet_alpha": 0.0 if gumbel else c.dirichlet_alpha,
+            "temperature_decisions": 0 if gumbel else c.temperature_decisions,
+            "policy_target": c.policy_target,
+            "search": c.search,
+            "considered": c.considered if gumbel else None,
+            "full_search_fraction": c.full_search_fraction,
+            "fast_simulations": c.fast_simulations,
+        }
+
+    def self_play(self, network: bytes, first: int, games: int) -> tuple[list[Any], int, tuple[float, float]]:
+        """`games` self-play games (from game `first` of the run) with the search the network file's `network`
+        guides, in game order — here, or on the Ray cluster of `ray` (the same games) — with the leaves evaluated
+        and the seconds in the engine and the network."""
+        c = self.config
+        if c.ray is not None:
+            if self._ray is None:
+                from brass.learn.distributed import RaySelfPlay
+
+                self._ray = RaySelfPlay(c.ray)
+            return self._ray.play(self.game, network, self.search_settings(), c.seed, first, games)
+        played = search.SearchGames(
+            self.game, agents.Net(network), games, seed=c.seed, first=first, **self.search_settings()
         )
+        games_played = sorted(played, key=lambda g: g.index)
+        return games_played, played.leaf_evaluations, played.seconds
 
     def step(self, started: float) -> None:
         """One iteration: self-play with the current network, the held-out measures on its games, training,
@@ -414,10 +429,13 @@ class Trainer:
         c = self.config
         i = self.iteration + 1
         t0 = time.perf_counter()
-        games = self.self_play(agents.Net(self.net_path), self.iteration * c.games_per_iteration, c.games_per_iteration)
+        with open(self.net_path, "rb") as f:
+            network = f.read()
+        games, leaves, (engine_seconds, network_seconds) = self.self_play(
+            network, self.iteration * c.games_per_iteration, c.games_per_iteration
+        )
         data = Samples.concatenate([samples_of(g, self.game) for g in games])
         selfplay_seconds = time.perf_counter() - t0
-        engine_seconds, network_seconds = games.seconds
         measured = held_out(self.params, data, self.game.num_actions)
         save_samples(data, os.path.join(self.folder, "data", f"{i:04d}-{len(data)}.npz"))
         self.buffer.add(data)
@@ -437,7 +455,7 @@ class Trainer:
             "aux_loss": round(aux_loss, 4),
             "selfplay_seconds": round(selfplay_seconds, 1),
             "train_seconds": round(train_seconds, 1),
-            "leaf_evaluations": games.leaf_evaluations,
+            "leaf_evaluations": leaves,
             "engine_seconds": round(engine_seconds, 1),
             "network_seconds": round(network_seconds, 1),
             **measured,

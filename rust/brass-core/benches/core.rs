@@ -108,6 +108,7 @@ fn main() {
         let mut evaluator = NetEvaluator {
             net: &net,
             scratch: Scratch::default(),
+            batch: true,
         };
         let t = Instant::now();
         let mut play = SearchGames::new(&game, config, 1, 0, games);

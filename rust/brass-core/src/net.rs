@@ -25,16 +25,24 @@ struct Dense {
     bias: Vec<f32>,
 }
 
+/// How a layer's product is computed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Product {
+    /// Row by row, skipping zero inputs: for the sparse observation, and for a row or two.
+    RowByRow,
+    /// The general matrix product: for batches.
+    General,
+}
+
 impl Dense {
-    /// `out[b] = x[b] @ weight + bias` for the `rows` rows of `x`; `sparse`: most of `x` is 0 (the
-    /// observation: about one value in fifteen is not).
-    fn forward(&self, x: &[f32], rows: usize, sparse: bool, out: &mut Vec<f32>) {
+    /// `out[b] = x[b] @ weight + bias` for the `rows` rows of `x`, computed as `product` says.
+    fn forward(&self, x: &[f32], rows: usize, product: Product, out: &mut Vec<f32>) {
         out.clear();
         out.reserve(rows * self.outputs);
         for _ in 0..rows {
             out.extend_from_slice(&self.bias);
         }
-        if rows <= FEW_ROWS || sparse {
+        if product == Product::RowByRow {
             // A row or two (a search's single leaf): stream the weights once, row by row. A general product
             // would first copy (pack) the whole weight matrix, which costs more than the product itself.
             // A sparse input skips the weight rows of its zeros, most of them.
@@ -83,7 +91,8 @@ fn row_by_row_portable(weight: &[f32], inputs: usize, outputs: usize, x: &[f32],
     }
 }
 
-/// Up to this many rows, a layer is evaluated row by row rather than by a general matrix product.
+/// Up to this many rows (outside a search's batches), a dense layer is evaluated row by row rather than by a
+/// general matrix product.
 const FEW_ROWS: usize = 4;
 
 /// From this many rows on, a batch is split between threads.
@@ -299,9 +308,36 @@ impl Net {
         logits: &mut Vec<f32>,
         values: &mut Vec<f32>,
     ) {
+        self.evaluate_as(observations, rows, scratch, logits, values, false);
+    }
+
+    /// [`evaluate`](Net::evaluate) for a batch of a search's leaves: every row computed the same way however
+    /// many rows the batch has (the general product for every layer but the first, even for a row or two), so
+    /// a game of `SearchGames` does not depend on which other games share its batches — nor on how a run is
+    /// split over processes or machines of the same kind.
+    pub fn evaluate_batch(
+        &self,
+        observations: &[f32],
+        rows: usize,
+        scratch: &mut Scratch,
+        logits: &mut Vec<f32>,
+        values: &mut Vec<f32>,
+    ) {
+        self.evaluate_as(observations, rows, scratch, logits, values, true);
+    }
+
+    fn evaluate_as(
+        &self,
+        observations: &[f32],
+        rows: usize,
+        scratch: &mut Scratch,
+        logits: &mut Vec<f32>,
+        values: &mut Vec<f32>,
+        batch: bool,
+    ) {
         let threads = rayon::current_num_threads();
         if rows < SPLIT_ROWS || threads < 2 {
-            self.evaluate_rows(observations, rows, scratch, logits, values);
+            self.evaluate_rows(observations, rows, scratch, logits, values, batch);
             return;
         }
         use rayon::prelude::*;
@@ -311,7 +347,7 @@ impl Net {
             .map(|obs| {
                 let n = obs.len() / self.inputs();
                 let (mut l, mut v) = (Vec::new(), Vec::new());
-                self.evaluate_rows(obs, n, &mut Scratch::default(), &mut l, &mut v);
+                self.evaluate_rows(obs, n, &mut Scratch::default(), &mut l, &mut v, batch);
                 (l, v)
             })
             .collect();
@@ -331,20 +367,28 @@ impl Net {
         scratch: &mut Scratch,
         logits: &mut Vec<f32>,
         values: &mut Vec<f32>,
+        batch: bool,
     ) {
+        let dense = if batch || rows > FEW_ROWS {
+            Product::General
+        } else {
+            Product::RowByRow
+        };
+        // The observation is sparse (about one value in fifteen is not 0): its layer skips the zeros.
+        let mut product = Product::RowByRow;
         let Scratch { a, b } = scratch;
         a.clear();
         a.extend_from_slice(&observations[..rows * self.inputs()]);
-        for (i, layer) in self.trunk.iter().enumerate() {
-            layer.forward(a, rows, i == 0, b);
+        for layer in &self.trunk {
+            layer.forward(a, rows, product, b);
             for x in b.iter_mut() {
                 *x = x.max(0.0);
             }
             std::mem::swap(a, b);
+            product = dense;
         }
-        let sparse = self.trunk.is_empty();
-        self.policy.forward(a, rows, sparse, logits);
-        self.value.forward(a, rows, sparse, values);
+        self.policy.forward(a, rows, product, logits);
+        self.value.forward(a, rows, product, values);
         for v in values.iter_mut() {
             *v = v.tanh();
         }
@@ -370,7 +414,7 @@ pub fn game_key(game: &Game) -> String {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use safetensors::tensor::TensorView;
     use std::collections::BTreeMap;

@@ -10,10 +10,13 @@ use crate::rules;
 use crate::state::State;
 use std::sync::Arc;
 
-/// A network as a leaf evaluator.
+/// A network as a leaf evaluator. `batch`: every row computed the same way whatever the batch
+/// ([`Net::evaluate_batch`]: what self-play with many games at once needs); else the fastest way for the rows
+/// given (a single search's one leaf at a time).
 pub struct NetEvaluator<'n> {
     pub net: &'n Net,
     pub scratch: Scratch,
+    pub batch: bool,
 }
 
 impl Evaluator for NetEvaluator<'_> {
@@ -25,8 +28,13 @@ impl Evaluator for NetEvaluator<'_> {
         logits: &mut Vec<f32>,
         values: &mut Vec<f32>,
     ) -> crate::error::Result<()> {
-        self.net
-            .evaluate(observations, rows, &mut self.scratch, logits, values);
+        if self.batch {
+            self.net
+                .evaluate_batch(observations, rows, &mut self.scratch, logits, values);
+        } else {
+            self.net
+                .evaluate(observations, rows, &mut self.scratch, logits, values);
+        }
         Ok(())
     }
 }
@@ -81,6 +89,7 @@ impl Agent for NetMctsAgent {
         let mut evaluator = NetEvaluator {
             net: &self.net,
             scratch: Scratch::default(),
+            batch: false,
         };
         let mut s = search(game, state, &self.config, rng.next_u64(), &mut evaluator)
             .expect("a native network evaluates every leaf");

@@ -568,6 +568,54 @@ mod tests {
         }
     }
 
+    /// With a real network, a game's moves and targets do not depend on the batches it shared: the general
+    /// product computes every row the same way for a batch of one or of many.
+    #[test]
+    fn network_games_are_the_same_bit_for_bit_whatever_the_batches() {
+        use crate::net::{Net, Scratch};
+        use crate::net_agents::NetEvaluator;
+        let g = Game::new("lancashire", 2, &BTreeMap::new()).expect("game");
+        let (net, _) = Net::from_bytes(&crate::net::tests::file(&g, &[16, 8], &g)).expect("net");
+        let config = SearchGamesConfig {
+            search: PuctConfig {
+                simulations: 6,
+                gumbel: Some(crate::puct::GumbelConfig::default()),
+                ..PuctConfig::default()
+            },
+            policy_target: PolicyTarget::CompletedQ,
+            ..SearchGamesConfig::default()
+        };
+        let mut runs = Vec::new();
+        for parallel in [5, 2, 1] {
+            let config = SearchGamesConfig {
+                parallel,
+                ..config.clone()
+            };
+            let mut evaluator = NetEvaluator {
+                net: &net,
+                scratch: Scratch::default(),
+                batch: true,
+            };
+            let mut play = SearchGames::new(&g, config, 9, 0, 5);
+            let mut games = Vec::new();
+            while !play.is_done() {
+                games.extend(play.step(&mut evaluator).expect("step"));
+            }
+            games.sort_by_key(|x| x.index);
+            runs.push(games);
+        }
+        for run in &runs[1..] {
+            for (a, b) in runs[0].iter().zip(run) {
+                assert_eq!(a.actions, b.actions);
+                assert!(a
+                    .policies
+                    .iter()
+                    .zip(&b.policies)
+                    .all(|(x, y)| x.to_bits() == y.to_bits()));
+            }
+        }
+    }
+
     #[test]
     fn games_are_legal_replayable_and_independent_of_the_batch() {
         let g = Game::new("lancashire", 2, &BTreeMap::new()).expect("game");

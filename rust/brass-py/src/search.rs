@@ -236,6 +236,7 @@ impl SearchGames {
                 let mut evaluator = NetEvaluator {
                     net: &net,
                     scratch: Scratch::default(),
+                    batch: true,
                 };
                 inner.step(&mut evaluator)
             });
@@ -369,6 +370,7 @@ pub(crate) fn analyse(
                 let mut e = NetEvaluator {
                     net: &net,
                     scratch: Scratch::default(),
+                    batch: false,
                 };
                 brass_core::puct::search(&game, &s, &c, seed, &mut e)
             })?
