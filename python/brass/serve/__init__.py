@@ -42,6 +42,7 @@ from brass.serve.games import (
     describe,
     make_agent,
     move_groups,
+    move_words,
     network_for,
     parse_seats,
     position_at,
@@ -222,6 +223,7 @@ class App:
                 "played": None
                 if k == len(history)
                 else {"id": history[k], "notation": past.game.action_name(history[k])},
+                "played_text": None if k == len(history) else move_words(past, history[k]),
                 "svg": svg.board(past),
             }
 
