@@ -170,15 +170,21 @@ class Table:
 
     # --- a person's decision ------------------------------------------------------------------------------------
 
+    def shown(self, selector: str) -> list[int]:
+        """The indices of the elements matching `selector` that are shown (a person can click them)."""
+        return self.page.evaluate(
+            f"[...document.querySelectorAll({json.dumps(selector)})].flatMap((e, i) => e.getClientRects().length ? [i] : [])"
+        )
+
     def count(self, selector: str) -> int:
-        return int(self.page.evaluate(f"document.querySelectorAll({json.dumps(selector)}).length"))
+        return len(self.shown(selector))
 
     def pick(self, rng: random.Random, selector: str) -> bool:
-        """Click one of the elements matching `selector`, chosen at random; False when there is none."""
-        n = self.count(selector)
-        if n == 0:
+        """Click one of the shown elements matching `selector`, chosen at random; False when there is none."""
+        shown = self.shown(selector)
+        if not shown:
             return False
-        self.page.click(selector, rng.randrange(n))
+        self.page.click(selector, rng.choice(shown))
         return True
 
     def decide(self, rng: random.Random, snapshot=None) -> None:
@@ -222,6 +228,12 @@ class Table:
         raise AssertionError("no move after 16 clicks")
 
 
+def screenshot(page: Page) -> bytes:
+    """The page as a person sees it on arriving: scrolled to the top (clicks scroll what they reach into view)."""
+    page.evaluate("window.scrollTo(0, 0)")
+    return page.screenshot()
+
+
 def start(page: Page, url: str, seed: int, autoplay: bool) -> None:
     page.navigate(url)
     page.wait_for("document.querySelectorAll('[data-seat]').length > 0")
@@ -258,12 +270,12 @@ def test_a_whole_birmingham_game_against_greedy_by_clicks(browser, tmp_path) -> 
             table.check_hand(player)
             if table.state.decision == "action":
                 table.check_kinds()
-            shot = page.screenshot()
+            shot = screenshot(page)
             shots.setdefault("first", shot)
             shots["last"] = shot
             # The middle: a choice under way at the last human decision of the Canal Era.
             table.decide(
-                rng, (lambda: shots.__setitem__("middle", page.screenshot())) if table.state.era == "canal" else None
+                rng, (lambda: shots.__setitem__("middle", screenshot(page))) if table.state.era == "canal" else None
             )
             table.settle()
             human_decisions += 1

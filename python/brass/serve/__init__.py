@@ -46,6 +46,7 @@ from brass.serve.games import (
     network_for,
     parse_seats,
     position_at,
+    table_view,
     view,
 )
 from brass.text import digits
@@ -413,5 +414,6 @@ __all__ = [
     "position_at",
     "run",
     "start",
+    "table_view",
     "view",
 ]

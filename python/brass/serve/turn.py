@@ -119,8 +119,9 @@ def option(words: Names, state: brass.State, action: int) -> dict[str, Any]:
 
 
 def explore(base: brass.State, action: int) -> dict[str, Any]:
-    """What the engine does with an action up to its card, on a copy: the cards that may pay for it, the money
-    it spends (its follow-ups answered with the first choice, or by stopping), the level of a tile it builds."""
+    """What the engine does with an action up to its card, on a copy: the cards that may pay for it (`cards`: those
+    it then asks to choose from, `card_asked`, or those it takes itself), the money it spends (`cost`; its
+    follow-ups answered with the first choice, or by stopping), the level of a tile it builds."""
     p = base.current_player
     assert p is not None
     child = base.child(action)
@@ -130,11 +131,16 @@ def explore(base: brass.State, action: int) -> dict[str, Any]:
         legal = child.legal_actions()
         names_ = [child.game.action_name(a) for a in legal]
         child.apply(legal[names_.index("stop")] if "stop" in names_ else legal[0])
-    if child.current_player == p and child.decision == "card":
+    asked = child.current_player == p and child.decision == "card"
+    if asked:
         cards = sorted({child.game.action_name(a).split()[1] for a in child.legal_actions()})
     else:
         cards = sorted(set(discarded(base.player(p), child.player(p))))
-    out: dict[str, Any] = {"cards": cards, "cost": child.player(p).money_spent - base.player(p).money_spent}
+    out: dict[str, Any] = {
+        "cards": cards,
+        "card_asked": asked,
+        "cost": child.player(p).money_spent - base.player(p).money_spent,
+    }
     notation = base.game.action_name(action).split()
     if notation[0] == "build" and notation[2] in child.board:
         out["level"] = child.board[notation[2]]["level"]
