@@ -109,9 +109,27 @@ class Change:
 
     def resources(self) -> str:
         """`using 1 coal from Wigan and 1 iron from the market`, or empty."""
-        parts = [f"{n} {resource} from {self.words.location(space)}" for space, resource, n in self.sources()]
+        parts = [
+            f"the merchant's beer in {self.words.location(space)}"
+            if space not in self.board_before
+            else f"{n} {resource} from {self.words.location(space)}"
+            for space, resource, n in self.sources()
+        ]
         parts += [f"{-n} {r} from the market" for r, n in self.markets.items() if n < 0]
         return f"using {listed(parts)}" if parts else ""
+
+    def flips(self, group: Group) -> str:
+        """`flipping their coal mine in Wigan`: the tiles the action flipped by emptying them, or empty (a tile
+        built flipped, a tile sold and the port it went to need no saying)."""
+        said = {m["place"] for m in marks(None, group) if m["role"] in ("built", "sold", "to")}
+        parts = []
+        for space, tile in self.board_before.items():
+            now = self.board_after.get(space)
+            if space in said or now is None or tile["flipped"] or not now["flipped"]:
+                continue
+            whose = "their" if tile["owner"] == self.player else f"player {tile['owner']}'s"
+            parts.append(f"{whose} {self.words.industry(tile['industry'])} in {self.words.location(space)}")
+        return f"flipping {listed(parts)}" if parts else ""
 
     def money(self, kind: str) -> list[str]:
         """The money paid, the cubes sold to the markets and other money received, the income and VP changed."""
@@ -256,8 +274,8 @@ def entry(
         kind, text = "remove", remove_words(words, group)
     else:
         kind, text = action_words(change, group)
-        using = change.resources()
-        parts = [text, *([using] if using else []), *change.money(kind)]
+        extra = [part for part in (change.resources(), change.flips(group)) if part]
+        parts = [text, *extra, *change.money(kind)]
         cards = change.cards
         if cards:
             parts.append(f"discarding the {listed([words.card(c) for c in cards])} card{'s' if len(cards) > 1 else ''}")
