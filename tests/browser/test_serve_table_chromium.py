@@ -9,8 +9,8 @@ and its words stand under the board.
 - a whole Lancashire game at 3 players against random and greedy, the agents moving by themselves;
 - the original Brass at 4 players in a window 700 px wide, a few turns played from the keyboard.
 
-`BRASS_SERVE_SCREENSHOTS=DIR` writes the Birmingham game at its first human decision, in the middle (a choice
-under way at the last human decision of the Canal Era) and at its last human decision there:
+`BRASS_SERVE_SCREENSHOTS=DIR` writes the Birmingham game at its first human decision, in the middle (the last
+choice under way, an action chosen and not yet played, of the Canal Era) and at its last human decision there:
 `serve-first.png`, `serve-middle.png`, `serve-last.png` (docs/images, shown in docs/serve.md)."""
 
 from __future__ import annotations
@@ -273,7 +273,7 @@ def test_a_whole_birmingham_game_against_greedy_by_clicks(browser, tmp_path) -> 
             shot = screenshot(page)
             shots.setdefault("first", shot)
             shots["last"] = shot
-            # The middle: a choice under way at the last human decision of the Canal Era.
+            # The middle: the last choice under way of the Canal Era.
             table.decide(
                 rng, (lambda: shots.__setitem__("middle", screenshot(page))) if table.state.era == "canal" else None
             )
