@@ -196,8 +196,8 @@ def browser(session: nox.Session) -> None:
     `chromium`).
 
     tests/browser drives it over the DevTools pipe. The `tests` session leaves these tests out; `integration`
-    runs them. `nox -s browser -- -k serve` with BRASS_SERVE_SCREENSHOT=docs/images/serve.png renews the
-    screenshot of docs/serve.md."""
+    runs them. `nox -s browser -- -k birmingham` with BRASS_SERVE_SCREENSHOTS=docs/images renews the
+    screenshots of docs/serve.md (serve-first.png, serve-middle.png, serve-last.png)."""
     session.env.update(_cargo_env())
     session.env.update(DEV_BUILD)
     _install_package(session, ".[test,serve]")

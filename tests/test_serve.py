@@ -10,6 +10,7 @@ import random
 import re
 import sys
 import threading
+from collections import Counter
 from pathlib import Path
 
 import httpx
@@ -463,3 +464,174 @@ def test_unknown_routes_and_methods_answer_json(client: ApiClient) -> None:
     assert r.status_code == 404 and r.json()["error"].startswith("GET /api/nothing")
     r = client.request("PUT", "/api/games")
     assert r.status_code == 405 and "PUT" in r.json()["error"]
+
+
+# --- what a person sees at the table (the page's hand, mats, players, history in words, guided turn) --------------
+
+CONFIGURATIONS = [("birmingham", 2), ("birmingham", 3), ("birmingham", 4), ("lancashire", 2), ("lancashire", 3)]
+CONFIGURATIONS += [("lancashire", 4), ("brass", 3), ("brass", 4)]
+
+
+def session_of(state: brass.State, seats: list[str]) -> serve.Session:
+    names, made = serve.parse_seats(seats, state.game)
+    return serve.Session("table", state, names, made)
+
+
+def actions_of(state: brass.State) -> list[tuple[int, list[str]]]:
+    """The decisions of a game grouped into actions, replayed here: one begins at each `action` decision and at the
+    first `remove` of a debt; every other decision belongs to the action before it."""
+    replay = state.clone()
+    for _ in state.history:
+        replay.undo()
+    out: list[tuple[int, list[str]]] = []
+    for action in state.history:
+        player, decision, notation = replay.current_player, replay.decision, replay.game.action_name(action)
+        starts = decision == "action" or (decision == "remove" and out and not out[-1][1][-1].startswith("remove"))
+        if starts or not out or out[-1][0] != player:
+            out.append((player, []))
+        out[-1][1].append(notation)
+        replay.apply(action)
+    return out
+
+
+def check_table(view: dict, state: brass.State, rng: random.Random) -> None:
+    """The table view against the engine's own views of the position."""
+    me = view["viewer"]
+    assert Counter(c["card"] for c in view["hand"]) == Counter(state.player(me).hand)
+    assert [p["player"] for p in view["players"]] == list(state.turn_order)
+    for facts in view["players"]:
+        mine = state.player(facts["player"])
+        assert (facts["money"], facts["income"], facts["vp"], facts["cards"]) == (
+            mine.money,
+            mine.income_level,
+            mine.vp,
+            len(mine.hand),
+        )
+        assert (facts["spent"], facts["links_left"], facts["tiles_left"]) == (
+            mine.money_spent,
+            mine.links_left,
+            mine.mat,
+        )
+        assert facts["to_move"] == (facts["player"] == state.current_player)
+        mat = view["mats"][facts["player"]]
+        for industry in mat["industries"]:
+            assert (
+                sum(s["left"] for s in industry["stack"]) == industry["left"] == mine.mat.get(industry["industry"], 0)
+            )
+            assert industry["next"] is None or industry["next"]["level"] == industry["stack"][0]["level"]
+    for resource in ("coal", "iron"):
+        market = view["supply"][resource]
+        assert market["cubes"] == sum(s["cube"] for s in market["spaces"]) == getattr(state, f"{resource}_market")
+    turn = view["turn"]
+    if turn is None:
+        return
+    legal = state.legal_actions()
+    assert [o["id"] for o in turn["options"]] == legal
+    assert {k["kind"] for k in turn["kinds"]} == (
+        {state.game.action_name(a).split()[0] for a in legal} if state.decision == "action" else set()
+    )
+    for o in turn["options"]:
+        assert o["text"] and set(o["places"]) <= set(turn["places"])
+        if state.decision == "action":
+            assert o["cost"] >= 0 and set(o["cards"]) <= set(state.player(me).hand)
+    # A card chosen first is one the engine then offers, whatever is answered on the way (random answers here,
+    # where the server answered its first choices).
+    for o in rng.sample(turn["options"], min(3, len(turn["options"]))):
+        for card in o["cards"] if o.get("card_asked") else []:
+            child = state.child(o["id"])
+            while child.current_player == me and child.decision not in ("card", "action"):
+                child.apply(rng.choice(child.legal_actions()))
+            assert child.decision == "card" and f"card {card}" in [
+                child.game.action_name(a) for a in child.legal_actions()
+            ]
+
+
+def check_history(view: dict, state: brass.State) -> None:
+    """One line per action (and per era ended), each marking every place its moves name; each player's last."""
+    actions = actions_of(state)
+    lines = [line for line in view["log"] if line["kind"] != "era"]
+    assert [(line["player"], line["moves"]) for line in lines] == actions
+    for line in lines:
+        assert line["text"].startswith(f"Player {line['player']} ")
+        marked = {m["place"] for m in line["marks"]}
+        named = {w for move in line["moves"] for w in move.split()[1:] if "/" in w or move.startswith("link ")}
+        assert named - {"distant"} <= marked, line
+    for p in range(state.game.players):
+        mine = [i for i, line in enumerate(view["log"]) if line["player"] == p]
+        assert view["last"][p] == (mine[-1] if mine else None)
+
+
+@pytest.mark.parametrize(("name", "players"), CONFIGURATIONS)
+def test_the_table_view_is_the_engines_in_every_game_and_player_count(name: str, players: int) -> None:
+    state = brass.Game(name, players=players).new_state(11)
+    session = session_of(state, ["human"] + ["greedy"] * (players - 1))
+    greedy, rng = brass.agents.Greedy(), random.Random(players)
+    k = 0
+    while not state.is_terminal:
+        if state.current_player == 0 or k % 9 == 0:
+            check_table(serve.table_view(session), state, rng)
+        action = greedy.choose(state, seed=k) if rng.random() < 0.6 else rng.choice(state.legal_actions())
+        state.apply(action)
+        k += 1
+    view = serve.table_view(session)
+    check_history(view, state)
+    eras = [line["text"] for line in view["log"] if line["kind"] == "era"]
+    assert len(eras) == 2 and eras[0].startswith("End of the Canal Era: player 0 ")
+    assert eras[1].endswith(f"The game is over: {brass.text.result(state)}.")
+    state.undo()  # the last decision taken back: the history in words follows, as if told afresh
+    undone = serve.table_view(session)["log"]
+    assert undone == serve.table_view(session_of(state.clone(), ["human"] * players))["log"]
+    assert [line["kind"] for line in undone].count("era") == 1 and undone[-1]["player"] == actions_of(state)[-1][0]
+
+
+def test_the_history_says_what_an_action_did_even_when_it_ends_the_round() -> None:
+    """Birmingham's first round has one action each: the second player's ends the round, whose end resets the
+    money spent and pays income; the line still says what the build cost."""
+    state = brass.Game("birmingham", players=2).new_state(4)
+    session = session_of(state, ["human", "human"])
+    state.apply("pass")
+    state.apply("card stafford")
+    state.apply("build coal_mine belper/2")
+    assert state.round == 2
+    view = serve.table_view(session)
+    assert [line["text"] for line in view["log"]] == [
+        "Player 0 passed, discarding the Stafford card.",
+        "Player 1 built a coal mine in Belper (level 1), paid £5, discarding the coal mine card.",
+    ]
+    assert view["log"][1]["marks"] == [{"place": "belper/2", "role": "built"}] and view["last"] == [0, 1]
+    assert [p["discard_top"]["card"] for p in sorted(view["players"], key=lambda p: p["player"])] == [
+        "stafford",
+        "coal_mine",
+    ]
+    loan = brass.Game("lancashire", players=2).new_state(1)
+    session = session_of(loan, ["human", "human"])
+    loan.apply("loan 20")
+    assert serve.table_view(session)["log"][0]["text"].startswith("Player 1 took a loan of £20, income −2")
+
+
+def test_the_hand_shown_is_the_human_seats_and_nobodys_when_agents_play_every_seat() -> None:
+    state = brass.Game("lancashire", players=3).new_state(2)
+    session = session_of(state, ["greedy", "human", "random"])
+    for k in range(12):
+        view = serve.table_view(session)
+        assert view["viewer"] == 1 and Counter(c["card"] for c in view["hand"]) == Counter(state.player(1).hand)
+        assert (view["turn"] is not None) == (state.current_player == 1)
+        state.apply(brass.agents.Greedy().choose(state, seed=k))
+    watched = session_of(brass.Game("brass", players=3).new_state(2), ["random"] * 3)
+    view = serve.table_view(watched)
+    assert view["viewer"] is None and view["hand"] == [] and view["turn"] is None
+
+
+def test_the_guided_turn_words_every_decision_and_the_views_carry_it(client: ApiClient) -> None:
+    view = new_game(client, seats=["human", "human"])
+    assert {"hand", "mats", "players", "supply", "log", "last", "turn", "viewer"} <= set(view)
+    turn = view["turn"]
+    assert turn["decision"] == "action" and turn["prompt"] == "Choose an action"
+    build = next(o for o in turn["options"] if o["kind"] == "build")
+    assert build["text"].startswith(build["industry"].replace("_", " ").capitalize()) and build["places"]
+    analysis = client.post(f"/api/games/{view['id']}/analyse", json={"iterations": 20}).json()
+    assert all(m["text"] for m in analysis["moves"])
+    played = client.post(f"/api/games/{view['id']}/move", json={"move": build["id"]}).json()
+    assert played["log"][0]["player"] == view["to_move"] and played["log"][0]["moves"][0] == build["notation"]
+    position = client.get(f"/api/games/{view['id']}/positions/0").json()
+    assert position["played_text"].startswith("Build a ")

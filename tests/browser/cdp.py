@@ -36,7 +36,12 @@ KEYS = {
     "ArrowDown": ("ArrowDown", 40),
     "Home": ("Home", 36),
     "End": ("End", 35),
+    "Enter": ("Enter", 13),
+    "Escape": ("Escape", 27),
+    "Tab": ("Tab", 9),
 }
+# The text a key types: sent with its key-down, as a keyboard does (Enter activates a focused button through it).
+KEY_TEXT = {"Enter": "\r"}
 
 
 class CDPError(RuntimeError):
@@ -251,7 +256,9 @@ class Page:
     def press(self, key: str) -> None:
         """Press and release a key (a name of KEYS) as the keyboard would."""
         code, vk = KEYS[key]
-        for kind in ("rawKeyDown", "keyUp"):
+        text = KEY_TEXT.get(key)
+        for kind in ("keyDown" if text else "rawKeyDown", "keyUp"):
+            extra = {"text": text} if text and kind == "keyDown" else {}
             self.send(
                 "Input.dispatchKeyEvent",
                 type=kind,
@@ -259,25 +266,47 @@ class Page:
                 code=code,
                 windowsVirtualKeyCode=vk,
                 nativeVirtualKeyCode=vk,
+                **extra,
             )
 
-    def click(self, selector: str) -> None:
-        """A real mouse click at the centre of the first element matching a CSS selector (scrolled into view)."""
-        box = self.evaluate(f"""(function () {{
-            var el = document.querySelector({json.dumps(selector)});
+    def click(self, selector: str, index: int = 0) -> None:
+        """A real mouse click on the `index`-th element matching a CSS selector (scrolled into view): at its
+        centre, or, for a line of the board's picture (an SVG group of `line`s), at a point of the line that the
+        element itself receives (the centre of a slanting line's box is often off it)."""
+        point = self.evaluate(f"""(function () {{
+            var el = document.querySelectorAll({json.dumps(selector)})[{index}];
             if (!el) {{ return null; }}
             el.scrollIntoView({{block: "center"}});
-            var r = el.getBoundingClientRect();
-            return {{x: r.left + r.width / 2, y: r.top + r.height / 2}};
+            var line = el.querySelector && el.querySelector("line");
+            if (!line) {{
+                var r = el.getBoundingClientRect();
+                return {{x: r.left + r.width / 2, y: r.top + r.height / 2}};
+            }}
+            var m = line.getScreenCTM();
+            var x1 = line.x1.baseVal.value, y1 = line.y1.baseVal.value;
+            var x2 = line.x2.baseVal.value, y2 = line.y2.baseVal.value;
+            var tries = [0.5, 0.4, 0.6, 0.3, 0.7, 0.2, 0.8];
+            for (var i = 0; i < tries.length; i++) {{
+                var p = new DOMPoint(x1 + (x2 - x1) * tries[i], y1 + (y2 - y1) * tries[i]).matrixTransform(m);
+                var hit = document.elementFromPoint(p.x, p.y);
+                if (hit && (hit === el || el.contains(hit))) {{ return {{x: p.x, y: p.y}}; }}
+            }}
+            return {{missed: true}};
         }})()""")
-        if box is None:
-            raise CDPError(f"no element matches {selector}")
+        if point is None:
+            raise CDPError(f"no element matches {selector} (index {index})")
+        if point.get("missed"):
+            raise CDPError(f"{selector} (index {index}) has no point a click reaches")
+        self.click_at(point["x"], point["y"])
+
+    def click_at(self, x: float, y: float) -> None:
+        """A real mouse click at a point of the viewport (CSS pixels)."""
         for kind in ("mouseMoved", "mousePressed", "mouseReleased"):
             self.send(
                 "Input.dispatchMouseEvent",
                 type=kind,
-                x=box["x"],
-                y=box["y"],
+                x=x,
+                y=y,
                 button="left",
                 clickCount=0 if kind == "mouseMoved" else 1,
             )

@@ -3,7 +3,7 @@ played by clicking the move buttons, one illegal typed move answered with its ru
 from its saved record through the page's file input, and screenshots that show the board. Run with
 `nox -s browser` (or `pytest tests/browser`, with the Debian package `chromium` and the `serve` extra).
 
-`BRASS_SERVE_SCREENSHOT=PATH` also writes the screenshot taken mid-game there (docs/images/serve.png)."""
+`BRASS_SERVE_SCREENSHOT=PATH` also writes the screenshot taken mid-game there."""
 
 from __future__ import annotations
 

@@ -42,9 +42,11 @@ from brass.serve.games import (
     describe,
     make_agent,
     move_groups,
+    move_words,
     network_for,
     parse_seats,
     position_at,
+    table_view,
     view,
 )
 from brass.text import digits
@@ -222,6 +224,7 @@ class App:
                 "played": None
                 if k == len(history)
                 else {"id": history[k], "notation": past.game.action_name(history[k])},
+                "played_text": None if k == len(history) else move_words(past, history[k]),
                 "svg": svg.board(past),
             }
 
@@ -411,5 +414,6 @@ __all__ = [
     "position_at",
     "run",
     "start",
+    "table_view",
     "view",
 ]

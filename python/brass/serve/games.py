@@ -13,6 +13,9 @@ import brass
 from brass import agents, svg
 from brass import text as brass_text
 from brass.agents import network_for
+from brass.serve import table
+from brass.serve.journal import Journal
+from brass.serve.turn import move_words, turn
 from brass.text import describe_game
 
 #: The names of this machine a request's `Host` may give by default.
@@ -50,6 +53,27 @@ class Session:
     lock: threading.Lock = field(default_factory=threading.Lock)
     used: float = field(default_factory=time.monotonic)
     moves_by_agents: int = 0
+    #: The history in words, made when first asked (from the game's first position).
+    journal: Journal | None = None
+    #: The seat the page shows the hand of: the human to move, else the human who moved last.
+    viewer: int | None = None
+
+    def seat_shown(self) -> int | None:
+        """The seat whose hand and mat the page shows: the human to move; else the human who moved last; else
+        the first human seat (None when agents play every seat: nobody's hand is shown)."""
+        player = self.state.current_player
+        if player is not None and player not in self.agents:
+            self.viewer = player
+        if self.viewer is None:
+            humans = [p for p in range(self.state.game.players) if p not in self.agents]
+            self.viewer = humans[0] if humans else None
+        return self.viewer
+
+    def history_in_words(self) -> list[dict[str, Any]]:
+        """The game's actions and eras in words (`journal.Journal`), brought up to date."""
+        if self.journal is None:
+            self.journal = Journal(position_at(self.state, 0))
+        return self.journal.update(self.state)
 
 
 class Store:
@@ -149,14 +173,21 @@ def move_groups(state: brass.State) -> list[dict[str, Any]]:
 
 
 def view(session: Session) -> dict[str, Any]:
-    """What the page shows of a game."""
+    """What the page shows of a game: the position (`svg`, the decision, the legal moves, the history), and what a
+    person sees at the table (`table_view`)."""
     state = session.state
     game = state.game
     player = state.current_player
     over = state.is_terminal
-    return {
+    return table_view(session) | {
         "id": session.id,
-        "game": {"name": game.name, "players": game.players, "options": game.options},
+        "game": {
+            "name": game.name,
+            "players": game.players,
+            "options": game.options,
+            "title": brass.games()[game.name]["title"],
+            "rounds_per_era": game.rounds_per_era,
+        },
         "seats": session.seats,
         "decision": state.decision,
         "era": state.era,
@@ -171,6 +202,33 @@ def view(session: Session) -> dict[str, Any]:
         "history": [game.action_name(a) for a in state.history],
         "svg": svg.board(state),
         "network": network_for(game),
+    }
+
+
+def table_view(session: Session) -> dict[str, Any]:
+    """What a person sees at the table: the hand of the seat shown (`viewer`), every player's mat and public
+    facts, the markets and cards (`supply`), the history in words (`log`) with each player's last action
+    (`last`: the index of its entry, which names the places it touched), and the guided turn (`turn`) when a
+    human is to move."""
+    state = session.state
+    n = state.game.players
+    log = session.history_in_words()
+    assert session.journal is not None
+    last: list[int | None] = [None] * n
+    for i, line in enumerate(log):
+        if line["player"] is not None:
+            last[line["player"]] = i
+    viewer = session.seat_shown()
+    human = state.current_player is not None and state.current_player not in session.agents
+    return {
+        "viewer": viewer,
+        "hand": table.hand(state, viewer),
+        "mats": [table.mat(state, p) for p in range(n)],
+        "players": table.players(state, session.seats, session.journal.tops()),
+        "supply": table.supply(state),
+        "log": log,
+        "last": last,
+        "turn": turn(state) if human else None,
     }
 
 
@@ -195,7 +253,8 @@ def analyse_position(state: brass.State, engine: str, budget: dict[str, int]) ->
     game = state.game
     legal = state.legal_actions()
     rows: dict[int, dict[str, Any]] = {
-        a: {"id": a, "notation": game.action_name(a), "share": 0.0, "value": None} for a in legal
+        a: {"id": a, "notation": game.action_name(a), "text": move_words(state, a), "share": 0.0, "value": None}
+        for a in legal
     }
     if engine == "network":
         name = network_for(game)
