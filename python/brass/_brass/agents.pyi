@@ -185,6 +185,7 @@ class NetMCTS(Agent):
         fpu_reduction: float | None = None,
         search: str | None = None,
         considered: int | None = None,
+        rescale: bool | None = None,
     ) -> NetMCTS: ...
 
 def play_games(

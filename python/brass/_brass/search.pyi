@@ -50,7 +50,8 @@ class SearchGames:
     """Self-play games with the network-guided search, many at once (docs/learning.md, "Self-play"). Iterating
     yields each `SearchGame` as it ends (not in index order). `policy_target`: "visits" (default, the visit
     distribution) or "completed_q" (the improved policy of the completed Q-values). `search`: "puct" (default)
-    or "gumbel" (Gumbel AlphaZero: `considered` root actions, Gumbel draws of `gumbel_scale`).
+    or "gumbel" (Gumbel AlphaZero: `considered` root actions, Gumbel draws of `gumbel_scale`, completed Q-values
+    rescaled per node unless `rescale=False`).
     `full_search_fraction` (default 1): the share of decisions searched in full, the others with
     `fast_simulations` (default 16), no noise, and their policy no target (playout-cap randomisation)."""
 
@@ -74,6 +75,7 @@ class SearchGames:
         gumbel_scale: float | None = None,
         full_search_fraction: float | None = None,
         fast_simulations: int | None = None,
+        rescale: bool | None = None,
     ) -> SearchGames: ...
     def __iter__(self) -> SearchGames: ...
     def __next__(self) -> SearchGame: ...
@@ -93,6 +95,7 @@ def analyse(
     search: str | None = None,
     considered: int | None = None,
     gumbel_scale: float | None = None,
+    rescale: bool | None = None,
 ) -> tuple[dict[int, int], list[float]]:
     """One search from `state` (`search` "puct", the default, or "gumbel"): the visits of each root action and
     the root's mean value per seat."""

@@ -43,6 +43,7 @@ def add_parser(sub: Any) -> None:
         ("value_weight", float),
         ("aux_weight", float),
         ("warm_start_sample_rate", float),
+        ("value_margin", float),
     ):
         flag = "--" + name.replace("_", "-")
         p.add_argument(flag, type=kind, default=None, help=f"(default {getattr(defaults, name)})")
@@ -57,6 +58,13 @@ def add_parser(sub: Any) -> None:
     )
     p.add_argument(
         "--search", choices=("gumbel", "puct"), default=None, help=f"the self-play search (default {defaults.search})"
+    )
+    p.add_argument(
+        "--no-rescale",
+        dest="rescale",
+        action="store_false",
+        default=None,
+        help="Gumbel: keep completed Q-values on their own scale (default: rescaled per node)",
     )
     p.add_argument(
         "--eval-anchors",

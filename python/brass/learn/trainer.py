@@ -48,6 +48,9 @@ class LearnConfig:
     search: str = "gumbel"
     simulations: int = 32
     considered: int = 16
+    #: Gumbel: rescale each node's completed Q-values to [0, 1] (mctx's default, right for exact values); off,
+    #: a small difference between noisy values stays small in the policy target.
+    rescale: bool = True
     parallel: int = 64
     c_puct: float = 1.5
     #: PUCT's root noise and the decisions drawn by visit counts (Gumbel draws its own).
@@ -66,6 +69,9 @@ class LearnConfig:
     #: The weights of the value loss and of the auxiliary targets' (final and first-era VP margins).
     value_weight: float = 1.0
     aux_weight: float = 0.0
+    #: The value target: (1 − m) × the game's result + m × tanh(final VP margin / 10) (0: the result alone). A
+    #: margin says more than a win or a loss about the position, and is less noisy to learn from.
+    value_margin: float = 0.0
     buffer: int = 50_000
     #: Greedy self-play games imitated before the first iteration (each decision kept with probability
     #: `warm_start_sample_rate`), and the training steps on them.
@@ -209,7 +215,12 @@ class Trainer:
         cross_entropy = -jnp.sum(batch["policy"] * jax.nn.log_softmax(logits), axis=1)
         weight = batch["policy_weight"]
         policy_loss = jnp.sum(weight * cross_entropy) / jnp.maximum(jnp.sum(weight), 1.0)
-        value_loss = jnp.mean(jnp.sum((values - batch["value"]) ** 2, axis=1))
+        n = batch["value"].shape[1]
+        margin = jnp.tanh(2.0 * batch["aux"][:, :n])  # the final margins are stored / 20: tanh(VP / 10)
+        target = jnp.where(
+            jnp.isnan(margin), batch["value"], (1 - c.value_margin) * batch["value"] + c.value_margin * margin
+        )
+        value_loss = jnp.mean(jnp.sum((values - target) ** 2, axis=1))
         known = ~jnp.isnan(batch["aux"])
         error = jnp.where(known, aux - jnp.where(known, batch["aux"], 0.0), 0.0) if aux is not None else 0.0
         aux_loss = jnp.sum(error**2) / jnp.maximum(jnp.sum(known), 1.0) * batch["aux"].shape[1]
@@ -240,7 +251,8 @@ class Trainer:
 
     def _export(self, path: str, iteration: int) -> None:
         """The network as a file, naming the search it was trained with (`NetMCTS` uses it by default)."""
-        save_network(self.params, self.game, path, {"iteration": iteration, "search": self.config.search})
+        about = {"iteration": iteration, "search": self.config.search, "gumbel_rescale": self.config.rescale}
+        save_network(self.params, self.game, path, about)
 
     def _save_checkpoint(self, minutes: float, best: dict[str, Any] | None = None) -> None:
         leaves, _ = self.jax.tree_util.tree_flatten(self.opt_state)
@@ -402,6 +414,7 @@ class Trainer:
             "policy_target": c.policy_target,
             "search": c.search,
             "considered": c.considered if gumbel else None,
+            "rescale": c.rescale if gumbel else None,
             "full_search_fraction": c.full_search_fraction,
             "fast_simulations": c.fast_simulations,
         }

@@ -45,9 +45,18 @@ pub struct ActionStats {
 
 /// σ(q̂) of every action (written to `sigma`, in the order of `actions`): the completed Q-values — an action's
 /// mean value where visited, else the node's mixed value (the network's value `raw`, averaged with the
-/// prior-weighted values of the visited actions) — rescaled to [0, 1] over the node's actions, times
-/// `(c_visit + most visits) · c_scale`. The improved policy is softmax(ln prior + σ).
-pub fn sigma(actions: &[ActionStats], raw: f32, c_visit: f32, c_scale: f32, sigma: &mut Vec<f32>) {
+/// prior-weighted values of the visited actions) — mapped to [0, 1], times `(c_visit + most visits) · c_scale`.
+/// The improved policy is softmax(ln prior + σ). `rescale` maps the node's lowest completed value to 0 and its
+/// highest to 1 (mctx's `rescale_values`: right when values are exact); without it values in [−1, 1] map to
+/// [0, 1] as they are, so a small difference between noisy estimates stays small.
+pub fn sigma(
+    actions: &[ActionStats],
+    raw: f32,
+    c_visit: f32,
+    c_scale: f32,
+    rescale: bool,
+    sigma: &mut Vec<f32>,
+) {
     sigma.clear();
     let visits: u32 = actions.iter().map(|a| a.visits).sum();
     let most = actions.iter().map(|a| a.visits).max().unwrap_or(0);
@@ -68,7 +77,12 @@ pub fn sigma(actions: &[ActionStats], raw: f32, c_visit: f32, c_scale: f32, sigm
         .iter()
         .map(completed)
         .fold(f32::NEG_INFINITY, f32::max);
-    let scale = (c_visit + most as f32) * c_scale / (high - low).max(1e-8);
+    let (low, range) = if rescale {
+        (low, (high - low).max(1e-8))
+    } else {
+        (-1.0, 2.0)
+    };
+    let scale = (c_visit + most as f32) * c_scale / range;
     sigma.extend(actions.iter().map(|a| (completed(a) - low) * scale));
 }
 
@@ -143,7 +157,7 @@ mod tests {
             stats(0.25, 0, 0.0),
         ];
         let mut s = Vec::new();
-        sigma(&actions, 0.0, 50.0, 0.1, &mut s);
+        sigma(&actions, 0.0, 50.0, 0.1, true, &mut s);
         // Mixed value: (0 + 4 · (0.5 · 0.2 + 0.25 · −0.6) / 0.75) / 5 = −0.0533…; range −0.6 … 0.2.
         let mixed = 4.0 * (0.5 * 0.2 - 0.25 * 0.6) / 0.75 / 5.0;
         let scale = (50.0 + 3.0) * 0.1 / 0.8;
@@ -156,22 +170,34 @@ mod tests {
             0.7,
             50.0,
             0.1,
+            true,
             &mut s,
         );
         assert_eq!(s, vec![0.0, 0.0]);
     }
 
     #[test]
+    fn without_rescaling_a_small_difference_stays_small() {
+        let actions = [stats(0.5, 4, 0.02), stats(0.5, 4, 0.0)];
+        let mut s = Vec::new();
+        sigma(&actions, 0.0, 50.0, 0.1, false, &mut s);
+        // (50 + 4) · 0.1 · 0.02 / 2 apart: 0.054, where rescaling makes it the whole 5.4.
+        assert!((s[0] - s[1] - 0.054).abs() < 1e-5, "{s:?}");
+        sigma(&actions, 0.0, 50.0, 0.1, true, &mut s);
+        assert!((s[0] - s[1] - 5.4).abs() < 1e-4, "{s:?}");
+    }
+
+    #[test]
     fn the_improved_policy_favours_what_the_search_found_good() {
         let actions = [stats(0.7, 4, -0.5), stats(0.3, 4, 0.5)];
         let (mut s, mut p) = (Vec::new(), Vec::new());
-        sigma(&actions, 0.0, 50.0, 0.1, &mut s);
+        sigma(&actions, 0.0, 50.0, 0.1, true, &mut s);
         improved_policy(&actions, &s, &mut p);
         assert!((p.iter().sum::<f32>() - 1.0).abs() < 1e-6);
         assert!(p[1] > 0.95, "{p:?}");
         // Equal values: the prior is given back.
         let same = [stats(0.7, 4, 0.1), stats(0.3, 4, 0.1)];
-        sigma(&same, 0.0, 50.0, 0.1, &mut s);
+        sigma(&same, 0.0, 50.0, 0.1, true, &mut s);
         improved_policy(&same, &s, &mut p);
         assert!((p[0] - 0.7).abs() < 1e-5 && (p[1] - 0.3).abs() < 1e-5);
     }

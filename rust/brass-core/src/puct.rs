@@ -44,6 +44,9 @@ pub struct GumbelConfig {
     /// σ(q̂) = (`c_visit` + most visits) · `c_scale` · q̂ (`maxvisit_init`, `value_scale`).
     pub c_visit: f32,
     pub c_scale: f32,
+    /// Rescale the completed Q-values to [0, 1] over each node's actions (mctx's `rescale_values`; see
+    /// [`gumbel::sigma`]).
+    pub rescale: bool,
 }
 
 impl Default for GumbelConfig {
@@ -53,6 +56,7 @@ impl Default for GumbelConfig {
             scale: 1.0,
             c_visit: 50.0,
             c_scale: 0.1,
+            rescale: true,
         }
     }
 }
@@ -525,7 +529,14 @@ impl Search {
             None => self.select_puct(node, mover),
             Some(g) => {
                 let raw = self.nodes[node as usize].raw[mover];
-                gumbel::sigma(&self.stats, raw, g.c_visit, g.c_scale, &mut self.sigma);
+                gumbel::sigma(
+                    &self.stats,
+                    raw,
+                    g.c_visit,
+                    g.c_scale,
+                    g.rescale,
+                    &mut self.sigma,
+                );
                 if node == 0 {
                     let simulation = self.stats.iter().map(|a| a.visits).sum::<u32>() as usize;
                     let wanted = self.schedule.get(simulation).copied();
@@ -679,7 +690,14 @@ impl Search {
         self.root_stats();
         let g = self.config.gumbel.clone().unwrap_or_default();
         let raw = self.nodes[0].raw[self.me as usize];
-        gumbel::sigma(&self.stats, raw, g.c_visit, g.c_scale, &mut self.sigma);
+        gumbel::sigma(
+            &self.stats,
+            raw,
+            g.c_visit,
+            g.c_scale,
+            g.rescale,
+            &mut self.sigma,
+        );
         gumbel::improved_policy(&self.stats, &self.sigma, &mut self.policy);
         self.edges
             .iter()
@@ -696,7 +714,14 @@ impl Search {
             Some(g) => {
                 self.root_stats();
                 let raw = self.nodes[0].raw[self.me as usize];
-                gumbel::sigma(&self.stats, raw, g.c_visit, g.c_scale, &mut self.sigma);
+                gumbel::sigma(
+                    &self.stats,
+                    raw,
+                    g.c_visit,
+                    g.c_scale,
+                    g.rescale,
+                    &mut self.sigma,
+                );
                 let most = self.stats.iter().map(|a| a.visits).max();
                 let e = best_considered(&self.stats, &self.sigma, &self.root_noise, most);
                 self.edges[e].action

@@ -717,16 +717,25 @@ pub(crate) fn policy_target_arg(py: Python<'_>, target: Option<&str>) -> PyResul
     }
 }
 
+/// The Gumbel settings given with a search rule: root actions Sequential Halving starts from, the scale of the
+/// root's Gumbel draws, whether completed Q-values are rescaled per node.
+pub(crate) struct GumbelArgs<'a, 'py> {
+    pub considered: Option<&'a Bound<'py, PyAny>>,
+    pub scale: Option<&'a Bound<'py, PyAny>>,
+    pub rescale: Option<bool>,
+}
+
 /// The search rule of `SearchGames`, `NetMCTS` and `analyse`: `search` is `"puct"` or `"gumbel"` (None:
-/// `default_gumbel` decides); `considered` (root actions Sequential Halving starts from) and `gumbel_scale` (of
-/// the root's Gumbel draws) only with Gumbel. None for PUCT.
+/// `defaults` decides, and gives the rescaling when not given); the Gumbel settings only with Gumbel. None for
+/// PUCT.
 pub(crate) fn search_rule_arg(
     py: Python<'_>,
     search: Option<&str>,
-    considered: Option<&Bound<'_, PyAny>>,
-    gumbel_scale: Option<&Bound<'_, PyAny>>,
-    default_gumbel: bool,
+    given: GumbelArgs<'_, '_>,
+    defaults: Option<GumbelConfig>,
 ) -> PyResult<Option<GumbelConfig>> {
+    let (considered, gumbel_scale) = (given.considered, given.scale);
+    let default_gumbel = defaults.is_some();
     let gumbel = match search {
         None => default_gumbel,
         Some("puct") => false,
@@ -739,15 +748,19 @@ pub(crate) fn search_rule_arg(
         }
     };
     if !gumbel {
-        if considered.is_some() || gumbel_scale.is_some() {
+        if considered.is_some() || gumbel_scale.is_some() || given.rescale.is_some() {
             return Err(config_error(
                 py,
-                "considered and gumbel_scale are settings of search=\"gumbel\"".to_string(),
+                "considered, gumbel_scale and rescale are settings of search=\"gumbel\""
+                    .to_string(),
             ));
         }
         return Ok(None);
     }
-    let mut g = GumbelConfig::default();
+    let mut g = defaults.unwrap_or_default();
+    if let Some(r) = given.rescale {
+        g.rescale = r;
+    }
     if let Some(x) = considered {
         g.considered = int_arg(py, x, "considered", 1, 1 << 16, Error::Config)? as u32;
     }
@@ -757,12 +770,18 @@ pub(crate) fn search_rule_arg(
     Ok(Some(g))
 }
 
-/// Whether a network's file names Gumbel as the search it was trained with (metadata `search`), which its
-/// `NetMCTS` then uses unless told otherwise.
-pub(crate) fn trained_with_gumbel(net: &CoreNet) -> bool {
-    net.metadata
-        .get("search")
-        .is_some_and(|s| s.trim_matches('"') == "gumbel")
+/// The Gumbel search a network's file names as the one it was trained with (metadata `search`, and
+/// `gumbel_rescale`), which its `NetMCTS` then uses unless told otherwise; None for PUCT.
+pub(crate) fn trained_search(net: &CoreNet) -> Option<GumbelConfig> {
+    let meta = |key: &str| {
+        net.metadata
+            .get(key)
+            .map(|s| s.trim_matches('"').to_string())
+    };
+    (meta("search").as_deref() == Some("gumbel")).then(|| GumbelConfig {
+        rescale: meta("gumbel_rescale").as_deref() != Some("false"),
+        ..GumbelConfig::default()
+    })
 }
 
 // --- runs of games -----------------------------------------------------------------------------------------

@@ -3,7 +3,7 @@
 //! shipped with the package (`PRETRAINED`).
 use crate::args::{
     float_arg, net_or_network_arg, network_arg, non_negative_arg, observations_arg,
-    search_rule_arg, simulations_arg, trained_with_gumbel,
+    search_rule_arg, simulations_arg, trained_search, GumbelArgs,
 };
 use crate::errors::{config_error, detached};
 use crate::wrappers::{Agent, Game, Net};
@@ -142,7 +142,7 @@ pub(crate) struct NetMcts;
 impl NetMcts {
     #[new]
     #[pyo3(signature = (network, simulations = None, c_puct = None, fpu_reduction = None, search = None,
-                        considered = None))]
+                        considered = None, rescale = None))]
     fn new(
         py: Python<'_>,
         network: &Bound<'_, PyAny>,
@@ -151,12 +151,22 @@ impl NetMcts {
         fpu_reduction: Option<&Bound<'_, PyAny>>,
         search: Option<&str>,
         considered: Option<&Bound<'_, PyAny>>,
+        rescale: Option<bool>,
     ) -> PyResult<PyClassInitializer<NetMcts>> {
         let (net, game) = net_or_network_arg(py, network)?;
         let mut config = PuctConfig {
             // The agent plays its best move: no Gumbel noise at the root.
-            gumbel: search_rule_arg(py, search, considered, None, trained_with_gumbel(&net))?
-                .map(|g| GumbelConfig { scale: 0.0, ..g }),
+            gumbel: search_rule_arg(
+                py,
+                search,
+                GumbelArgs {
+                    considered,
+                    scale: None,
+                    rescale,
+                },
+                trained_search(&net),
+            )?
+            .map(|g| GumbelConfig { scale: 0.0, ..g }),
             ..PuctConfig::default()
         };
         if let Some(s) = simulations {

@@ -4,7 +4,7 @@
 use crate::args::{
     evaluator_arg, evaluator_output, first_arg, fraction_arg, game_arg, games_arg, int_arg,
     non_negative_arg, policy_target_arg, search_rule_arg, seed_or_zero, simulations_arg, state_arg,
-    EvaluatorArg,
+    EvaluatorArg, GumbelArgs,
 };
 use crate::errors::{detached, guard, to_py};
 use brass_core::net::{Net as CoreNet, Scratch};
@@ -111,7 +111,7 @@ impl SearchGames {
                         parallel = None, c_puct = None, dirichlet_alpha = None, dirichlet_fraction = None,
                         temperature = None, temperature_decisions = None, policy_target = None,
                         search = None, considered = None, gumbel_scale = None, full_search_fraction = None,
-                        fast_simulations = None))]
+                        fast_simulations = None, rescale = None))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         py: Python<'_>,
@@ -133,6 +133,7 @@ impl SearchGames {
         gumbel_scale: Option<&Bound<'_, PyAny>>,
         full_search_fraction: Option<&Bound<'_, PyAny>>,
         fast_simulations: Option<&Bound<'_, PyAny>>,
+        rescale: Option<bool>,
     ) -> PyResult<SearchGames> {
         let g = game_arg(py, game, "game")?;
         let native = match evaluator_arg(py, evaluator, &g)? {
@@ -169,7 +170,12 @@ impl SearchGames {
             )? as u32;
         }
         c.policy_target = policy_target_arg(py, policy_target)?;
-        c.search.gumbel = search_rule_arg(py, search, considered, gumbel_scale, false)?;
+        let given = GumbelArgs {
+            considered,
+            scale: gumbel_scale,
+            rescale,
+        };
+        c.search.gumbel = search_rule_arg(py, search, given, None)?;
         if let Some(x) = full_search_fraction {
             c.full_search_fraction = fraction_arg(py, x, "full_search_fraction")?;
         }
@@ -334,7 +340,7 @@ impl SearchGame {
 /// value per seat. `evaluator` as for `SearchGames`.
 #[pyfunction]
 #[pyo3(signature = (state, evaluator, simulations = None, c_puct = None, seed = None, search = None,
-                    considered = None, gumbel_scale = None))]
+                    considered = None, gumbel_scale = None, rescale = None))]
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn analyse(
     py: Python<'_>,
@@ -346,6 +352,7 @@ pub(crate) fn analyse(
     search: Option<&str>,
     considered: Option<&Bound<'_, PyAny>>,
     gumbel_scale: Option<&Bound<'_, PyAny>>,
+    rescale: Option<bool>,
 ) -> PyResult<(std::collections::BTreeMap<u16, u32>, Vec<f32>)> {
     let (game, s) = state_arg(py, state, "state")?;
     if s.is_terminal() {
@@ -361,7 +368,12 @@ pub(crate) fn analyse(
     if let Some(x) = c_puct {
         c.c_puct = non_negative_arg(py, x, "c_puct")?;
     }
-    c.gumbel = search_rule_arg(py, search, considered, gumbel_scale, false)?;
+    let given = GumbelArgs {
+        considered,
+        scale: gumbel_scale,
+        rescale,
+    };
+    c.gumbel = search_rule_arg(py, search, given, None)?;
     let seed = seed_or_zero(py, seed)?;
     let done = match evaluator_arg(py, evaluator, &game)? {
         EvaluatorArg::Native(net) => {
