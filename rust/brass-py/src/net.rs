@@ -143,6 +143,7 @@ impl NetMcts {
     #[new]
     #[pyo3(signature = (network, simulations = None, c_puct = None, fpu_reduction = None, search = None,
                         considered = None, rescale = None))]
+    #[allow(clippy::too_many_arguments)]
     fn new(
         py: Python<'_>,
         network: &Bound<'_, PyAny>,
