@@ -352,7 +352,10 @@ class Running:
         self._socket = socket.create_server((host, port), backlog=128)
         self.app = app
         self.url = f"http://{host}:{self._socket.getsockname()[1]}/"
-        self._server = uvicorn.Server(uvicorn.Config(app.asgi, log_level="warning"))
+        # A long keep-alive: a client reusing a connection the server has just dropped as idle gets a read error,
+        # a race that a busy machine (agents thinking in the event loop's thread) makes likely at uvicorn's 5 s.
+        config = uvicorn.Config(app.asgi, log_level="warning", timeout_keep_alive=KEEP_ALIVE_SECONDS)
+        self._server = uvicorn.Server(config)
         self._thread = threading.Thread(target=self._server.run, kwargs={"sockets": [self._socket]}, daemon=True)
         self._thread.start()
 
@@ -366,6 +369,10 @@ class Running:
 
     def __exit__(self, *exc: object) -> None:
         self.stop()
+
+
+#: Seconds an idle HTTP connection stays open.
+KEEP_ALIVE_SECONDS = 60
 
 
 def start(app: App | None = None, host: str = "127.0.0.1", port: int = 0) -> Running:
@@ -383,7 +390,7 @@ def run(host: str, port: int, max_games: int, defaults: dict[str, Any]) -> None:
         import uvicorn
     except ImportError:
         raise MissingExtraError("brass serve", "uvicorn", "serve") from None
-    uvicorn.run(app.asgi, host=host, port=port, log_level="warning")
+    uvicorn.run(app.asgi, host=host, port=port, log_level="warning", timeout_keep_alive=KEEP_ALIVE_SECONDS)
 
 
 __all__ = [
