@@ -121,3 +121,21 @@ def test_b16_l11_b21_birmingham_greedy_never_collapses_against_random() -> None:
         assert rail_level is not None and rail_level >= -6, f"game {r.index}: Rail Era began at level {rail_level}"
         wins += (p in r.winners) / len(r.winners)
     assert wins >= 195
+
+
+def test_the_shipped_networks_are_listed_and_the_env_adapters_take_them_as_opponents() -> None:
+    from brass.env._common import as_policy
+
+    listed = agents.pretrained_networks()
+    assert [n.name for n in listed] == sorted(agents.PRETRAINED)
+    for n in listed:
+        assert agents.NETWORKS[(n.game, n.players)] == n.name
+        net = agents.Net.pretrained(n.name)
+        assert (net.game.name, net.game.players) == (n.game, n.players)
+    network = listed[0]
+    game = brass.Game(network.game, players=network.players)
+    policy = as_policy(f"netmcts:8:{network.name}", seed=1)
+    state = game.new_state(seed=2)
+    assert policy(state) in state.legal_actions()
+    with pytest.raises(brass.ConfigError):
+        as_policy("netmcts:8:no-such-network", seed=1)

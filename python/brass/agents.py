@@ -53,8 +53,31 @@ Seat = Agent | Policy
 #: The networks shipped with the package (docs/learning.md, "Shipped networks"): name -> file in brass/nets (the
 #: binding's table, which `Net.pretrained` reads).
 PRETRAINED: dict[str, str] = dict(_native.PRETRAINED)
+
+
+def _configuration(name: str) -> tuple[str, int]:
+    """(game, players) of a shipped network's name, `GAME-Np`."""
+    game, _, players = name.rpartition("-")
+    return game, int(players.rstrip("p"))
+
+
 #: The shipped network of each configuration that has one: (game, players) -> name.
-NETWORKS = {("birmingham", 2): "birmingham-2p"}
+NETWORKS = {_configuration(name): name for name in sorted(PRETRAINED)}
+
+
+@dataclass(frozen=True)
+class Pretrained:
+    """A network shipped with the package: its name (what `Net.pretrained` and the agent specs take) and the
+    configuration it plays."""
+
+    name: str
+    game: str
+    players: int
+
+
+def pretrained_networks() -> list[Pretrained]:
+    """Every network shipped with the package, by name (docs/learning.md, "The shipped networks")."""
+    return [Pretrained(name, *_configuration(name)) for name in sorted(PRETRAINED)]
 
 
 def network_for(game: brass.Game) -> str | None:
@@ -312,6 +335,7 @@ __all__ = [
     "MCTS",
     "NETWORKS",
     "PRETRAINED",
+    "Pretrained",
     "Net",
     "NetMCTS",
     "Agent",
@@ -325,6 +349,7 @@ __all__ = [
     "evaluate",
     "load_policy",
     "network_for",
+    "pretrained_networks",
     "parse_agent",
     "play_game",
     "placings",

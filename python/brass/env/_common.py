@@ -117,9 +117,14 @@ def default_opponent(seed: int) -> Policy:
 
 
 def as_policy(opponent: Any, seed: int) -> Policy:
-    """A callable `state -> action`: callables are used as they are; an agent object with a
-    `choose(state, seed=...)` method (the native agents' interface) gets a per-decision seed drawn from a
-    generator seeded with `seed`."""
+    """A callable `state -> action`: callables are used as they are; an agent spec (`"greedy"`, `"mcts:300"`,
+    `"netmcts:64:birmingham-2p"`: any spec of `brass.agents.parse_agent`, the shipped networks included) or an
+    agent object with a `choose(state, seed=...)` method (the native agents' interface) gets a per-decision seed
+    drawn from a generator seeded with `seed`."""
+    if isinstance(opponent, str):
+        from brass import agents
+
+        opponent = agents.parse_agent(opponent)
     choose = getattr(opponent, "choose", None)
     if callable(choose):
         rng = np.random.default_rng(seed)
