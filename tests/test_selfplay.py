@@ -286,6 +286,32 @@ def test_samples_need_pyarrow_and_say_how_to_get_it(
     assert err.count("\n") == 1 and "pip install '.[samples]'" in err
 
 
+@pytest.mark.parametrize(
+    ("missing", "outputs"),
+    [
+        ("zstandard", ["--out", "g.jsonl.zst", "--samples", "s.parquet"]),
+        ("zstandard", ["--out", "g.jsonl.zst"]),
+        ("pyarrow", ["--out", "g.jsonl", "--samples", "s.parquet"]),
+        ("pyarrow", ["--out", "g.jsonl.gz", "--samples", "s.parquet"]),
+    ],
+)
+def test_a_missing_extra_is_refused_before_any_file_is_created(
+    tmp_path: pathlib.Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    missing: str,
+    outputs: list[str],
+) -> None:
+    """Issue 34, item 1: a refused run left an empty record file, which the next run then refused to replace
+    (and a resume took for an interrupted run)."""
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setitem(sys.modules, missing, None)  # `import missing` now fails as if it were not installed
+    assert run_cli("--games", "1", *outputs) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and f"needs {missing}" in err
+    assert os.listdir(tmp_path) == []
+
+
 def test_game_stream_arguments_are_checked() -> None:
     game = brass.Game("lancashire", players=2)
     two = [agents.Random(), agents.Random()]

@@ -53,7 +53,8 @@ def _open_raw(path: str, mode: str) -> IO[bytes]:
     return open(path, mode)  # noqa: SIM115 - owned and closed by RecordWriter
 
 
-def _zstandard() -> Any:
+def zstandard_library() -> Any:
+    """The zstandard module, or the error that names the extra to install."""
     try:
         import zstandard
     except ImportError:
@@ -83,7 +84,7 @@ class RecordWriter:
             # No file name and a zero time in the header: the same lines give the same bytes.
             self._sink = gzip.GzipFile(filename="", mode="wb", fileobj=self.raw, mtime=0)
         elif self.kind == "zstd":
-            self._zstd = _zstandard()
+            self._zstd = zstandard_library()
             self._sink = self._zstd.ZstdCompressor(level=3).stream_writer(self.raw, closefd=False)
         else:
             self._sink = self.raw
@@ -134,6 +135,8 @@ def read_record_lines(path: str) -> tuple[list[bytes], bool]:
     kind = compression(path)
     with open(path, "rb") as f:
         data = f.read()
+    if not data:  # no stream started, so none was cut short (an empty zstd stream would say it was)
+        return [], False
     if kind == "gzip":
         text, complete = _gunzip(data)
     elif kind == "zstd":
@@ -166,7 +169,9 @@ def open_records(path: str) -> IO[str]:
         return gzip.open(path, "rt", encoding="utf-8")
     if kind == "zstd":
         raw = open(path, "rb")  # noqa: SIM115 - closed with the reader
-        return io.TextIOWrapper(_zstandard().ZstdDecompressor().stream_reader(raw, closefd=True), encoding="utf-8")
+        return io.TextIOWrapper(
+            zstandard_library().ZstdDecompressor().stream_reader(raw, closefd=True), encoding="utf-8"
+        )
     return open(path, encoding="utf-8")
 
 
@@ -185,7 +190,7 @@ def _gunzip(data: bytes) -> tuple[bytes, bool]:
 
 
 def _unzstd(data: bytes) -> tuple[bytes, bool]:
-    zstandard = _zstandard()
+    zstandard = zstandard_library()
     d = zstandard.ZstdDecompressor().decompressobj()
     try:
         text = d.decompress(data)

@@ -36,11 +36,13 @@ from brass.records import (
     read_record_lines,
     resume_lines,
     run_seed_of,
+    zstandard_library,
 )
 from brass.samples import (
     SAMPLE_COLUMNS,
     SampleBuffer,
     SampleWriter,
+    parquet_libraries,
     read_samples,
     sample_batches,
     sample_schema,
@@ -189,6 +191,7 @@ class Run:
 
         spec = self.spec
         self._check_paths()
+        self._check_libraries()
         tally = Tally(spec.game.players)
         entries: list[bytes] = []
         repaired = False
@@ -263,6 +266,18 @@ class Run:
         if self.out and self.samples and os.path.abspath(self.out) == os.path.abspath(self.samples):
             raise SelfPlayError("--out and --samples name the same file")
 
+    def _check_libraries(self) -> None:
+        """Import now what the outputs and --ray need: a missing extra refuses the run before any file exists
+        (an empty file left behind would be refused by the next run, and taken for an interrupted one)."""
+        if self.out and compression(self.out) == "zstd":
+            zstandard_library()
+        if self.samples:
+            parquet_libraries()
+        if self.ray is not None:
+            if len(self.specs) != self.spec.game.players:
+                raise SelfPlayError("a run on Ray needs the agent specs (random, greedy, mcts:N, ...) of every seat")
+            _ray_library()
+
     def _open_records(self, entries: list[bytes]) -> RecordWriter:
         """The record writer, holding the `entries` kept from a resumed file."""
         assert self.out is not None
@@ -311,8 +326,6 @@ class Run:
     def _games(self, first: int, games: int) -> _Stoppable:
         spec = self.spec
         if self.ray is not None:
-            if len(self.specs) != spec.game.players:
-                raise SelfPlayError("a run on Ray needs the agent specs (random, greedy, mcts:N, ...) of every seat")
             return _RayGames(self.ray, spec, list(self.specs), first, games)
         rate = self.sample_rate if self.samples else None
         return agents.GameStream(
@@ -331,15 +344,20 @@ def _play_chunk(
     return [{f: getattr(r, f) for f in _PLAYED_FIELDS} for r in played]
 
 
+def _ray_library() -> Any:
+    try:
+        import ray
+    except ImportError:
+        raise missing_extra("Ray", "ray", "--ray") from None
+    return ray
+
+
 class _RayGames:
     """The games of a run played by Ray tasks in chunks, handed over in index order; at most a few chunks
     per CPU of the cluster are in flight, so memory stays bounded."""
 
     def __init__(self, address: str, spec: RunSpec, specs: list[str], first: int, games: int) -> None:
-        try:
-            import ray
-        except ImportError:
-            raise missing_extra("Ray", "ray", "--ray") from None
+        ray = _ray_library()
         if not ray.is_initialized():
             ray.init(
                 address=None if address == "local" else address,
