@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from typing import IO, Any
 
 import brass
+from brass._errors import install_hint
 from brass._rng import selfplay_seeds
 
 #: The record file names `brass selfplay --out` accepts, and how each is compressed.
@@ -34,7 +35,7 @@ class SelfPlayError(brass.BrassError):
 
 def missing_extra(module: str, extra: str, what: str) -> SelfPlayError:
     """The error for a file that needs a library of an extra that is not installed."""
-    return SelfPlayError(f"{what} needs {module}: pip install '.[{extra}]' (from the brass clone)")
+    return SelfPlayError(f"{what} needs {module}: {install_hint(extra)}")
 
 
 def compression(path: str) -> str:

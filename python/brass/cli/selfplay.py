@@ -12,6 +12,7 @@ from typing import Any
 
 import brass
 from brass import agents, records, selfplay
+from brass._errors import install_hint
 from brass.cli._common import UserError, add_configuration_arguments, check_writable, options, progress_bar
 from brass.text import count, describe_game
 
@@ -47,7 +48,7 @@ def add_parser(sub: Any) -> None:
     sp.add_argument(
         "--samples",
         metavar="FILE",
-        help="write training samples, one row per decision (FILE.parquet; needs '.[samples]', docs/selfplay.md)",
+        help=f"write training samples, one row per decision (FILE.parquet; needs pyarrow: {install_hint('samples')})",
     )
     sp.add_argument(
         "--sample-rate",
@@ -67,7 +68,7 @@ def add_parser(sub: Any) -> None:
         nargs="?",
         const="local",
         metavar="ADDRESS",
-        help="run on a Ray cluster (a local one without ADDRESS); needs the ray extra: pip install '.[ray]'",
+        help=f"run on a Ray cluster (a local one without ADDRESS); needs Ray: {install_hint('ray')}",
     )
     sp.add_argument("--quiet", action="store_true", help="no progress bar")
     sp.set_defaults(run=run)
