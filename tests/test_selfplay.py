@@ -9,6 +9,7 @@ import errno
 import json
 import os
 import pathlib
+import re
 import signal
 import subprocess
 import sys
@@ -77,9 +78,29 @@ def test_an_existing_file_is_never_replaced_silently(
     out = tmp_path / "g.jsonl"
     out.write_text("precious\n")
     assert run_cli("--games", "2", "--out", str(out)) == 2
-    assert "exists" in capsys.readouterr().err and out.read_text() == "precious\n"
+    err = capsys.readouterr().err
+    assert "exists: pass --overwrite" in err and "--resume" in err and out.read_text() == "precious\n"
     assert run_cli("--games", "2", "--out", str(out), "--overwrite") == 0
     assert len(entries(out)) == 2
+
+
+@pytest.mark.parametrize("output", ["out", "samples"])
+def test_the_python_api_names_its_parameters_not_the_flags_of_the_command(tmp_path: pathlib.Path, output: str) -> None:
+    """Issue 34, item 8: `Run(...)` is called with `overwrite=True`, not `--overwrite`."""
+    path = tmp_path / ("g.jsonl" if output == "out" else "s.parquet")
+    path.write_text("precious\n")
+    game = brass.Game("birmingham", players=2)
+    spec = selfplay.RunSpec(game, ("greedy", "random"), 1, 2)
+    run = selfplay.Run(spec, [agents.Greedy(), agents.Random()], **{output: str(path)})
+    with pytest.raises(selfplay.SelfPlayError) as caught:
+        run.execute()
+    message = str(caught.value)
+    assert "exists: pass overwrite=True to replace it" in message and "--" not in message
+    if output == "out":
+        assert "resume=True" in message
+    with pytest.raises(selfplay.SelfPlayError, match=r"resume=True needs out=") as caught:
+        selfplay.Run(spec, [agents.Greedy(), agents.Random()], resume=True).execute()
+    assert path.read_text() == "precious\n"
 
 
 def test_resume_of_a_finished_run_plays_nothing_and_keeps_the_file(
@@ -329,3 +350,35 @@ def test_game_stream_arguments_are_checked() -> None:
     first, second = list(stream)
     assert (first.index, second.index) == (0, 1) and first.seed == second.seed == 1
     assert first.seats == ["random", "random"] and len(stream) == 2 and stream.games_done == 2
+
+
+# --- the summary ----------------------------------------------------------------------------------------
+
+
+def test_the_summary_columns_stay_apart_at_a_million_games() -> None:
+    """Issue 34, item 2: at 1M games `random        40000001000000.0` ran the columns together, and the column
+    called games counted seats (an agent in two seats counts twice per game)."""
+    tally = selfplay.Tally(4)
+    tally.add(["random", "random", "greedy", "a-long-agent-name:123"], [10, 20, 90, 30], [2], 150)
+    scale = 1_000_000  # a million games with the same outcome
+    for t in tally.agents.values():
+        t.games, t.wins, t.vp, t.vp_squares = t.games * scale, t.wins * scale, t.vp * scale, t.vp_squares * scale
+    tally.games, tally.decisions = scale, 150 * scale
+    seats = ["random", "random", "greedy", "a-long-agent-name:123"]  # the seat names, as `brass selfplay` gives them
+    table = tally.summary(seats, "heading").splitlines()
+    header = table[2].split()
+    assert header[:3] == ["agent", "seats", "wins"]
+    rows = {line.split()[0]: re.split(r"\s{2,}", line.strip()) for line in table[3:6]}
+    assert rows["random"][1:3] == ["2,000,000", "0.0"]
+    assert rows["greedy"][1:3] == ["1,000,000", "1,000,000.0"]
+    assert rows["a-long-agent-name:123"][1] == "1,000,000"
+    # Every row has its columns at the header's places: right-aligned numbers end where their heading ends.
+    end = table[2].index("seats") + len("seats")
+    assert all(line[:end].endswith(rows[line.split()[0]][1]) for line in table[3:6])
+    assert "random played 2 seats a game" in "\n".join(table)
+
+
+def test_help_shows_the_default_number_of_games(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        main(["selfplay", "--help"])
+    assert re.search(r"--games N\s+games to play \(default 40\)", capsys.readouterr().out)

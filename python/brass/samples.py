@@ -164,7 +164,7 @@ class SampleWriter:
         try:
             sink = open(path, "wb" if overwrite else "xb")  # noqa: SIM115 - handed to the Parquet writer
         except FileExistsError:
-            raise SelfPlayError(f"{path} exists: pass --overwrite to replace it") from None
+            raise SelfPlayError(f"{path} exists: pass overwrite=True to replace it") from None
         except OSError as e:
             raise SelfPlayError(f"cannot write {path}: {e.strerror or e}") from None
         self._sink = sink

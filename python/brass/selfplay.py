@@ -17,6 +17,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, fields
 from typing import Any, Protocol
@@ -98,28 +99,34 @@ class Tally:
         self.add(entry["seats"], entry["scores"], entry["winners"], entry["decisions"])
 
     def summary(self, names: Sequence[str], heading: str) -> str:
-        """The table `brass selfplay` prints: per agent games, wins, win rate with its 95% interval, VP."""
-        lines = [heading, ""]
-        lines.append(
-            f"{'agent':<14}{'games':>7}{'wins':>8}{'win rate':>10}{'95% interval':>17}{'mean VP':>9}{'sd VP':>7}"
-        )
+        """The table `brass selfplay` prints: per agent the seats it played, wins, win rate with its 95%
+        interval, VP. Column widths follow the widest entry, so a million-game run's numbers stay apart."""
+        rows = [["agent", "seats", "wins", "win rate", "95% interval", "mean VP", "sd VP"]]
         for name in dict.fromkeys(names):
             t = self.agents.get(name, _AgentTally())
             n = t.games
             lo, hi = wilson(t.wins, n)
             mean = t.vp / n if n else 0.0
             sd = max(0.0, t.vp_squares / n - mean * mean) ** 0.5 if n > 1 else 0.0
-            lines.append(
-                f"{name:<14}{n:>7}{t.wins:>8.1f}{t.wins / max(n, 1):>10.1%}{f'{lo:.0%} – {hi:.0%}':>17}"
-                f"{mean:>9.1f}{sd:>7.1f}"
-            )
+            rows.append(
+                [name, f"{n:,}", f"{t.wins:,.1f}", f"{t.wins / max(n, 1):.1%}", f"{lo:.0%} – {hi:.0%}",
+                 f"{mean:,.1f}", f"{sd:,.1f}"]
+            )  # fmt: skip
+        widths = [max(len(row[c]) for row in rows) for c in range(len(rows[0]))]
+        lines = [heading, ""]
+        for row in rows:
+            cells = [row[0].ljust(widths[0])] + [cell.rjust(w) for cell, w in zip(row[1:], widths[1:], strict=True)]
+            lines.append("  ".join(cells).rstrip())
+        for name, seats in Counter(names).items():
+            if seats > 1:
+                lines.append(f"{name} played {seats} seats a game: its seats, wins and win rate count each seat")
         lines.append("")
         rates = ", ".join(f"seat {p}: {w / max(self.games, 1):.0%}" for p, w in enumerate(self.seat_wins))
         if rates:
             lines.append(f"win rate by seat (turn order is random): {rates}")
         if self.games:
             lines.append(
-                f"game length: {self.decisions / self.games:.0f} decisions (min {self.shortest}, max {self.longest})"
+                f"game length: {self.decisions / self.games:,.0f} decisions (min {self.shortest}, max {self.longest})"
             )
         return "\n".join(lines)
 
@@ -155,6 +162,12 @@ class _Stoppable(Protocol):
     def __iter__(self) -> Iterator[Any]: ...
 
 
+#: How `Run`'s messages name its options when it is called from Python: by its parameters.
+PYTHON_WORDING = {"overwrite": "overwrite=True", "resume": "resume=True", "out": "out=", "samples": "samples="}
+#: ... and when `brass selfplay` runs it: by the flags of the command.
+CLI_WORDING = {"overwrite": "--overwrite", "resume": "--resume", "out": "--out", "samples": "--samples"}
+
+
 @dataclass
 class Run:
     """A self-play run (`brass selfplay`): the games of `spec` played by `seats` (native agents, one per
@@ -175,6 +188,8 @@ class Run:
     specs: Sequence[str] = ()
     #: Called with the number of games done after each game (a progress bar).
     on_game: Callable[[int], None] | None = None
+    #: The names the messages give the options (`PYTHON_WORDING`, or `CLI_WORDING` for the command line).
+    wording: dict[str, str] = field(default_factory=lambda: dict(PYTHON_WORDING))
     _source: _Stoppable | None = field(default=None, init=False, repr=False)
     _signal: int | None = field(default=None, init=False, repr=False)
 
@@ -251,9 +266,16 @@ class Run:
         interrupted = self._signal if done < spec.games else None
         return Outcome(tally, played, first, time.perf_counter() - started, interrupted, repaired, rows)
 
+    def _exists(self, path: str) -> SelfPlayError:
+        w = self.wording
+        return SelfPlayError(
+            f"{path} exists: pass {w['overwrite']} to replace it, or {w['resume']} to continue its run"
+        )
+
     def _check_paths(self) -> None:
+        w = self.wording
         if self.resume and not self.out:
-            raise SelfPlayError("--resume needs --out: a run resumes from its records")
+            raise SelfPlayError(f"{w['resume']} needs {w['out']}: a run resumes from its records")
         if self.out:
             compression(self.out)
         if self.samples and not self.samples.endswith(".parquet"):
@@ -262,9 +284,9 @@ class Run:
             if path is None or self.overwrite or path == os.devnull:
                 continue
             if os.path.exists(path) and not (self.resume and path in (self.out, self.samples)):
-                raise SelfPlayError(f"{path} exists: pass --overwrite to replace it, or --resume to continue its run")
+                raise self._exists(path)
         if self.out and self.samples and os.path.abspath(self.out) == os.path.abspath(self.samples):
-            raise SelfPlayError("--out and --samples name the same file")
+            raise SelfPlayError(f"{w['out']} and {w['samples']} name the same file")
 
     def _check_libraries(self) -> None:
         """Import now what the outputs and --ray need: a missing extra refuses the run before any file exists
@@ -303,9 +325,7 @@ class Run:
             writer.path = path
             return writer
         except FileExistsError:
-            raise SelfPlayError(
-                f"{path} exists: pass --overwrite to replace it, or --resume to continue its run"
-            ) from None
+            raise self._exists(path) from None
         except OSError as e:
             raise SelfPlayError(f"cannot write {path}: {e.strerror or e}") from None
 
@@ -428,6 +448,8 @@ def install_signal_handlers(run: Run) -> Callable[[], None]:
 
 
 __all__ = [
+    "CLI_WORDING",
+    "PYTHON_WORDING",
     "RECORD_SUFFIXES",
     "SAMPLE_COLUMNS",
     "Outcome",

@@ -35,7 +35,7 @@ def add_parser(sub: Any) -> None:
         "netmcts:SIMULATIONS:NETWORK "
         "(default for 4 players: mcts:200 greedy greedy random)",
     )
-    sp.add_argument("--games", type=int, default=40)
+    sp.add_argument("--games", type=int, default=40, metavar="N", help="games to play (default 40)")
     sp.add_argument(
         "--seed", type=int, help="the run seed: game i is dealt from (seed, i) (default: a fresh one, printed)"
     )
@@ -107,6 +107,7 @@ def run(args: argparse.Namespace) -> int:
         threads=args.jobs,
         ray=args.ray,
         specs=specs,
+        wording=selfplay.CLI_WORDING,
     )
     check_writable(args.out, args.samples)
     restore = selfplay.install_signal_handlers(job)
