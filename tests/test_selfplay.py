@@ -382,3 +382,27 @@ def test_help_shows_the_default_number_of_games(capsys: pytest.CaptureFixture[st
     with pytest.raises(SystemExit):
         main(["selfplay", "--help"])
     assert re.search(r"--games N\s+games to play \(default 40\)", capsys.readouterr().out)
+
+
+def test_resume_shows_the_check_of_the_games_already_done_and_counts_its_time(
+    tmp_path: pathlib.Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 34, item 5: checking 242k finished games took 38 s, silently, and the summary left them out."""
+    out = tmp_path / "g.jsonl"
+    assert run_cli("--games", "6", "--out", str(out)) == 0
+    capsys.readouterr()
+    clock = [1000.0]  # a clock that only the check moves: 38 s of checking, no time spent playing
+    checked = selfplay.resume_lines
+
+    def slow_check(*args, **kwargs):
+        clock[0] += 38.0
+        return checked(*args, **kwargs)
+
+    monkeypatch.setattr(selfplay, "_clock", lambda: clock[0])
+    monkeypatch.setattr(selfplay, "resume_lines", slow_check)
+    assert main(["selfplay", *GAME[:-1], "--games", "8", "--out", str(out), "--resume"]) == 0
+    captured = capsys.readouterr()
+    assert f"checking 6 games already in {out}…" in captured.err
+    assert "checked 6 games in 38.0s" in captured.err
+    heading = next(line for line in captured.out.splitlines() if line.startswith("8 games of"))
+    assert "38.0s (38.0s checking the 6 games of" in heading, heading

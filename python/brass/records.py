@@ -17,6 +17,7 @@ import io
 import json
 import os
 import zlib
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import IO, Any
 
@@ -238,13 +239,16 @@ class RunSpec:
             raise SelfPlayError(f"{where} was dealt from another run seed than --seed {self.seed}")
 
 
-def resume_lines(path: str, spec: RunSpec) -> tuple[list[bytes], bool]:
+def resume_lines(path: str, spec: RunSpec, on_read: Callable[[int], None] | None = None) -> tuple[list[bytes], bool]:
     """The lines of `path` that continue in `spec`'s run, checked one by one, and whether a damaged end
-    (a line cut off mid-write) was dropped. Refuses a file of another run, or one longer than the run."""
+    (a line cut off mid-write) was dropped. Refuses a file of another run, or one longer than the run.
+    `on_read` is told how many lines there are to check once the file is read (checking takes a while)."""
     try:
         lines, damaged = read_record_lines(path)
     except OSError as e:
         raise SelfPlayError(f"cannot read {path}: {e.strerror or e}") from None
+    if on_read is not None:
+        on_read(len(lines))
     entries: list[bytes] = []
     for k, line in enumerate(lines):
         try:

@@ -17,6 +17,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import time
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, fields
@@ -50,6 +51,9 @@ from brass.samples import (
     samples_of_record,
     unpack_masks,
 )
+
+#: The clock of a run's times (a test replaces it).
+_clock = time.perf_counter
 
 #: What a Ray worker hands over of each game: the fields of `PlayedGame` a native game result has.
 _PLAYED_FIELDS = tuple(f.name for f in fields(agents.PlayedGame) if f.name != "samples")
@@ -144,12 +148,15 @@ class Outcome:
     played: int
     #: Games taken from the file being resumed.
     resumed: int
+    #: Seconds the call took, the check of a resumed file included.
     seconds: float
     #: The signal that stopped the run early (`signal.SIGINT`, `signal.SIGTERM`), or None.
     interrupted: int | None = None
     #: Whether a cut-off last line of the resumed file was dropped.
     repaired: bool = False
     sample_rows: int = 0
+    #: Seconds spent checking the games of the resumed file (and rebuilding their samples) before playing.
+    checking_seconds: float = 0.0
 
     @property
     def games(self) -> int:
@@ -188,6 +195,8 @@ class Run:
     specs: Sequence[str] = ()
     #: Called with the number of games done after each game (a progress bar).
     on_game: Callable[[int], None] | None = None
+    #: Called with a line of progress that is not a game: the check of the games of a resumed file.
+    on_note: Callable[[str], None] | None = None
     #: The names the messages give the options (`PYTHON_WORDING`, or `CLI_WORDING` for the command line).
     wording: dict[str, str] = field(default_factory=lambda: dict(PYTHON_WORDING))
     _source: _Stoppable | None = field(default=None, init=False, repr=False)
@@ -202,16 +211,21 @@ class Run:
 
     def execute(self) -> Outcome:
         """Play the run (or what is left of it), writing as the games finish."""
-        import time
-
         spec = self.spec
         self._check_paths()
         self._check_libraries()
+        started = _clock()
         tally = Tally(spec.game.players)
         entries: list[bytes] = []
         repaired = False
         if self.resume and self.out and os.path.exists(self.out):
-            entries, repaired = resume_lines(self.out, spec)
+            out = self.out
+
+            def on_read(lines: int) -> None:
+                if lines:
+                    self._note(f"checking {lines:,} games already in {out}…")
+
+            entries, repaired = resume_lines(out, spec, on_read=on_read)
         writer = self._open_records(entries) if self.out else None
         sample_writer = buffer = None
         try:
@@ -228,7 +242,9 @@ class Run:
                     for batch in buffer.add_samples(entry["index"], made, made["returns"], made["scores"]):
                         sample_writer.write(batch)
             first = len(entries)
-            started = time.perf_counter()
+            checking = _clock() - started
+            if first:
+                self._note(f"checked {first:,} games in {checking:.1f}s")
             played = 0
             if first < spec.games and self._signal is None:
                 self._source = self._games(first, spec.games - first)
@@ -264,7 +280,11 @@ class Run:
             rows = sample_writer.rows
         done = first + played
         interrupted = self._signal if done < spec.games else None
-        return Outcome(tally, played, first, time.perf_counter() - started, interrupted, repaired, rows)
+        return Outcome(tally, played, first, _clock() - started, interrupted, repaired, rows, checking)
+
+    def _note(self, line: str) -> None:
+        if self.on_note is not None:
+            self.on_note(line)
 
     def _exists(self, path: str) -> SelfPlayError:
         w = self.wording

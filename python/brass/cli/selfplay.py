@@ -108,6 +108,7 @@ def run(args: argparse.Namespace) -> int:
         ray=args.ray,
         specs=specs,
         wording=selfplay.CLI_WORDING,
+        on_note=None if args.quiet else lambda line: print(line, file=sys.stderr, flush=True),
     )
     check_writable(args.out, args.samples)
     restore = selfplay.install_signal_handlers(job)
@@ -118,7 +119,14 @@ def run(args: argparse.Namespace) -> int:
     finally:
         restore()
     names = [s.name for s in seats]
-    took = f"{outcome.seconds:.1f}s ({outcome.played / max(outcome.seconds, 1e-9):.1f} games/s)"
+    playing = outcome.seconds - outcome.checking_seconds
+    rate = f"{outcome.played / max(playing, 1e-9):,.1f} games/s"
+    took = f"{outcome.seconds:.1f}s ({rate})"
+    if outcome.resumed:
+        took = (
+            f"{outcome.seconds:.1f}s ({outcome.checking_seconds:.1f}s checking the {outcome.resumed:,} games of "
+            f"{args.out}, then {rate})"
+        )
     heading = (
         f"{count(outcome.games, 'game')} of {describe_game(game)}, run seed {args.seed}, seats rotate every game; "
         f"{took}"
