@@ -258,6 +258,34 @@ def test_an_interrupted_then_resumed_run_writes_the_file_of_an_uninterrupted_run
     assert part.read_bytes() == full.read_bytes()
 
 
+@pytest.mark.parametrize(("suffix", "kill_seed"), [(".jsonl", 1), (".jsonl", 2), (".jsonl", 3), (".jsonl.gz", 4)])
+def test_a_run_killed_at_a_random_point_resumes_to_the_file_of_an_uninterrupted_run(
+    tmp_path: pathlib.Path, suffix: str, kill_seed: int
+) -> None:
+    """Issue 34, item 10: SIGKILL (no handler runs, no file is finished) at a random number of games, maybe in
+    the middle of a write; --resume then finishes the very file of a run never killed."""
+    import random
+
+    games = "400"
+    full, part = tmp_path / f"full{suffix}", tmp_path / f"part{suffix}"
+    assert run_cli("--games", games, "--seed", "8", "--out", str(full)) == 0
+    argv = [sys.executable, "-m", "brass", "selfplay", *GAME, "--games", games, "--seed", "8", "--out", str(part)]
+    child = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    kill_after = random.Random(kill_seed).randrange(1, 120)
+    deadline = time.monotonic() + 120
+    while child.poll() is None and time.monotonic() < deadline:
+        if part.exists() and len(selfplay.read_record_lines(str(part))[0]) >= kill_after:
+            child.kill()
+            break
+        time.sleep(0.005)
+    child.communicate(timeout=120)
+    assert child.returncode == -signal.SIGKILL, "the run ended before it could be killed: give it more games"
+    kept = len(selfplay.read_record_lines(str(part))[0])
+    assert kill_after <= kept < 400
+    assert run_cli("--games", games, "--seed", "8", "--out", str(part), "--resume") == 0
+    assert part.read_bytes() == full.read_bytes()
+
+
 # --- training samples (numpy; the Parquet file is tested in test_selfplay_extras.py) -----------------------
 
 
@@ -406,3 +434,56 @@ def test_resume_shows_the_check_of_the_games_already_done_and_counts_its_time(
     assert "checked 6 games in 38.0s" in captured.err
     heading = next(line for line in captured.out.splitlines() if line.startswith("8 games of"))
     assert "38.0s (38.0s checking the 6 games of" in heading, heading
+
+
+# --- durability: syncs to the disk ------------------------------------------------------------------------
+
+
+def _count_syncs(monkeypatch: pytest.MonkeyPatch, path: pathlib.Path) -> list[int]:
+    """Replace os.fsync by a counter of the syncs of `path` (the list's length)."""
+    synced: list[int] = []
+    real = os.fsync
+
+    def fsync(fd: int) -> None:
+        if os.path.realpath(f"/proc/self/fd/{fd}") == str(path.resolve()):
+            synced.append(fd)
+        real(fd)
+
+    monkeypatch.setattr(os, "fsync", fsync)
+    return synced
+
+
+def test_records_are_synced_at_most_once_a_second_and_when_the_run_ends(
+    tmp_path: pathlib.Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 34, item 10: lines were flushed but never synced, so a crash of the machine could lose any number."""
+    out = tmp_path / "g.jsonl"
+    synced = _count_syncs(monkeypatch, out)
+    clock = [0.0]
+    monkeypatch.setattr(records, "_clock", lambda: clock[0])
+    assert run_cli("--games", "12", "--out", str(out), "--jobs", "1") == 0
+    assert len(synced) == 1  # a clock that does not move: only the sync at the end
+    out.unlink()
+    synced.clear()
+
+    def ticking() -> float:  # 0.4 s a game: a sync every third game, and one at the end
+        clock[0] += 0.4
+        return clock[0]
+
+    monkeypatch.setattr(records, "_clock", ticking)
+    assert run_cli("--games", "12", "--out", str(out), "--jobs", "1") == 0
+    assert 3 <= len(synced) <= 7 and len(entries(out)) == 12
+
+
+def test_an_interrupted_run_syncs_what_it_wrote(tmp_path: pathlib.Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    out = tmp_path / "g.jsonl.gz"
+    synced = _count_syncs(monkeypatch, out)
+    monkeypatch.setattr(records, "_clock", lambda: 0.0)
+    game = brass.Game("birmingham", players=2)
+    run = selfplay.Run(
+        selfplay.RunSpec(game, ("greedy", "random"), 1, 50), [agents.Greedy(), agents.Random()], out=str(out)
+    )
+    run.on_game = lambda done: run.stop(signal.SIGTERM) if done == 3 else None
+    outcome = run.execute()
+    assert outcome.interrupted == signal.SIGTERM and len(synced) == 1
+    assert 3 <= len(entries(out)) < 50

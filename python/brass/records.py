@@ -12,10 +12,12 @@ against the run that is to continue them (`--resume`).
 from __future__ import annotations
 
 import contextlib
+import errno
 import gzip
 import io
 import json
 import os
+import time
 import zlib
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -64,21 +66,40 @@ def zstandard_library() -> Any:
     return zstandard
 
 
+#: The clock that spaces a record file's syncs (a test replaces it).
+_clock = time.monotonic
+
+
+def sync(file: IO[bytes]) -> None:
+    """Ask the operating system to put what was written of `file` on the disk (`os.fsync`): a flushed line
+    survives a killed process, a synced one a crash of the machine. Files that cannot be synced (/dev/null, a
+    pipe) are left as they are."""
+    try:
+        os.fsync(file.fileno())
+    except OSError as e:
+        if e.errno not in (errno.EINVAL, errno.EROFS, errno.ENOTSUP, errno.EBADF):
+            raise
+
+
 class RecordWriter:
     """Writes game lines to a record file, each flushed as soon as it is written, so a run stopped at any
     moment leaves every line it wrote readable. Compressed files are flushed to a byte boundary after each
     line (deterministic for the same lines, so a resumed run writes the same bytes as an uninterrupted one).
+    The file is synced to the disk (`sync`) at most every `sync_seconds` after a line, and when it is closed
+    or abandoned: a crash of the machine loses at most the last `sync_seconds` of games.
 
     `mode` is `"x"` (a new file), `"w"` (replace) or `"a"` (append to a plain file); `kind` is the
     compression when it is not the one the name says (`compression`)."""
 
-    def __init__(self, path: str, mode: str = "x", kind: str | None = None) -> None:
+    def __init__(self, path: str, mode: str = "x", kind: str | None = None, sync_seconds: float = 1.0) -> None:
         self.path = path
+        self.sync_seconds = sync_seconds
         self.kind = kind or compression(path)
         if mode == "a" and self.kind != "none":
             raise SelfPlayError("only a plain .jsonl file can be appended to")
         self.raw = _open_raw(path, mode + "b")
         self.lines = 0
+        self._synced = _clock()
         #: The size of the file after the last line written whole: what a failed write truncates back to.
         self.good_size = self.raw.tell()
         self._sink: Any
@@ -100,6 +121,9 @@ class RecordWriter:
             elif self.kind == "zstd":
                 self._sink.flush(self._zstd.FLUSH_BLOCK)
             self.raw.flush()
+            # One sync per game would cost more than a random game: a sync a second bounds what a crash loses.
+            if _clock() - self._synced >= self.sync_seconds:
+                self.sync()
         except OSError as e:
             self._cut_back()
             raise SelfPlayError(
@@ -108,6 +132,11 @@ class RecordWriter:
             ) from None
         self.lines += 1
         self.good_size = self.raw.tell()
+
+    def sync(self) -> None:
+        """Put every line written so far on the disk now."""
+        sync(self.raw)
+        self._synced = _clock()
 
     def _cut_back(self) -> None:
         """After a failed write, drop the partial line so the file holds whole games only."""
@@ -120,12 +149,17 @@ class RecordWriter:
         try:
             if self._sink is not self.raw:
                 self._sink.close()
+            self.raw.flush()
+            sync(self.raw)
             self.raw.close()
         except OSError as e:
             raise SelfPlayError(f"cannot finish {self.path}: {e.strerror or e}") from None
 
     def abandon(self) -> None:
-        """Close without finishing the compressed stream (after a failed write): what was flushed stays."""
+        """Close without finishing the compressed stream (after a failed write): what was flushed stays, synced
+        if the disk lets it be."""
+        with contextlib.suppress(OSError, ValueError):
+            sync(self.raw)
         with contextlib.suppress(OSError):
             self.raw.close()
 

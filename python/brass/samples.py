@@ -20,7 +20,7 @@ import numpy as np
 import brass
 from brass import agents
 from brass._brass import _samples_of_game
-from brass.records import SelfPlayError, missing_extra
+from brass.records import SelfPlayError, missing_extra, sync
 
 #: The columns of a sample batch and of the Parquet file (docs/selfplay.md, "Samples").
 SAMPLE_COLUMNS = ("game", "decision", "player", "observation", "legal_mask", "action", "returns", "scores")
@@ -191,6 +191,8 @@ class SampleWriter:
     def close(self) -> None:
         try:
             self._writer.close()
+            self._sink.flush()
+            sync(self._sink)
             self._sink.close()
         except OSError as e:
             raise SelfPlayError(f"cannot finish {self.path}: {e.strerror or e}") from None

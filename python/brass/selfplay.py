@@ -341,6 +341,7 @@ class Run:
             writer = RecordWriter(partial, "w", kind=compression(path))
             for e in entries:
                 writer.write(e[:-1].decode())
+            writer.sync()  # on the disk before the rename, or a crash could leave the name on a shorter file
             os.replace(partial, path)
             writer.path = path
             return writer
