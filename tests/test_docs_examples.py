@@ -1,6 +1,7 @@
 """Every ```python block of README.md and docs/*.md runs as written, in order.
 
-Each document's blocks run in one namespace, in document order, in a fresh temporary working directory. Shell
+Each document's blocks run in one namespace, in document order, in a fresh temporary working directory; the
+README's blocks also run each on its own, in a fresh namespace (a reader may copy any one of them). Shell
 blocks (```sh) are not run, except in docs/tutorial.md, whose `brass ...` command lines run through
 `brass.cli.main` in the same directory and in the same order (so the Python blocks can read the files the
 commands wrote). What is left out is listed here, with the reason and where it is tested instead:
@@ -129,6 +130,22 @@ def test_examples_run_in_order(document, tmp_path, monkeypatch, capsys):
     capsys.readouterr()
     assert ran == runnable(document)
     TIMES[document] = time.perf_counter() - started
+
+
+#: Documents whose every python block also runs on its own, in a fresh namespace and folder: a reader copies
+#: one block, not the blocks above it (issue 34, item 9).
+SELF_CONTAINED = ["README.md"]
+
+
+@pytest.mark.parametrize(
+    ("document", "number"),
+    [(d, n) for d in SELF_CONTAINED for lang, n, _ in blocks(d) if lang == "python" and (d, n) not in EXCLUDED],
+)
+def test_each_block_runs_on_its_own(document, number, tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    code = next(c for lang, n, c in blocks(document) if lang == "python" and n == number)
+    exec(compile(code, f"{document} python block {number}", "exec"), {"__name__": "__doc_example__"})  # noqa: S102
+    capsys.readouterr()
 
 
 def test_the_examples_are_quick():

@@ -68,3 +68,19 @@ def test_svg_save_refuses_a_name_it_cannot_write(name: str, tmp_path: pathlib.Pa
     assert not (tmp_path / name).exists()
     svg.save(state, tmp_path / "x.SVG")
     assert (tmp_path / "x.SVG").read_text().startswith("<svg")
+
+
+@pytest.mark.parametrize(
+    ("text", "says"),
+    [
+        ("build cotton mill birmingham/1", "`build <industry> <space>`"),
+        ("build cotton mill birmingham/1", "`cotton mill` is `cotton_mill`"),
+        ("sell birmingham/1", "`sell <space> <target>`"),
+    ],
+)
+def test_a_notation_that_starts_right_is_told_what_is_wrong_after_its_first_word(text: str, says: str) -> None:
+    """Issue 34, item 8: `build cotton mill ...` was answered "expected one of build, link, ..."."""
+    state = brass.Game("birmingham", players=2).new_state(seed=1)
+    with pytest.raises(brass.NotationError) as caught:
+        state.apply(text)
+    assert says in str(caught.value) and "expected one of" not in str(caught.value)

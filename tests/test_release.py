@@ -47,3 +47,30 @@ def test_the_package_metadata_is_complete() -> None:
     classifiers = meta.get_all("Classifier") or []
     assert "Typing :: Typed" in classifiers and "Programming Language :: Python :: 3.11" in classifiers
     assert (pathlib.Path(brass.__file__).parent / "py.typed").exists()
+
+
+def test_the_wheel_check_runs_the_readme_example_in_a_folder_of_its_own(
+    tmp_path: pathlib.Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 34, item 4: `nox -s wheel` ran the README's example in the repository root, which left
+    `position.svg` there; the check runs it in a temporary folder and leaves the working folder as it was."""
+    import importlib.util
+
+    root = pathlib.Path(__file__).resolve().parent.parent
+    spec = importlib.util.spec_from_file_location("wheel_check", root / "tools" / "wheel_check.py")
+    assert spec is not None and spec.loader is not None
+    wheel_check = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(wheel_check)
+    monkeypatch.chdir(tmp_path)
+    wheel_check.run_readme_example(str(root / "README.md"))
+    assert list(tmp_path.iterdir()) == []
+    assert pathlib.Path.cwd() == tmp_path
+
+
+def test_the_readme_says_how_long_the_first_build_takes_and_who_needs_rust() -> None:
+    """Issue 34, item 4: `pip install .` shows only a spinner for minutes while cargo builds; and "Without Rust:
+    `nox -s wheel` builds ..." read as if building needed no Rust."""
+    readme = (pathlib.Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+    assert "pip install -v ." in readme and "3–6 minutes on 2 cores" in readme
+    assert "Without Rust:" not in readme
+    assert "building it needs Rust, installing it does not" in readme

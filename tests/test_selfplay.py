@@ -9,6 +9,7 @@ import errno
 import json
 import os
 import pathlib
+import re
 import signal
 import subprocess
 import sys
@@ -77,9 +78,29 @@ def test_an_existing_file_is_never_replaced_silently(
     out = tmp_path / "g.jsonl"
     out.write_text("precious\n")
     assert run_cli("--games", "2", "--out", str(out)) == 2
-    assert "exists" in capsys.readouterr().err and out.read_text() == "precious\n"
+    err = capsys.readouterr().err
+    assert "exists: pass --overwrite" in err and "--resume" in err and out.read_text() == "precious\n"
     assert run_cli("--games", "2", "--out", str(out), "--overwrite") == 0
     assert len(entries(out)) == 2
+
+
+@pytest.mark.parametrize("output", ["out", "samples"])
+def test_the_python_api_names_its_parameters_not_the_flags_of_the_command(tmp_path: pathlib.Path, output: str) -> None:
+    """Issue 34, item 8: `Run(...)` is called with `overwrite=True`, not `--overwrite`."""
+    path = tmp_path / ("g.jsonl" if output == "out" else "s.parquet")
+    path.write_text("precious\n")
+    game = brass.Game("birmingham", players=2)
+    spec = selfplay.RunSpec(game, ("greedy", "random"), 1, 2)
+    run = selfplay.Run(spec, [agents.Greedy(), agents.Random()], **{output: str(path)})
+    with pytest.raises(selfplay.SelfPlayError) as caught:
+        run.execute()
+    message = str(caught.value)
+    assert "exists: pass overwrite=True to replace it" in message and "--" not in message
+    if output == "out":
+        assert "resume=True" in message
+    with pytest.raises(selfplay.SelfPlayError, match=r"resume=True needs out=") as caught:
+        selfplay.Run(spec, [agents.Greedy(), agents.Random()], resume=True).execute()
+    assert path.read_text() == "precious\n"
 
 
 def test_resume_of_a_finished_run_plays_nothing_and_keeps_the_file(
@@ -237,6 +258,34 @@ def test_an_interrupted_then_resumed_run_writes_the_file_of_an_uninterrupted_run
     assert part.read_bytes() == full.read_bytes()
 
 
+@pytest.mark.parametrize(("suffix", "kill_seed"), [(".jsonl", 1), (".jsonl", 2), (".jsonl", 3), (".jsonl.gz", 4)])
+def test_a_run_killed_at_a_random_point_resumes_to_the_file_of_an_uninterrupted_run(
+    tmp_path: pathlib.Path, suffix: str, kill_seed: int
+) -> None:
+    """Issue 34, item 10: SIGKILL (no handler runs, no file is finished) at a random number of games, maybe in
+    the middle of a write; --resume then finishes the very file of a run never killed."""
+    import random
+
+    games = "400"
+    full, part = tmp_path / f"full{suffix}", tmp_path / f"part{suffix}"
+    assert run_cli("--games", games, "--seed", "8", "--out", str(full)) == 0
+    argv = [sys.executable, "-m", "brass", "selfplay", *GAME, "--games", games, "--seed", "8", "--out", str(part)]
+    child = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    kill_after = random.Random(kill_seed).randrange(1, 120)
+    deadline = time.monotonic() + 120
+    while child.poll() is None and time.monotonic() < deadline:
+        if part.exists() and len(selfplay.read_record_lines(str(part))[0]) >= kill_after:
+            child.kill()
+            break
+        time.sleep(0.005)
+    child.communicate(timeout=120)
+    assert child.returncode == -signal.SIGKILL, "the run ended before it could be killed: give it more games"
+    kept = len(selfplay.read_record_lines(str(part))[0])
+    assert kill_after <= kept < 400
+    assert run_cli("--games", games, "--seed", "8", "--out", str(part), "--resume") == 0
+    assert part.read_bytes() == full.read_bytes()
+
+
 # --- training samples (numpy; the Parquet file is tested in test_selfplay_extras.py) -----------------------
 
 
@@ -283,7 +332,33 @@ def test_samples_need_pyarrow_and_say_how_to_get_it(
     monkeypatch.setitem(sys.modules, "pyarrow", None)  # import pyarrow now raises ImportError
     assert run_cli("--games", "1", "--samples", str(tmp_path / "s.parquet")) == 2
     err = capsys.readouterr().err
-    assert err.count("\n") == 1 and "pip install '.[samples]'" in err
+    assert err.count("\n") == 1 and "pip install pyarrow (or, from a clone, pip install '.[samples]')" in err
+
+
+@pytest.mark.parametrize(
+    ("missing", "outputs"),
+    [
+        ("zstandard", ["--out", "g.jsonl.zst", "--samples", "s.parquet"]),
+        ("zstandard", ["--out", "g.jsonl.zst"]),
+        ("pyarrow", ["--out", "g.jsonl", "--samples", "s.parquet"]),
+        ("pyarrow", ["--out", "g.jsonl.gz", "--samples", "s.parquet"]),
+    ],
+)
+def test_a_missing_extra_is_refused_before_any_file_is_created(
+    tmp_path: pathlib.Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    missing: str,
+    outputs: list[str],
+) -> None:
+    """Issue 34, item 1: a refused run left an empty record file, which the next run then refused to replace
+    (and a resume took for an interrupted run)."""
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setitem(sys.modules, missing, None)  # `import missing` now fails as if it were not installed
+    assert run_cli("--games", "1", *outputs) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and f"needs {missing}" in err
+    assert os.listdir(tmp_path) == []
 
 
 def test_game_stream_arguments_are_checked() -> None:
@@ -303,3 +378,112 @@ def test_game_stream_arguments_are_checked() -> None:
     first, second = list(stream)
     assert (first.index, second.index) == (0, 1) and first.seed == second.seed == 1
     assert first.seats == ["random", "random"] and len(stream) == 2 and stream.games_done == 2
+
+
+# --- the summary ----------------------------------------------------------------------------------------
+
+
+def test_the_summary_columns_stay_apart_at_a_million_games() -> None:
+    """Issue 34, item 2: at 1M games `random        40000001000000.0` ran the columns together, and the column
+    called games counted seats (an agent in two seats counts twice per game)."""
+    tally = selfplay.Tally(4)
+    tally.add(["random", "random", "greedy", "a-long-agent-name:123"], [10, 20, 90, 30], [2], 150)
+    scale = 1_000_000  # a million games with the same outcome
+    for t in tally.agents.values():
+        t.games, t.wins, t.vp, t.vp_squares = t.games * scale, t.wins * scale, t.vp * scale, t.vp_squares * scale
+    tally.games, tally.decisions = scale, 150 * scale
+    seats = ["random", "random", "greedy", "a-long-agent-name:123"]  # the seat names, as `brass selfplay` gives them
+    table = tally.summary(seats, "heading").splitlines()
+    header = table[2].split()
+    assert header[:3] == ["agent", "seats", "wins"]
+    rows = {line.split()[0]: re.split(r"\s{2,}", line.strip()) for line in table[3:6]}
+    assert rows["random"][1:3] == ["2,000,000", "0.0"]
+    assert rows["greedy"][1:3] == ["1,000,000", "1,000,000.0"]
+    assert rows["a-long-agent-name:123"][1] == "1,000,000"
+    # Every row has its columns at the header's places: right-aligned numbers end where their heading ends.
+    end = table[2].index("seats") + len("seats")
+    assert all(line[:end].endswith(rows[line.split()[0]][1]) for line in table[3:6])
+    assert "random played 2 seats a game" in "\n".join(table)
+
+
+def test_help_shows_the_default_number_of_games(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        main(["selfplay", "--help"])
+    assert re.search(r"--games N\s+games to play \(default 40\)", capsys.readouterr().out)
+
+
+def test_resume_shows_the_check_of_the_games_already_done_and_counts_its_time(
+    tmp_path: pathlib.Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 34, item 5: checking 242k finished games took 38 s, silently, and the summary left them out."""
+    out = tmp_path / "g.jsonl"
+    assert run_cli("--games", "6", "--out", str(out)) == 0
+    capsys.readouterr()
+    clock = [1000.0]  # a clock that only the check moves: 38 s of checking, no time spent playing
+    checked = selfplay.resume_lines
+
+    def slow_check(*args, **kwargs):
+        clock[0] += 38.0
+        return checked(*args, **kwargs)
+
+    monkeypatch.setattr(selfplay, "_clock", lambda: clock[0])
+    monkeypatch.setattr(selfplay, "resume_lines", slow_check)
+    assert main(["selfplay", *GAME[:-1], "--games", "8", "--out", str(out), "--resume"]) == 0
+    captured = capsys.readouterr()
+    assert f"checking 6 games already in {out}…" in captured.err
+    assert "checked 6 games in 38.0s" in captured.err
+    heading = next(line for line in captured.out.splitlines() if line.startswith("8 games of"))
+    assert "38.0s (38.0s checking the 6 games of" in heading, heading
+
+
+# --- durability: syncs to the disk ------------------------------------------------------------------------
+
+
+def _count_syncs(monkeypatch: pytest.MonkeyPatch, path: pathlib.Path) -> list[int]:
+    """Replace os.fsync by a counter of the syncs of `path` (the list's length)."""
+    synced: list[int] = []
+    real = os.fsync
+
+    def fsync(fd: int) -> None:
+        if os.path.realpath(f"/proc/self/fd/{fd}") == str(path.resolve()):
+            synced.append(fd)
+        real(fd)
+
+    monkeypatch.setattr(os, "fsync", fsync)
+    return synced
+
+
+def test_records_are_synced_at_most_once_a_second_and_when_the_run_ends(
+    tmp_path: pathlib.Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 34, item 10: lines were flushed but never synced, so a crash of the machine could lose any number."""
+    out = tmp_path / "g.jsonl"
+    synced = _count_syncs(monkeypatch, out)
+    clock = [0.0]
+    monkeypatch.setattr(records, "_clock", lambda: clock[0])
+    assert run_cli("--games", "12", "--out", str(out), "--jobs", "1") == 0
+    assert len(synced) == 1  # a clock that does not move: only the sync at the end
+    out.unlink()
+    synced.clear()
+
+    def ticking() -> float:  # 0.4 s a game: a sync every third game, and one at the end
+        clock[0] += 0.4
+        return clock[0]
+
+    monkeypatch.setattr(records, "_clock", ticking)
+    assert run_cli("--games", "12", "--out", str(out), "--jobs", "1") == 0
+    assert 3 <= len(synced) <= 7 and len(entries(out)) == 12
+
+
+def test_an_interrupted_run_syncs_what_it_wrote(tmp_path: pathlib.Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    out = tmp_path / "g.jsonl.gz"
+    synced = _count_syncs(monkeypatch, out)
+    monkeypatch.setattr(records, "_clock", lambda: 0.0)
+    game = brass.Game("birmingham", players=2)
+    run = selfplay.Run(
+        selfplay.RunSpec(game, ("greedy", "random"), 1, 50), [agents.Greedy(), agents.Random()], out=str(out)
+    )
+    run.on_game = lambda done: run.stop(signal.SIGTERM) if done == 3 else None
+    outcome = run.execute()
+    assert outcome.interrupted == signal.SIGTERM and len(synced) == 1
+    assert 3 <= len(entries(out)) < 50

@@ -90,6 +90,20 @@ def test_compressed_records_replay_and_resume(tmp_path: pathlib.Path, suffix: st
     assert part.read_bytes() == full.read_bytes()
 
 
+@pytest.mark.parametrize("suffix", [".jsonl.zst", ".jsonl.gz", ".jsonl"])
+def test_resuming_an_empty_record_file_drops_no_game(
+    tmp_path: pathlib.Path, suffix: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 34, item 1: an empty file (left by a run refused before its first game, under an older version)
+    holds no game cut off, so a resume says it dropped none."""
+    out = tmp_path / f"g{suffix}"
+    out.write_bytes(b"")
+    assert main(["selfplay", *GAME, "--games", "2", "--seed", "4", "--out", str(out), "--resume"]) == 0
+    said = capsys.readouterr().out
+    assert "cut off" not in said
+    assert [json.loads(line)["index"] for line in selfplay.read_record_lines(str(out))[0]] == [0, 1]
+
+
 def test_the_examples_of_docs_selfplay_run(tmp_path: pathlib.Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Every python block of docs/selfplay.md, in order, in one namespace (tests/test_docs_examples.py runs the
     ones that need no extra)."""

@@ -316,7 +316,10 @@ def test_without_the_extra_the_server_names_it(monkeypatch: pytest.MonkeyPatch) 
     monkeypatch.delitem(sys.modules, "brass.serve")
     monkeypatch.setattr(brass, "serve", serve)  # put back afterwards, with sys.modules, for the other tests
     without = importlib.import_module("brass.serve")
-    with pytest.raises(brass.MissingExtraError, match=r"brass serve needs starlette.*pip install '\.\[serve\]'"):
+    with pytest.raises(
+        brass.MissingExtraError,
+        match=r"brass serve needs starlette.*pip install starlette uvicorn \(or, from a clone, pip install '\.\[serve\]'\)",
+    ):
         without.App()
 
 

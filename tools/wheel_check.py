@@ -7,11 +7,13 @@ command line plays games, and the package is the installed wheel (not the source
 
 from __future__ import annotations
 
+import os
 import pathlib
 import re
 import shutil
 import subprocess
 import sys
+import tempfile
 
 
 def main(readme_path: str) -> int:
@@ -25,9 +27,7 @@ def main(readme_path: str) -> int:
     if "site-packages" not in installed.parts:
         print(f"wheel check: brass was imported from {installed}, not from the installed wheel")
         return 1
-    readme = pathlib.Path(readme_path).read_text(encoding="utf-8")
-    example = re.findall(r"```python\n(.*?)```", readme, re.DOTALL)[0]
-    exec(compile(example, "README.md (first Python example)", "exec"), {"__name__": "__readme__"})  # noqa: S102
+    run_readme_example(readme_path)
     from brass import agents
 
     shipped = agents.Net.pretrained("birmingham-2p")  # the trained network is inside the wheel
@@ -50,6 +50,20 @@ def main(readme_path: str) -> int:
         return 1
     print(f"wheel check: brass {brass.__version__} from {installed.parent} plays without Rust")
     return 0
+
+
+def run_readme_example(readme_path: str) -> None:
+    """The README's first Python example, run in a temporary folder: it saves a picture, which must not be left
+    in the folder the check was started from (the repository's root under `nox -s wheel`)."""
+    readme = pathlib.Path(readme_path).read_text(encoding="utf-8")
+    example = re.findall(r"```python\n(.*?)```", readme, re.DOTALL)[0]
+    started = os.getcwd()
+    with tempfile.TemporaryDirectory() as folder:
+        os.chdir(folder)
+        try:
+            exec(compile(example, "README.md (first Python example)", "exec"), {"__name__": "__readme__"})  # noqa: S102
+        finally:
+            os.chdir(started)
 
 
 if __name__ == "__main__":

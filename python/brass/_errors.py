@@ -15,7 +15,28 @@ __all__ = [
     "MissingExtraError",
     "NotationError",
     "PlayerIndexError",
+    "install_hint",
 ]
+
+#: The optional extras of `pyproject.toml` and the PyPI packages each installs (a test keeps the two the same):
+#: a wheel user has no clone to install `.[extra]` from, so every hint names the packages too.
+EXTRAS: dict[str, tuple[str, ...]] = {
+    "test": ("pytest", "hypothesis", "mypy", "safetensors", "httpx"),
+    "ray": ("ray",),
+    "samples": ("pyarrow",),
+    "zstd": ("zstandard",),
+    "arena": ("openskill", "matplotlib"),
+    "learn": ("jax[cpu]", "optax", "safetensors", "matplotlib", "openskill"),
+    "serve": ("starlette", "uvicorn"),
+    "env": ("pettingzoo", "gymnasium", "open_spiel"),
+}
+
+
+def install_hint(extra: str) -> str:
+    """How to install an extra, for a wheel user and for a clone:
+    `pip install zstandard (or, from a clone, pip install '.[zstd]')`."""
+    packages = " ".join(f"'{p}'" if "[" in p else p for p in EXTRAS[extra])
+    return f"pip install {packages} (or, from a clone, pip install '.[{extra}]')"
 
 
 class BrassError(ValueError):
@@ -50,8 +71,6 @@ class MissingExtraError(BrassError, ImportError):
     """A feature needs a library of an optional extra that is not installed. Also an `ImportError`."""
 
     def __init__(self, what: str, module: str, extra: str) -> None:
-        super().__init__(
-            f"{what} needs {module}, which is not installed: pip install '.[{extra}]' (in the brass clone)"
-        )
+        super().__init__(f"{what} needs {module}, which is not installed: {install_hint(extra)}")
         self.module = module
         self.extra = extra

@@ -12,15 +12,19 @@ against the run that is to continue them (`--resume`).
 from __future__ import annotations
 
 import contextlib
+import errno
 import gzip
 import io
 import json
 import os
+import time
 import zlib
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import IO, Any
 
 import brass
+from brass._errors import install_hint
 from brass._rng import selfplay_seeds
 
 #: The record file names `brass selfplay --out` accepts, and how each is compressed.
@@ -34,7 +38,7 @@ class SelfPlayError(brass.BrassError):
 
 def missing_extra(module: str, extra: str, what: str) -> SelfPlayError:
     """The error for a file that needs a library of an extra that is not installed."""
-    return SelfPlayError(f"{what} needs {module}: pip install '.[{extra}]' (from the brass clone)")
+    return SelfPlayError(f"{what} needs {module}: {install_hint(extra)}")
 
 
 def compression(path: str) -> str:
@@ -53,7 +57,8 @@ def _open_raw(path: str, mode: str) -> IO[bytes]:
     return open(path, mode)  # noqa: SIM115 - owned and closed by RecordWriter
 
 
-def _zstandard() -> Any:
+def zstandard_library() -> Any:
+    """The zstandard module, or the error that names the extra to install."""
     try:
         import zstandard
     except ImportError:
@@ -61,21 +66,40 @@ def _zstandard() -> Any:
     return zstandard
 
 
+#: The clock that spaces a record file's syncs (a test replaces it).
+_clock = time.monotonic
+
+
+def sync(file: IO[bytes]) -> None:
+    """Ask the operating system to put what was written of `file` on the disk (`os.fsync`): a flushed line
+    survives a killed process, a synced one a crash of the machine. Files that cannot be synced (/dev/null, a
+    pipe) are left as they are."""
+    try:
+        os.fsync(file.fileno())
+    except OSError as e:
+        if e.errno not in (errno.EINVAL, errno.EROFS, errno.ENOTSUP, errno.EBADF):
+            raise
+
+
 class RecordWriter:
     """Writes game lines to a record file, each flushed as soon as it is written, so a run stopped at any
     moment leaves every line it wrote readable. Compressed files are flushed to a byte boundary after each
     line (deterministic for the same lines, so a resumed run writes the same bytes as an uninterrupted one).
+    The file is synced to the disk (`sync`) at most every `sync_seconds` after a line, and when it is closed
+    or abandoned: a crash of the machine loses at most the last `sync_seconds` of games.
 
     `mode` is `"x"` (a new file), `"w"` (replace) or `"a"` (append to a plain file); `kind` is the
     compression when it is not the one the name says (`compression`)."""
 
-    def __init__(self, path: str, mode: str = "x", kind: str | None = None) -> None:
+    def __init__(self, path: str, mode: str = "x", kind: str | None = None, sync_seconds: float = 1.0) -> None:
         self.path = path
+        self.sync_seconds = sync_seconds
         self.kind = kind or compression(path)
         if mode == "a" and self.kind != "none":
             raise SelfPlayError("only a plain .jsonl file can be appended to")
         self.raw = _open_raw(path, mode + "b")
         self.lines = 0
+        self._synced = _clock()
         #: The size of the file after the last line written whole: what a failed write truncates back to.
         self.good_size = self.raw.tell()
         self._sink: Any
@@ -83,7 +107,7 @@ class RecordWriter:
             # No file name and a zero time in the header: the same lines give the same bytes.
             self._sink = gzip.GzipFile(filename="", mode="wb", fileobj=self.raw, mtime=0)
         elif self.kind == "zstd":
-            self._zstd = _zstandard()
+            self._zstd = zstandard_library()
             self._sink = self._zstd.ZstdCompressor(level=3).stream_writer(self.raw, closefd=False)
         else:
             self._sink = self.raw
@@ -97,6 +121,9 @@ class RecordWriter:
             elif self.kind == "zstd":
                 self._sink.flush(self._zstd.FLUSH_BLOCK)
             self.raw.flush()
+            # One sync per game would cost more than a random game: a sync a second bounds what a crash loses.
+            if _clock() - self._synced >= self.sync_seconds:
+                self.sync()
         except OSError as e:
             self._cut_back()
             raise SelfPlayError(
@@ -105,6 +132,11 @@ class RecordWriter:
             ) from None
         self.lines += 1
         self.good_size = self.raw.tell()
+
+    def sync(self) -> None:
+        """Put every line written so far on the disk now."""
+        sync(self.raw)
+        self._synced = _clock()
 
     def _cut_back(self) -> None:
         """After a failed write, drop the partial line so the file holds whole games only."""
@@ -117,12 +149,17 @@ class RecordWriter:
         try:
             if self._sink is not self.raw:
                 self._sink.close()
+            self.raw.flush()
+            sync(self.raw)
             self.raw.close()
         except OSError as e:
             raise SelfPlayError(f"cannot finish {self.path}: {e.strerror or e}") from None
 
     def abandon(self) -> None:
-        """Close without finishing the compressed stream (after a failed write): what was flushed stays."""
+        """Close without finishing the compressed stream (after a failed write): what was flushed stays, synced
+        if the disk lets it be."""
+        with contextlib.suppress(OSError, ValueError):
+            sync(self.raw)
         with contextlib.suppress(OSError):
             self.raw.close()
 
@@ -134,6 +171,8 @@ def read_record_lines(path: str) -> tuple[list[bytes], bool]:
     kind = compression(path)
     with open(path, "rb") as f:
         data = f.read()
+    if not data:  # no stream started, so none was cut short (an empty zstd stream would say it was)
+        return [], False
     if kind == "gzip":
         text, complete = _gunzip(data)
     elif kind == "zstd":
@@ -166,7 +205,9 @@ def open_records(path: str) -> IO[str]:
         return gzip.open(path, "rt", encoding="utf-8")
     if kind == "zstd":
         raw = open(path, "rb")  # noqa: SIM115 - closed with the reader
-        return io.TextIOWrapper(_zstandard().ZstdDecompressor().stream_reader(raw, closefd=True), encoding="utf-8")
+        return io.TextIOWrapper(
+            zstandard_library().ZstdDecompressor().stream_reader(raw, closefd=True), encoding="utf-8"
+        )
     return open(path, encoding="utf-8")
 
 
@@ -185,7 +226,7 @@ def _gunzip(data: bytes) -> tuple[bytes, bool]:
 
 
 def _unzstd(data: bytes) -> tuple[bytes, bool]:
-    zstandard = _zstandard()
+    zstandard = zstandard_library()
     d = zstandard.ZstdDecompressor().decompressobj()
     try:
         text = d.decompress(data)
@@ -232,13 +273,16 @@ class RunSpec:
             raise SelfPlayError(f"{where} was dealt from another run seed than --seed {self.seed}")
 
 
-def resume_lines(path: str, spec: RunSpec) -> tuple[list[bytes], bool]:
+def resume_lines(path: str, spec: RunSpec, on_read: Callable[[int], None] | None = None) -> tuple[list[bytes], bool]:
     """The lines of `path` that continue in `spec`'s run, checked one by one, and whether a damaged end
-    (a line cut off mid-write) was dropped. Refuses a file of another run, or one longer than the run."""
+    (a line cut off mid-write) was dropped. Refuses a file of another run, or one longer than the run.
+    `on_read` is told how many lines there are to check once the file is read (checking takes a while)."""
     try:
         lines, damaged = read_record_lines(path)
     except OSError as e:
         raise SelfPlayError(f"cannot read {path}: {e.strerror or e}") from None
+    if on_read is not None:
+        on_read(len(lines))
     entries: list[bytes] = []
     for k, line in enumerate(lines):
         try:

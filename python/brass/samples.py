@@ -20,7 +20,7 @@ import numpy as np
 import brass
 from brass import agents
 from brass._brass import _samples_of_game
-from brass.records import SelfPlayError, missing_extra
+from brass.records import SelfPlayError, missing_extra, sync
 
 #: The columns of a sample batch and of the Parquet file (docs/selfplay.md, "Samples").
 SAMPLE_COLUMNS = ("game", "decision", "player", "observation", "legal_mask", "action", "returns", "scores")
@@ -123,6 +123,16 @@ def sample_batches(
     yield from buffer.rest()
 
 
+def parquet_libraries(what: str = "--samples (a Parquet file)") -> tuple[Any, Any]:
+    """pyarrow and pyarrow.parquet, or the error that names the extra to install."""
+    try:
+        import pyarrow as pa
+        import pyarrow.parquet as pq
+    except ImportError:
+        raise missing_extra("pyarrow", "samples", what) from None
+    return pa, pq
+
+
 def sample_schema(game: brass.Game) -> Any:
     """The Arrow schema of the sample files of `game` (docs/selfplay.md)."""
     import pyarrow as pa
@@ -147,18 +157,14 @@ class SampleWriter:
     makes the file readable. `about` is kept in the file's metadata under the key `brass`."""
 
     def __init__(self, path: str, game: brass.Game, about: dict[str, Any], overwrite: bool = False) -> None:
-        try:
-            import pyarrow as pa
-            import pyarrow.parquet as pq
-        except ImportError:
-            raise missing_extra("pyarrow", "samples", "--samples (a Parquet file)") from None
+        pa, pq = parquet_libraries()
         self.pa, self.path, self.game, self.rows = pa, path, game, 0
         schema = sample_schema(game).with_metadata({"brass": json.dumps(about, sort_keys=True)})
         self.schema = schema
         try:
             sink = open(path, "wb" if overwrite else "xb")  # noqa: SIM115 - handed to the Parquet writer
         except FileExistsError:
-            raise SelfPlayError(f"{path} exists: pass --overwrite to replace it") from None
+            raise SelfPlayError(f"{path} exists: pass overwrite=True to replace it") from None
         except OSError as e:
             raise SelfPlayError(f"cannot write {path}: {e.strerror or e}") from None
         self._sink = sink
@@ -185,6 +191,8 @@ class SampleWriter:
     def close(self) -> None:
         try:
             self._writer.close()
+            self._sink.flush()
+            sync(self._sink)
             self._sink.close()
         except OSError as e:
             raise SelfPlayError(f"cannot finish {self.path}: {e.strerror or e}") from None
@@ -192,10 +200,7 @@ class SampleWriter:
 
 def read_samples(path: str) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
     """A sample file as numpy arrays (the columns of `sample_batches`) and the run it came from."""
-    try:
-        import pyarrow.parquet as pq
-    except ImportError:
-        raise missing_extra("pyarrow", "samples", "reading a sample file") from None
+    _, pq = parquet_libraries("reading a sample file")
     table = pq.read_table(path)
     about = json.loads((table.schema.metadata or {}).get(b"brass", b"{}"))
     out: dict[str, np.ndarray] = {}

@@ -17,6 +17,8 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import time
+from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, fields
 from typing import Any, Protocol
@@ -36,17 +38,22 @@ from brass.records import (
     read_record_lines,
     resume_lines,
     run_seed_of,
+    zstandard_library,
 )
 from brass.samples import (
     SAMPLE_COLUMNS,
     SampleBuffer,
     SampleWriter,
+    parquet_libraries,
     read_samples,
     sample_batches,
     sample_schema,
     samples_of_record,
     unpack_masks,
 )
+
+#: The clock of a run's times (a test replaces it).
+_clock = time.perf_counter
 
 #: What a Ray worker hands over of each game: the fields of `PlayedGame` a native game result has.
 _PLAYED_FIELDS = tuple(f.name for f in fields(agents.PlayedGame) if f.name != "samples")
@@ -96,28 +103,34 @@ class Tally:
         self.add(entry["seats"], entry["scores"], entry["winners"], entry["decisions"])
 
     def summary(self, names: Sequence[str], heading: str) -> str:
-        """The table `brass selfplay` prints: per agent games, wins, win rate with its 95% interval, VP."""
-        lines = [heading, ""]
-        lines.append(
-            f"{'agent':<14}{'games':>7}{'wins':>8}{'win rate':>10}{'95% interval':>17}{'mean VP':>9}{'sd VP':>7}"
-        )
+        """The table `brass selfplay` prints: per agent the seats it played, wins, win rate with its 95%
+        interval, VP. Column widths follow the widest entry, so a million-game run's numbers stay apart."""
+        rows = [["agent", "seats", "wins", "win rate", "95% interval", "mean VP", "sd VP"]]
         for name in dict.fromkeys(names):
             t = self.agents.get(name, _AgentTally())
             n = t.games
             lo, hi = wilson(t.wins, n)
             mean = t.vp / n if n else 0.0
             sd = max(0.0, t.vp_squares / n - mean * mean) ** 0.5 if n > 1 else 0.0
-            lines.append(
-                f"{name:<14}{n:>7}{t.wins:>8.1f}{t.wins / max(n, 1):>10.1%}{f'{lo:.0%} – {hi:.0%}':>17}"
-                f"{mean:>9.1f}{sd:>7.1f}"
-            )
+            rows.append(
+                [name, f"{n:,}", f"{t.wins:,.1f}", f"{t.wins / max(n, 1):.1%}", f"{lo:.0%} – {hi:.0%}",
+                 f"{mean:,.1f}", f"{sd:,.1f}"]
+            )  # fmt: skip
+        widths = [max(len(row[c]) for row in rows) for c in range(len(rows[0]))]
+        lines = [heading, ""]
+        for row in rows:
+            cells = [row[0].ljust(widths[0])] + [cell.rjust(w) for cell, w in zip(row[1:], widths[1:], strict=True)]
+            lines.append("  ".join(cells).rstrip())
+        for name, seats in Counter(names).items():
+            if seats > 1:
+                lines.append(f"{name} played {seats} seats a game: its seats, wins and win rate count each seat")
         lines.append("")
         rates = ", ".join(f"seat {p}: {w / max(self.games, 1):.0%}" for p, w in enumerate(self.seat_wins))
         if rates:
             lines.append(f"win rate by seat (turn order is random): {rates}")
         if self.games:
             lines.append(
-                f"game length: {self.decisions / self.games:.0f} decisions (min {self.shortest}, max {self.longest})"
+                f"game length: {self.decisions / self.games:,.0f} decisions (min {self.shortest}, max {self.longest})"
             )
         return "\n".join(lines)
 
@@ -135,12 +148,15 @@ class Outcome:
     played: int
     #: Games taken from the file being resumed.
     resumed: int
+    #: Seconds the call took, the check of a resumed file included.
     seconds: float
     #: The signal that stopped the run early (`signal.SIGINT`, `signal.SIGTERM`), or None.
     interrupted: int | None = None
     #: Whether a cut-off last line of the resumed file was dropped.
     repaired: bool = False
     sample_rows: int = 0
+    #: Seconds spent checking the games of the resumed file (and rebuilding their samples) before playing.
+    checking_seconds: float = 0.0
 
     @property
     def games(self) -> int:
@@ -151,6 +167,12 @@ class Outcome:
 class _Stoppable(Protocol):
     def cancel(self) -> None: ...
     def __iter__(self) -> Iterator[Any]: ...
+
+
+#: How `Run`'s messages name its options when it is called from Python: by its parameters.
+PYTHON_WORDING = {"overwrite": "overwrite=True", "resume": "resume=True", "out": "out=", "samples": "samples="}
+#: ... and when `brass selfplay` runs it: by the flags of the command.
+CLI_WORDING = {"overwrite": "--overwrite", "resume": "--resume", "out": "--out", "samples": "--samples"}
 
 
 @dataclass
@@ -173,6 +195,10 @@ class Run:
     specs: Sequence[str] = ()
     #: Called with the number of games done after each game (a progress bar).
     on_game: Callable[[int], None] | None = None
+    #: Called with a line of progress that is not a game: the check of the games of a resumed file.
+    on_note: Callable[[str], None] | None = None
+    #: The names the messages give the options (`PYTHON_WORDING`, or `CLI_WORDING` for the command line).
+    wording: dict[str, str] = field(default_factory=lambda: dict(PYTHON_WORDING))
     _source: _Stoppable | None = field(default=None, init=False, repr=False)
     _signal: int | None = field(default=None, init=False, repr=False)
 
@@ -185,15 +211,21 @@ class Run:
 
     def execute(self) -> Outcome:
         """Play the run (or what is left of it), writing as the games finish."""
-        import time
-
         spec = self.spec
         self._check_paths()
+        self._check_libraries()
+        started = _clock()
         tally = Tally(spec.game.players)
         entries: list[bytes] = []
         repaired = False
         if self.resume and self.out and os.path.exists(self.out):
-            entries, repaired = resume_lines(self.out, spec)
+            out = self.out
+
+            def on_read(lines: int) -> None:
+                if lines:
+                    self._note(f"checking {lines:,} games already in {out}…")
+
+            entries, repaired = resume_lines(out, spec, on_read=on_read)
         writer = self._open_records(entries) if self.out else None
         sample_writer = buffer = None
         try:
@@ -210,7 +242,9 @@ class Run:
                     for batch in buffer.add_samples(entry["index"], made, made["returns"], made["scores"]):
                         sample_writer.write(batch)
             first = len(entries)
-            started = time.perf_counter()
+            checking = _clock() - started
+            if first:
+                self._note(f"checked {first:,} games in {checking:.1f}s")
             played = 0
             if first < spec.games and self._signal is None:
                 self._source = self._games(first, spec.games - first)
@@ -246,11 +280,22 @@ class Run:
             rows = sample_writer.rows
         done = first + played
         interrupted = self._signal if done < spec.games else None
-        return Outcome(tally, played, first, time.perf_counter() - started, interrupted, repaired, rows)
+        return Outcome(tally, played, first, _clock() - started, interrupted, repaired, rows, checking)
+
+    def _note(self, line: str) -> None:
+        if self.on_note is not None:
+            self.on_note(line)
+
+    def _exists(self, path: str) -> SelfPlayError:
+        w = self.wording
+        return SelfPlayError(
+            f"{path} exists: pass {w['overwrite']} to replace it, or {w['resume']} to continue its run"
+        )
 
     def _check_paths(self) -> None:
+        w = self.wording
         if self.resume and not self.out:
-            raise SelfPlayError("--resume needs --out: a run resumes from its records")
+            raise SelfPlayError(f"{w['resume']} needs {w['out']}: a run resumes from its records")
         if self.out:
             compression(self.out)
         if self.samples and not self.samples.endswith(".parquet"):
@@ -259,9 +304,21 @@ class Run:
             if path is None or self.overwrite or path == os.devnull:
                 continue
             if os.path.exists(path) and not (self.resume and path in (self.out, self.samples)):
-                raise SelfPlayError(f"{path} exists: pass --overwrite to replace it, or --resume to continue its run")
+                raise self._exists(path)
         if self.out and self.samples and os.path.abspath(self.out) == os.path.abspath(self.samples):
-            raise SelfPlayError("--out and --samples name the same file")
+            raise SelfPlayError(f"{w['out']} and {w['samples']} name the same file")
+
+    def _check_libraries(self) -> None:
+        """Import now what the outputs and --ray need: a missing extra refuses the run before any file exists
+        (an empty file left behind would be refused by the next run, and taken for an interrupted one)."""
+        if self.out and compression(self.out) == "zstd":
+            zstandard_library()
+        if self.samples:
+            parquet_libraries()
+        if self.ray is not None:
+            if len(self.specs) != self.spec.game.players:
+                raise SelfPlayError("a run on Ray needs the agent specs (random, greedy, mcts:N, ...) of every seat")
+            _ray_library()
 
     def _open_records(self, entries: list[bytes]) -> RecordWriter:
         """The record writer, holding the `entries` kept from a resumed file."""
@@ -284,13 +341,12 @@ class Run:
             writer = RecordWriter(partial, "w", kind=compression(path))
             for e in entries:
                 writer.write(e[:-1].decode())
+            writer.sync()  # on the disk before the rename, or a crash could leave the name on a shorter file
             os.replace(partial, path)
             writer.path = path
             return writer
         except FileExistsError:
-            raise SelfPlayError(
-                f"{path} exists: pass --overwrite to replace it, or --resume to continue its run"
-            ) from None
+            raise self._exists(path) from None
         except OSError as e:
             raise SelfPlayError(f"cannot write {path}: {e.strerror or e}") from None
 
@@ -311,8 +367,6 @@ class Run:
     def _games(self, first: int, games: int) -> _Stoppable:
         spec = self.spec
         if self.ray is not None:
-            if len(self.specs) != spec.game.players:
-                raise SelfPlayError("a run on Ray needs the agent specs (random, greedy, mcts:N, ...) of every seat")
             return _RayGames(self.ray, spec, list(self.specs), first, games)
         rate = self.sample_rate if self.samples else None
         return agents.GameStream(
@@ -331,15 +385,20 @@ def _play_chunk(
     return [{f: getattr(r, f) for f in _PLAYED_FIELDS} for r in played]
 
 
+def _ray_library() -> Any:
+    try:
+        import ray
+    except ImportError:
+        raise missing_extra("Ray", "ray", "--ray") from None
+    return ray
+
+
 class _RayGames:
     """The games of a run played by Ray tasks in chunks, handed over in index order; at most a few chunks
     per CPU of the cluster are in flight, so memory stays bounded."""
 
     def __init__(self, address: str, spec: RunSpec, specs: list[str], first: int, games: int) -> None:
-        try:
-            import ray
-        except ImportError:
-            raise missing_extra("Ray", "ray", "--ray") from None
+        ray = _ray_library()
         if not ray.is_initialized():
             ray.init(
                 address=None if address == "local" else address,
@@ -410,6 +469,8 @@ def install_signal_handlers(run: Run) -> Callable[[], None]:
 
 
 __all__ = [
+    "CLI_WORDING",
+    "PYTHON_WORDING",
     "RECORD_SUFFIXES",
     "SAMPLE_COLUMNS",
     "Outcome",

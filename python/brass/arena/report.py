@@ -12,11 +12,12 @@ from dataclasses import dataclass
 from typing import Any
 
 import brass
+from brass._errors import install_hint
 from brass._stats import wilson
 from brass.arena.schedule import Entrant, lineups
 from brass.text import count, describe_game
 
-INSTALL_HINT = "pip install '.[arena]'"
+INSTALL_HINT = install_hint("arena")
 #: Forfeits listed by `ArenaReport.table()`; the JSON report lists them all.
 FORFEITS_SHOWN = 10
 
@@ -272,7 +273,7 @@ class ArenaReport:
 
     def plot(self, path: str | os.PathLike[str]) -> None:
         """Write a PNG chart: each agent's rating (mu ± sigma), or, without ratings, its win rate with the 95%
-        interval. Needs matplotlib (`pip install '.[arena]'`)."""
+        interval. Needs matplotlib (the `arena` extra)."""
         Figure, FigureCanvasAgg = chart_tools()
         fig = Figure(figsize=(max(4.0, 1.2 * len(self.standings) + 1.5), 3.6), layout="constrained")
         FigureCanvasAgg(fig)  # the Agg canvas, without pyplot's global state

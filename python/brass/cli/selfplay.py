@@ -12,6 +12,7 @@ from typing import Any
 
 import brass
 from brass import agents, records, selfplay
+from brass._errors import install_hint
 from brass.cli._common import UserError, add_configuration_arguments, check_writable, options, progress_bar
 from brass.text import count, describe_game
 
@@ -34,7 +35,7 @@ def add_parser(sub: Any) -> None:
         "netmcts:SIMULATIONS:NETWORK "
         "(default for 4 players: mcts:200 greedy greedy random)",
     )
-    sp.add_argument("--games", type=int, default=40)
+    sp.add_argument("--games", type=int, default=40, metavar="N", help="games to play (default 40)")
     sp.add_argument(
         "--seed", type=int, help="the run seed: game i is dealt from (seed, i) (default: a fresh one, printed)"
     )
@@ -47,7 +48,7 @@ def add_parser(sub: Any) -> None:
     sp.add_argument(
         "--samples",
         metavar="FILE",
-        help="write training samples, one row per decision (FILE.parquet; needs '.[samples]', docs/selfplay.md)",
+        help=f"write training samples, one row per decision (FILE.parquet; needs pyarrow: {install_hint('samples')})",
     )
     sp.add_argument(
         "--sample-rate",
@@ -67,7 +68,7 @@ def add_parser(sub: Any) -> None:
         nargs="?",
         const="local",
         metavar="ADDRESS",
-        help="run on a Ray cluster (a local one without ADDRESS); needs the ray extra: pip install '.[ray]'",
+        help=f"run on a Ray cluster (a local one without ADDRESS); needs Ray: {install_hint('ray')}",
     )
     sp.add_argument("--quiet", action="store_true", help="no progress bar")
     sp.set_defaults(run=run)
@@ -106,6 +107,8 @@ def run(args: argparse.Namespace) -> int:
         threads=args.jobs,
         ray=args.ray,
         specs=specs,
+        wording=selfplay.CLI_WORDING,
+        on_note=None if args.quiet else lambda line: print(line, file=sys.stderr, flush=True),
     )
     check_writable(args.out, args.samples)
     restore = selfplay.install_signal_handlers(job)
@@ -116,7 +119,14 @@ def run(args: argparse.Namespace) -> int:
     finally:
         restore()
     names = [s.name for s in seats]
-    took = f"{outcome.seconds:.1f}s ({outcome.played / max(outcome.seconds, 1e-9):.1f} games/s)"
+    playing = outcome.seconds - outcome.checking_seconds
+    rate = f"{outcome.played / max(playing, 1e-9):,.1f} games/s"
+    took = f"{outcome.seconds:.1f}s ({rate})"
+    if outcome.resumed:
+        took = (
+            f"{outcome.seconds:.1f}s ({outcome.checking_seconds:.1f}s checking the {outcome.resumed:,} games of "
+            f"{args.out}, then {rate})"
+        )
     heading = (
         f"{count(outcome.games, 'game')} of {describe_game(game)}, run seed {args.seed}, seats rotate every game; "
         f"{took}"

@@ -1,4 +1,5 @@
-"""Adapters to reinforcement-learning and game-AI frameworks (optional extra: `pip install '.[env]'` in the clone).
+"""Adapters to reinforcement-learning and game-AI frameworks (the optional extra `env`:
+`pip install pettingzoo gymnasium open_spiel`, or from a clone `pip install '.[env]'`).
 
 - `brass.env.pettingzoo`: `env(game=..., players=...)`, a PettingZoo AEC environment;
 - `brass.env.gymnasium`: `BrassEnv(game=..., players=...)`, one seat as a Gymnasium environment

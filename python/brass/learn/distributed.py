@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 
 import brass
+from brass._errors import install_hint
 from brass.learn.network import LearnError
 
 #: Games per Ray task.
@@ -57,7 +58,7 @@ class RaySelfPlay:
         try:
             import ray
         except ImportError:
-            raise LearnError("brass learn --ray needs Ray: pip install '.[ray]' (from the brass clone)") from None
+            raise LearnError(f"brass learn --ray needs Ray: {install_hint('ray')}") from None
         if not ray.is_initialized():
             ray.init(
                 address=None if address == "local" else address,

@@ -12,10 +12,11 @@ from typing import Any
 import numpy as np
 
 import brass
+from brass._errors import install_hint
 
 #: The network file format (rust/brass-core/src/net.rs).
 NET_FORMAT = "brass-net/1"
-INSTALL_HINT = "pip install '.[learn]'"
+INSTALL_HINT = install_hint("learn")
 
 
 class LearnError(brass.BrassError):
@@ -29,7 +30,7 @@ def jax_libraries() -> tuple[Any, Any, Any]:
         import jax.numpy as jnp
         import optax
     except ImportError:
-        raise LearnError(f"training needs JAX and optax: {INSTALL_HINT} (from the brass clone)") from None
+        raise LearnError(f"training needs JAX and optax: {INSTALL_HINT}") from None
     return jax, jnp, optax
 
 

@@ -255,28 +255,40 @@ impl Game {
                 if double && self.layout.build_double == self.layout.link {
                     return Err(err("this game has no double build"));
                 }
-                Action::Build { space: s, industry, double }
+                Action::Build {
+                    space: s,
+                    industry,
+                    double,
+                }
             }
             ["link", line] => Action::Link {
-                line: self
-                    .line_by_name(line)
-                    .ok_or_else(|| {
-                        err(&format!(
-                            "`{line}` is not a line (lines look like `{}`)",
-                            self.lines[0].name
-                        ))
-                    })?,
+                line: self.line_by_name(line).ok_or_else(|| {
+                    err(&format!(
+                        "`{line}` is not a line (lines look like `{}`)",
+                        self.lines[0].name
+                    ))
+                })?,
             },
-            ["develop", i] => Action::Develop { industry: industry(i)? },
+            ["develop", i] => Action::Develop {
+                industry: industry(i)?,
+            },
             ["sell", m, t] => self.parse_sale(m, t, &err, &space)?,
             ["scout"] if self.layout.pass > self.layout.scout => Action::Scout,
-            ["beer", s] if self.layout.stop > self.layout.beer => self.parse_beer(s, &err, &space)?,
+            ["beer", s] if self.layout.stop > self.layout.beer => {
+                self.parse_beer(s, &err, &space)?
+            }
             ["loan", n] => match self.loan_amounts.iter().find(|a| a.to_string() == *n) {
                 Some(&amount) => Action::Loan { amount },
                 None => {
-                    let list: Vec<String> =
-                        self.loan_amounts.iter().map(|a| format!("`loan {a}`")).collect();
-                    return Err(err(&format!("loans are {}", crate::catalog::spoken_words(&list))));
+                    let list: Vec<String> = self
+                        .loan_amounts
+                        .iter()
+                        .map(|a| format!("`loan {a}`"))
+                        .collect();
+                    return Err(err(&format!(
+                        "loans are {}",
+                        crate::catalog::spoken_words(&list)
+                    )));
                 }
             },
             ["pass"] => Action::Pass,
@@ -302,13 +314,53 @@ impl Game {
             },
             ["remove", s] => Action::Remove { space: space(s)? },
             [] => return Err(err("it is empty")),
-            _ => {
-                return Err(err(
-                    "expected one of build, link, develop, sell, loan, pass, coal, iron, stop, card, remove (and scout, beer in Birmingham)",
-                ))
-            }
+            _ => return Err(err(&self.shape_error(&words))),
         };
         Ok(self.encode(action))
+    }
+
+    /// Why words that match no notation's shape are not an action: for a known first word, how that action
+    /// is written (and a name split in two words, `cotton mill` for `cotton_mill`); else the first words.
+    fn shape_error(&self, words: &[&str]) -> String {
+        let has_scout = self.layout.pass > self.layout.scout;
+        let has_beer = self.layout.stop > self.layout.beer;
+        let form = match words[0] {
+            "build" => "`build <industry> <space>` (or `build <industry> <space> double`)",
+            "link" => "`link <line>`",
+            "develop" => "`develop <industry>`",
+            "sell" => "`sell <space> <target>`",
+            "loan" => "`loan <amount>`",
+            "pass" => "`pass`",
+            "stop" => "`stop`",
+            "coal" => "`coal <space>`",
+            "iron" => "`iron <space>`",
+            "card" => "`card <card>`",
+            "remove" => "`remove <space>`",
+            "scout" if has_scout => "`scout`",
+            "beer" if has_beer => "`beer <space>`",
+            verb @ ("scout" | "beer") => return format!("`{verb}` is a move of Brass: Birmingham only"),
+            _ => {
+                return "expected one of build, link, develop, sell, loan, pass, coal, iron, stop, card, remove (and scout, beer in Birmingham)".into()
+            }
+        };
+        let mut why = format!("`{}` is written {form}", words[0]);
+        // Names are single words joined by `_`: find a run of the rest that spells one with spaces.
+        for start in 1..words.len() {
+            for end in (start + 2)..=words.len() {
+                let joined = words[start..end].join("_");
+                let known = self.industry_by_name(&joined).is_some()
+                    || self.card_by_name(&joined).is_some()
+                    || self.space_by_name(&joined).is_some();
+                if known {
+                    why.push_str(&format!(
+                        "; names are one word: `{}` is `{joined}`",
+                        words[start..end].join(" ")
+                    ));
+                    return why;
+                }
+            }
+        }
+        why
     }
 
     /// `sell <tile> <target>`: the tile's space must show an industry that sells, the target be one this game

@@ -275,3 +275,35 @@ fn l36_legal_links_agree_with_check_link_on_every_line() {
     }
     assert!(decided[1] > 1000, "lines accepted: {decided:?}");
 }
+
+/// Issue 34, item 8: a notation that starts with a known word is told what is wrong after that word, not
+/// offered the list of words it already used.
+#[test]
+fn a_notation_with_a_known_first_word_says_what_is_wrong_after_it() {
+    use brass_core::Game;
+    let why = |g: &Game, text: &str| match g.parse_action(text) {
+        Err(e) => e.to_string(),
+        Ok(id) => panic!("`{text}` parsed as {id}"),
+    };
+    let bham = common::birmingham(2, &[]);
+    let said = why(&bham, "build cotton mill birmingham/1");
+    assert!(!said.contains("expected one of"), "{said}");
+    assert!(said.contains("`build <industry> <space>`"), "{said}");
+    assert!(said.contains("`cotton_mill`"), "{said}");
+    let said = why(&bham, "sell birmingham/1");
+    assert!(
+        said.contains("`sell <space> <target>`") && !said.contains("expected one of"),
+        "{said}"
+    );
+    let said = why(&bham, "develop cotton mill");
+    assert!(
+        said.contains("`develop <industry>`") && said.contains("`cotton_mill`"),
+        "{said}"
+    );
+    let lancashire = Game::new("lancashire", 2, &Default::default()).unwrap();
+    let said = why(&lancashire, "scout");
+    assert!(said.contains("Birmingham only"), "{said}");
+    // An unknown first word still lists the words an action starts with.
+    let said = why(&bham, "construct cotton_mill birmingham/1");
+    assert!(said.contains("expected one of build, link"), "{said}");
+}
