@@ -320,6 +320,24 @@ def test_without_the_extra_the_server_names_it(monkeypatch: pytest.MonkeyPatch) 
         without.App()
 
 
+@pytest.mark.parametrize("missing", ["starlette", "uvicorn"])
+def test_brass_serve_without_the_extra_prints_no_address(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], missing: str
+) -> None:
+    from brass import cli
+
+    if missing == "starlette":
+        monkeypatch.setattr(serve, "Starlette", None)  # as brass.serve is when its import of starlette failed
+    else:
+        monkeypatch.setitem(sys.modules, "uvicorn", None)  # a None entry makes `import uvicorn` fail
+    listened = []
+    monkeypatch.setattr(serve, "run", lambda *args: listened.append(args))
+    assert cli.main(["serve", "--port", "8123"]) == 2
+    out, err = capsys.readouterr()
+    assert "http" not in out and not listened
+    assert f"brass serve needs {missing}, which is not installed: pip install '.[serve]'" in err
+
+
 def test_brass_serve_refuses_a_bad_seat_before_it_listens(capsys: pytest.CaptureFixture[str]) -> None:
     from brass import cli
 

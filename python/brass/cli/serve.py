@@ -31,6 +31,7 @@ def run(args: argparse.Namespace) -> int:
 
     if args.max_games < 1:
         raise UserError("--max-games must be at least 1")
+    serve.require_extra()  # before the address is printed: a server that cannot start must not seem to
     defaults: dict[str, object] = {k: v for k, v in (("game", args.game), ("players", args.players)) if v}
     if args.agents:
         game = brass.Game(args.game or "lancashire", players=args.players or len(args.agents))

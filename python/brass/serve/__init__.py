@@ -12,6 +12,7 @@ listed in docs/serve.md: games made, loaded, viewed, moved by a human or by thei
 
 from __future__ import annotations
 
+import importlib
 import json
 import secrets
 import threading
@@ -381,6 +382,23 @@ def start(app: App | None = None, host: str = "127.0.0.1", port: int = 0) -> Run
     return Running(app or App(), host, port)
 
 
+def require_extra() -> None:
+    """Raise `MissingExtraError` unless starlette and uvicorn are both installed: `brass serve` checks this before
+    it prints the address it would listen on, so a missing extra never looks like a server that started."""
+    found = {"starlette": Starlette is not None, "uvicorn": _has("uvicorn")}
+    missing = [name for name, there in found.items() if not there]
+    if missing:
+        raise MissingExtraError("brass serve", " and ".join(missing), "serve")
+
+
+def _has(module: str) -> bool:
+    try:
+        importlib.import_module(module)
+    except ImportError:
+        return False
+    return True
+
+
 def run(host: str, port: int, max_games: int, defaults: dict[str, Any]) -> None:
     """Serve until interrupted."""
     local = host in ("127.0.0.1", "localhost", "::1")
@@ -419,6 +437,7 @@ __all__ = [
     "network_for",
     "parse_seats",
     "position_at",
+    "require_extra",
     "run",
     "start",
     "table_view",
