@@ -5,8 +5,11 @@ native engine evaluates to within 1e-5 and plays legal games with, and the run's
 from __future__ import annotations
 
 import csv
+import dataclasses
 import json
+import os
 import pathlib
+import stat
 
 import jax.numpy as jnp
 import numpy as np
@@ -201,3 +204,41 @@ def test_held_out_measures_are_exact_on_a_network_that_predicts_its_own_targets(
     assert measured["value_mse"] == pytest.approx(0.0, abs=1e-6) and measured["value_r2"] == pytest.approx(1.0)
     assert measured["policy_kl"] == pytest.approx(0.0, abs=1e-6) and measured["policy_agreement"] == 1.0
     assert measured["prior_entropy"] == pytest.approx(measured["target_entropy"], abs=1e-6)
+
+
+def test_resume_refuses_another_configuration_and_names_both(tmp_path: pathlib.Path, capsys) -> None:
+    folder = tmp_path / "run"
+    folder.mkdir()
+    stored = learn.LearnConfig(game="lancashire", players=2, options={"virtual_link": True})
+    (folder / "config.json").write_text(json.dumps(dataclasses.asdict(stored)))
+    have = "holds a run of lancashire, 2 players, options virtual_link"
+    for flags, asked in (
+        (["--game", "birmingham"], "asks for birmingham, 2 players, options virtual_link"),
+        (["--players", "3"], "asks for lancashire, 3 players, options virtual_link"),
+        (["--option", "intro"], "asks for lancashire, 2 players, options intro"),
+    ):
+        assert main(["learn", "--out", str(folder), "--resume", *flags]) == 2
+        err = capsys.readouterr().err
+        assert have in err and asked in err, err
+    # What is not given is the run's: the check passes, and the run (no checkpoint yet) is taken up where it is.
+    same = ["--game", "lancashire", "--players", "2", "--option", "virtual_link"]
+    assert learn.stored_config(str(folder)) == stored
+    from brass.cli.learn import check_same_configuration
+
+    parser = __import__("brass.cli", fromlist=["build_parser"]).build_parser()
+    for flags in ([], same):
+        check_same_configuration(stored, parser.parse_args(["learn", "--out", str(folder), "--resume", *flags]))
+
+
+def test_the_run_files_have_the_umask_mode_and_no_half_written_file_is_left(tmp_path: pathlib.Path) -> None:
+    old = os.umask(0o027)
+    try:
+        folder = tmp_path / "run"
+        trainer = learn.Trainer(str(folder), dataclasses.replace(TINY, iterations=1, eval_every=0), say=lambda _: None)
+        trainer.run()
+    finally:
+        os.umask(old)
+    names = ["config.json", "net.safetensors", "checkpoint.npz", "log.csv", "curve.png", "nets/0000.safetensors"]
+    modes = {name: stat.S_IMODE((folder / name).stat().st_mode) for name in names}
+    assert set(modes.values()) == {0o640}, modes  # 0o666 less the umask, as open() gives, for every file
+    assert not [p for p in folder.rglob("*") if "partial" in p.name]
