@@ -62,7 +62,9 @@ def sync_folder(folder: str) -> None:
 
 
 def remove_partials(folder: str) -> None:
-    """Remove the unfinished files a killed writer left in `folder` (`replacing`'s names)."""
+    """Remove the unfinished files a killed writer left in `folder` (`replacing`'s names), if it exists."""
+    if not os.path.isdir(folder):
+        return
     for name in os.listdir(folder):
         if name.startswith(".") and name.endswith(PARTIAL):
             with contextlib.suppress(OSError):
