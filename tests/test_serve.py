@@ -706,6 +706,12 @@ def test_a_store_that_cannot_be_written_is_refused_at_start(
     assert cli.main(["serve", "--store", str(tmp_path)]) == 2
     out, err = capsys.readouterr()
     assert "http" not in out and not listened and "No space left on device" in err
+    monkeypatch.undo()
+    monkeypatch.setattr(serve, "run", lambda *args: listened.append(args))
+    (tmp_path / "0123456789abcdef.json").write_text('{"format": "something else"}')
+    assert cli.main(["serve", "--store", str(tmp_path)]) == 2
+    out, err = capsys.readouterr()
+    assert "http" not in out and not listened and "0123456789abcdef.json: not a game of brass serve" in err
 
 
 def test_a_move_the_store_cannot_write_is_taken_back(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

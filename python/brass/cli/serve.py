@@ -38,7 +38,9 @@ def run(args: argparse.Namespace) -> int:
         raise UserError("--max-games must be at least 1")
     serve.require_extra()  # before the address is printed: a server that cannot start must not seem to
     if args.store is not None:
-        serve.saved.check_folder(args.store)
+        # The folder probed and its games read now, then again by the server: an error is reported before the
+        # address is printed.
+        serve.Store(args.max_games, folder=args.store)
     defaults: dict[str, object] = {k: v for k, v in (("game", args.game), ("players", args.players)) if v}
     if args.agents:
         game = brass.Game(args.game or "lancashire", players=args.players or len(args.agents))
