@@ -7,6 +7,7 @@ import collections
 import json
 import pathlib
 import sys
+import threading
 from typing import Any
 
 import pytest
@@ -297,3 +298,41 @@ def test_records_replay_every_game_with_headers_naming_its_agents(
             assert not state.is_terminal and headers["forfeit"].endswith("RuntimeError: policy gave up")
         else:
             assert state.is_terminal and state.scores == result["scores"]
+
+
+def test_a_policy_over_the_time_limit_forfeits_and_the_tournament_finishes() -> None:
+    never = threading.Event()  # set only after the tournament: the policy hangs until then
+
+    def hangs(state: brass.State) -> int:
+        if len(state.history) >= 4:
+            never.wait()
+        return state.legal_actions()[0]
+
+    game = brass.Game("birmingham", players=2)
+    try:
+        report = arena.run(game, ["greedy", hangs], deals=1, seed=3, move_time_limit=0.2)
+    finally:
+        never.set()
+    assert len(report.outcomes) == 2  # both seatings played
+    assert [f.agent for f in report.forfeits] == ["hangs", "hangs"]
+    assert all(f.error == "took longer than the time limit of 0.2 s to decide" for f in report.forfeits)
+    assert all(f.decision >= 4 for f in report.forfeits)
+    for o in report.outcomes:  # scored as any forfeit: the forfeiting seat last, the other first
+        assert o.scores is None and o.placings == [1 if s == "hangs" else 0 for s in o.seats]
+    assert "took longer than the time limit of 0.2 s" in report.table()
+    for bad in (0, -1, float("nan"), "1", True):
+        with pytest.raises(brass.ConfigError, match="move_time_limit must be a number of seconds above 0"):
+            arena.run(game, ["greedy", hangs], deals=1, move_time_limit=bad)
+
+
+def test_brass_arena_takes_a_move_time_limit(tmp_path: pathlib.Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # The wait is bounded only so that the abandoned thread ends some time after the test.
+    (tmp_path / "slow.py").write_text("import threading\n\ndef stuck(state):\n    threading.Event().wait(60)\n")
+    report = tmp_path / "report.json"
+    args = ["arena", "--game", "birmingham", "--players", "2", "--agents", "greedy", f"{tmp_path}/slow.py:stuck"]
+    args += ["--deals", "1", "--quiet", "--move-time-limit", "0.2", "--json", str(report)]
+    assert main(args) == 0
+    forfeits = json.loads(report.read_text())["forfeits"]
+    assert [f["error"] for f in forfeits] == ["took longer than the time limit of 0.2 s to decide"] * 2
+    assert main([*args[:-4], "--move-time-limit", "0"]) == 2
+    assert "--move-time-limit must be a number of seconds above 0" in capsys.readouterr().err

@@ -5,8 +5,15 @@ native engine evaluates to within 1e-5 and plays legal games with, and the run's
 from __future__ import annotations
 
 import csv
+import dataclasses
 import json
+import os
 import pathlib
+import random
+import signal
+import stat
+import subprocess
+import sys
 
 import jax.numpy as jnp
 import numpy as np
@@ -201,3 +208,129 @@ def test_held_out_measures_are_exact_on_a_network_that_predicts_its_own_targets(
     assert measured["value_mse"] == pytest.approx(0.0, abs=1e-6) and measured["value_r2"] == pytest.approx(1.0)
     assert measured["policy_kl"] == pytest.approx(0.0, abs=1e-6) and measured["policy_agreement"] == 1.0
     assert measured["prior_entropy"] == pytest.approx(measured["target_entropy"], abs=1e-6)
+
+
+def test_resume_refuses_another_configuration_and_names_both(tmp_path: pathlib.Path, capsys) -> None:
+    folder = tmp_path / "run"
+    folder.mkdir()
+    stored = learn.LearnConfig(game="lancashire", players=2, options={"virtual_link": True})
+    (folder / "config.json").write_text(json.dumps(dataclasses.asdict(stored)))
+    have = "holds a run of lancashire, 2 players, options virtual_link"
+    for flags, asked in (
+        (["--game", "birmingham"], "asks for birmingham, 2 players, options virtual_link"),
+        (["--players", "3"], "asks for lancashire, 3 players, options virtual_link"),
+        (["--option", "intro"], "asks for lancashire, 2 players, options intro"),
+    ):
+        assert main(["learn", "--out", str(folder), "--resume", *flags]) == 2
+        err = capsys.readouterr().err
+        assert have in err and asked in err, err
+    # What is not given is the run's: the check passes, and the run (no checkpoint yet) is taken up where it is.
+    same = ["--game", "lancashire", "--players", "2", "--option", "virtual_link"]
+    assert learn.stored_config(str(folder)) == stored
+    from brass.cli.learn import check_same_configuration
+
+    parser = __import__("brass.cli", fromlist=["build_parser"]).build_parser()
+    for flags in ([], same):
+        check_same_configuration(stored, parser.parse_args(["learn", "--out", str(folder), "--resume", *flags]))
+
+
+def test_the_run_files_have_the_umask_mode_and_no_half_written_file_is_left(tmp_path: pathlib.Path) -> None:
+    old = os.umask(0o027)
+    try:
+        folder = tmp_path / "run"
+        trainer = learn.Trainer(str(folder), dataclasses.replace(TINY, iterations=1, eval_every=0), say=lambda _: None)
+        trainer.run()
+    finally:
+        os.umask(old)
+    names = ["config.json", "net.safetensors", "checkpoint.npz", "log.csv", "curve.png", "nets/0000.safetensors"]
+    modes = {name: stat.S_IMODE((folder / name).stat().st_mode) for name in names}
+    assert set(modes.values()) == {0o640}, modes  # 0o666 less the umask, as open() gives, for every file
+    assert not [p for p in folder.rglob("*") if "partial" in p.name]
+
+
+#: A run of a few seconds through the command line, every kind of file in it (the arena every 2 iterations).
+KILLED_RUN = ["learn", "--game", "birmingham", "--players", "2", "--iterations", "3", "--widths", "16"]
+KILLED_RUN += ["--games-per-iteration", "2", "--simulations", "3", "--parallel", "2", "--steps-per-iteration", "3"]
+KILLED_RUN += ["--batch-size", "8", "--warm-start-games", "2", "--warm-start-steps", "2", "--eval-every", "2"]
+KILLED_RUN += ["--eval-deals", "1", "--eval-simulations", "2", "--eval-anchors", "greedy"]
+
+
+def check_run_files(folder: pathlib.Path) -> int:
+    """Every finished file of the run reads back whole; the iteration of its checkpoint (0 without one)."""
+    if (folder / "config.json").exists():
+        json.loads((folder / "config.json").read_text())
+    for path in [folder / "net.safetensors", *folder.glob("nets/*.safetensors")]:
+        if path.exists():
+            assert learn.load_network(str(path)), path
+    for path in folder.glob("data/*.npz"):
+        assert len(learn.load_samples(str(path))) > 0, path
+    if not (folder / "checkpoint.npz").exists():
+        assert not (folder / "log.csv").exists()
+        return 0
+    with np.load(folder / "checkpoint.npz") as f:
+        arrays = {name: f[name] for name in f.files}  # reading every array checks every member's CRC
+    iteration = json.loads(bytes(arrays["meta"]).decode())["iteration"]
+    rows = log_rows(folder) if (folder / "log.csv").exists() else []
+    assert all(None not in row and None not in row.values() for row in rows)  # no row cut short
+    # The log has every iteration once, and at most the one under way beyond the checkpoint.
+    assert [int(r["iteration"]) for r in rows] in ([*range(1, iteration + 1)], [*range(1, iteration + 2)])
+    return iteration
+
+
+#: `brass learn` in a process that kills itself with SIGKILL at the rename of a file of the run (the Nth whose path
+#: contains TARGET, just BEFORE or AFTER it: argv[1:4]) — a kill -9 between any two steps of saving the run.
+KILL_AT_RENAME = """
+import os, signal, sys
+from brass.cli import main
+when, target, nth = sys.argv[1], sys.argv[2], int(sys.argv[3])
+seen, rename = 0, os.replace
+def replace(source, destination):
+    global seen
+    seen += target in str(destination)
+    if seen == nth and when == "before":
+        os.kill(os.getpid(), signal.SIGKILL)
+    rename(source, destination)
+    if seen == nth and when == "after":
+        os.kill(os.getpid(), signal.SIGKILL)
+os.replace = replace
+sys.exit(main(sys.argv[4:]))
+"""
+
+
+def test_a_run_killed_at_random_moments_resumes_and_leaves_no_broken_file(tmp_path: pathlib.Path) -> None:
+    folder = tmp_path / "run"
+    env = {**os.environ, "PYTHONUNBUFFERED": "1"}  # each line as printed: the timed kill follows the run's progress
+    env["PYTHONPATH"] = os.pathsep.join([str(pathlib.Path(brass.__file__).parents[1]), env.get("PYTHONPATH", "")])
+    rng = random.Random(34)
+    # Kills at renames: after the first iteration's checkpoint, then at random files of the run, before or after
+    # their rename; and one at a random moment (in the middle of writing a file, with luck).
+    targets = ["checkpoint.npz", "log.csv", "net.safetensors", f"data{os.sep}", f"nets{os.sep}", "curve.png"]
+    kills: list[tuple[str, str, int] | None] = [("after", "checkpoint.npz", 2)]
+    kills += [(rng.choice(["before", "after"]), rng.choice(targets), rng.randint(1, 2)) for _ in range(2)] + [None]
+    for kill in kills:
+        resume = ["--resume"] if (folder / "config.json").exists() else []
+        args = [*KILLED_RUN, "--out", str(folder), *resume]
+        if kill is None:
+            command = [sys.executable, "-m", "brass", *args]
+        else:
+            command = [sys.executable, "-c", KILL_AT_RENAME, *map(str, kill), *args]
+        run = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        assert run.stdout is not None
+        if kill is None:  # a random moment after a random line of its output (the warm start's, an iteration's)
+            for _ in range(rng.randrange(3)):
+                if not run.stdout.readline():
+                    break
+            try:
+                run.wait(timeout=rng.uniform(0.0, 0.6))
+            except subprocess.TimeoutExpired:
+                run.send_signal(signal.SIGKILL)
+        output = run.stdout.read()
+        run.wait()
+        assert run.returncode in (0, -signal.SIGKILL), output
+        check_run_files(folder)
+    # Resumed to its end: every iteration logged once, the checkpoint at the last, no file left half-written.
+    command = [sys.executable, "-m", "brass", *KILLED_RUN, "--out", str(folder), "--resume"]
+    done = subprocess.run(command, env=env, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert check_run_files(folder) == 3 and len(log_rows(folder)) == 3
+    assert not [p for p in folder.rglob("*") if "partial" in p.name]

@@ -303,9 +303,9 @@ def test_brass_serve_warns_when_it_listens_beyond_this_machine(
     calls = []
     monkeypatch.setattr(serve, "run", lambda *args: calls.append(args))
     assert cli.main(["serve", "--port", "8123"]) == 0
-    assert calls == [("127.0.0.1", 8123, 64, {})] and "anyone" not in capsys.readouterr().err
+    assert calls == [("127.0.0.1", 8123, 64, {}, None)] and "anyone" not in capsys.readouterr().err
     assert cli.main(["serve", "--host", "0.0.0.0", "--game", "birmingham", "--agents", "human", "greedy"]) == 0
-    assert calls[1] == ("0.0.0.0", 8000, 64, {"game": "birmingham", "players": 2, "seats": ["human", "greedy"]})
+    assert calls[1] == ("0.0.0.0", 8000, 64, {"game": "birmingham", "players": 2, "seats": ["human", "greedy"]}, None)
     assert "anyone who can reach this machine can use the server" in capsys.readouterr().err
 
 
@@ -321,6 +321,24 @@ def test_without_the_extra_the_server_names_it(monkeypatch: pytest.MonkeyPatch) 
         match=r"brass serve needs starlette.*pip install starlette uvicorn \(or, from a clone, pip install '\.\[serve\]'\)",
     ):
         without.App()
+
+
+@pytest.mark.parametrize("missing", ["starlette", "uvicorn"])
+def test_brass_serve_without_the_extra_prints_no_address(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], missing: str
+) -> None:
+    from brass import cli
+
+    if missing == "starlette":
+        monkeypatch.setattr(serve, "Starlette", None)  # as brass.serve is when its import of starlette failed
+    else:
+        monkeypatch.setitem(sys.modules, "uvicorn", None)  # a None entry makes `import uvicorn` fail
+    listened = []
+    monkeypatch.setattr(serve, "run", lambda *args: listened.append(args))
+    assert cli.main(["serve", "--port", "8123"]) == 2
+    out, err = capsys.readouterr()
+    assert "http" not in out and not listened
+    assert f"brass serve needs {missing}, which is not installed: pip install '.[serve]'" in err
 
 
 def test_brass_serve_refuses_a_bad_seat_before_it_listens(capsys: pytest.CaptureFixture[str]) -> None:
@@ -638,3 +656,78 @@ def test_the_guided_turn_words_every_decision_and_the_views_carry_it(client: Api
     assert played["log"][0]["player"] == view["to_move"] and played["log"][0]["moves"][0] == build["notation"]
     position = client.get(f"/api/games/{view['id']}/positions/0").json()
     assert position["played_text"].startswith("Build a ")
+
+
+def test_a_stored_game_is_served_again_by_a_restarted_server(tmp_path: Path) -> None:
+    store = str(tmp_path / "games")
+    Path(store).mkdir()
+    first = ApiClient(serve.App(max_games=8, store=store).asgi)
+    game = new_game(first, seats=["human", "greedy"])
+    for _ in range(2):  # the agent's move and the human's, whichever opens
+        if game["agent_to_move"]:
+            answered = first.post(f"/api/games/{game['id']}/agent")
+            assert answered.status_code == 200, answered.text
+            game = answered.json()["view"]
+        else:
+            moved = first.post(f"/api/games/{game['id']}/move", json={"move": game["legal"][0]["moves"][0]["id"]})
+            assert moved.status_code == 200, moved.text
+            game = moved.json()
+    other = new_game(first)
+    assert first.delete(f"/api/games/{other['id']}").status_code == 200
+    record = first.get(f"/api/games/{game['id']}/record").json()
+    assert sorted(p.name for p in Path(store).iterdir()) == [f"{game['id']}.json"]  # no other file, none partial
+    # A new server on the same folder: the same game under the same id, its moves, its seats, and undo.
+    again = ApiClient(serve.App(max_games=8, store=store).asgi)
+    assert again.get(f"/api/games/{game['id']}/record").json() == record
+    assert again.get(f"/api/games/{other['id']}").status_code == 404
+    undone = again.post(f"/api/games/{game['id']}/undo")
+    assert undone.status_code == 200, undone.text
+    # The undo is on the disk too, and a game dropped from memory (max_games 1) is read back when asked for.
+    third = ApiClient(serve.App(max_games=1, store=store).asgi)
+    new_game(third)
+    reread = third.get(f"/api/games/{game['id']}/record")
+    assert reread.status_code == 200, reread.text
+    assert reread.json()["moves"] == record["moves"][:-1]
+
+
+def test_a_store_that_cannot_be_written_is_refused_at_start(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from brass import cli
+
+    with pytest.raises(serve.StoreError, match="there is no such folder"):
+        serve.App(store=str(tmp_path / "missing"))
+
+    def full(*args: object) -> None:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(serve.saved, "write_whole", full)
+    with pytest.raises(serve.StoreError, match=r"games cannot be written there \(No space left on device\)"):
+        serve.App(store=str(tmp_path))
+    listened = []
+    monkeypatch.setattr(serve, "run", lambda *args: listened.append(args))
+    assert cli.main(["serve", "--store", str(tmp_path)]) == 2
+    out, err = capsys.readouterr()
+    assert "http" not in out and not listened and "No space left on device" in err
+    monkeypatch.undo()
+    monkeypatch.setattr(serve, "run", lambda *args: listened.append(args))
+    (tmp_path / "0123456789abcdef.json").write_text('{"format": "something else"}')
+    assert cli.main(["serve", "--store", str(tmp_path)]) == 2
+    out, err = capsys.readouterr()
+    assert "http" not in out and not listened and "0123456789abcdef.json: not a game of brass serve" in err
+
+
+def test_a_move_the_store_cannot_write_is_taken_back(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    client = ApiClient(serve.App(max_games=8, store=str(tmp_path)).asgi)
+    game = new_game(client, seats=["human", "human"])
+
+    def full(*args: object) -> None:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(serve.saved, "write_whole", full)
+    refused = client.post(f"/api/games/{game['id']}/move", json={"move": game["legal"][0]["moves"][0]["id"]})
+    assert refused.status_code == 507 and "nothing was changed" in refused.json()["error"]
+    assert client.get(f"/api/games/{game['id']}").json()["history"] == game["history"] == []
+    assert client.post("/api/games", json={"game": "lancashire", "players": 2}).status_code == 507
+    monkeypatch.undo()
+    assert client.post(f"/api/games/{game['id']}/move", json={"move": game["legal"][0]["moves"][0]["id"]}).is_success

@@ -35,6 +35,13 @@ def add_parser(sub: Any) -> None:
     ap.add_argument(
         "--jobs", type=int, default=0, metavar="N", help="threads for the native games; 0 (the default) uses every core"
     )
+    ap.add_argument(
+        "--move-time-limit",
+        type=float,
+        default=arena.MOVE_TIME_LIMIT,
+        metavar="SECONDS",
+        help=f"a Python policy taking longer over one decision forfeits the game (default {arena.MOVE_TIME_LIMIT:g})",
+    )
     ap.add_argument("--json", metavar="FILE", help="write the report as JSON (`-`: print it in place of the table)")
     ap.add_argument(
         "--records",
@@ -56,6 +63,8 @@ def run(args: argparse.Namespace) -> int:
         raise UserError("--deals must be at least 1")
     if args.jobs < 0:
         raise UserError("--jobs must be 0 (all cores) or more")
+    if not 0 < args.move_time_limit < float("inf"):
+        raise UserError("--move-time-limit must be a number of seconds above 0")
     if os.getcwd() not in sys.path:
         sys.path.insert(0, os.getcwd())  # `--agents mypolicy:choose` finds mypolicy.py where the user is
     entered = arena.entrants(args.agents)  # an unknown spec or policy is reported before anything is played
@@ -89,6 +98,7 @@ def run(args: argparse.Namespace) -> int:
             seed=args.seed,
             threads=args.jobs,
             progress=lambda done, total: bar.update(task, completed=done, total=total),
+            move_time_limit=args.move_time_limit,
         )
     if args.json:
         text = result.to_json()

@@ -22,6 +22,11 @@ def add_parser(sub: Any) -> None:
     sv.add_argument("--host", default="127.0.0.1", help="the address to listen on (default 127.0.0.1: this machine)")
     sv.add_argument("--port", type=int, default=8000, help="the port (default 8000)")
     sv.add_argument("--max-games", type=int, default=64, help="games kept in memory (default 64)")
+    sv.add_argument(
+        "--store",
+        metavar="DIR",
+        help="keep every game in this folder too, written as it changes: a restarted server serves the same games",
+    )
     sv.set_defaults(run=run)
 
 
@@ -31,6 +36,11 @@ def run(args: argparse.Namespace) -> int:
 
     if args.max_games < 1:
         raise UserError("--max-games must be at least 1")
+    serve.require_extra()  # before the address is printed: a server that cannot start must not seem to
+    if args.store is not None:
+        # The folder probed and its games read now, then again by the server: an error is reported before the
+        # address is printed.
+        serve.Store(args.max_games, folder=args.store)
     defaults: dict[str, object] = {k: v for k, v in (("game", args.game), ("players", args.players)) if v}
     if args.agents:
         game = brass.Game(args.game or "lancashire", players=args.players or len(args.agents))
@@ -45,5 +55,5 @@ def run(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
     print(f"brass serve: http://{args.host}:{args.port}/ (Ctrl-C stops)", flush=True)
-    serve.run(args.host, args.port, args.max_games, defaults)
+    serve.run(args.host, args.port, args.max_games, defaults, args.store)
     return 0

@@ -38,7 +38,7 @@ from brass.learn.network import (
     load_network,
     save_network,
 )
-from brass.learn.trainer import EVAL_SEED, LOG_COLUMNS, LearnConfig, Trainer, held_out, plot_log
+from brass.learn.trainer import EVAL_SEED, LOG_COLUMNS, LearnConfig, Trainer, held_out, plot_log, stored_config
 
 __all__ = [
     "EVAL_SEED",
@@ -66,4 +66,5 @@ __all__ = [
     "samples_of",
     "save_network",
     "save_samples",
+    "stored_config",
 ]

@@ -3,7 +3,6 @@ self-play games or from Greedy's (the warm start), kept in a bounded replay buff
 
 from __future__ import annotations
 
-import os
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
@@ -12,6 +11,7 @@ import numpy as np
 
 import brass
 from brass import agents, search
+from brass._files import replacing
 from brass.samples import unpack_masks
 
 #: VP margins (a seat's VP less the mean of all seats') are learnt divided by this (most lie within ±1).
@@ -145,13 +145,13 @@ class Buffer:
 
 
 def save_samples(samples: Samples, path: str) -> None:
-    """Write samples (observations and policies as float16, as the buffer keeps them), whole, then renamed."""
+    """Write samples (observations and policies as float16, as the buffer keeps them), whole or not at all (a
+    killed run's half-written file would be read back by the resumed run as data)."""
     arrays = asdict(samples)
     for name in ("observation", "policy", "aux"):
         arrays[name] = np.asarray(arrays[name], np.float16)
-    partial = path + ".partial.npz"
-    np.savez_compressed(partial, **arrays)
-    os.replace(partial, path)
+    with replacing(path) as f:
+        np.savez_compressed(f, **arrays)
 
 
 def load_samples(path: str) -> Samples:

@@ -5,7 +5,6 @@ exactly as rust/brass-core/src/net.rs evaluates it, and its `brass-net/1` safete
 from __future__ import annotations
 
 import json
-import os
 from collections.abc import Sequence
 from typing import Any
 
@@ -13,6 +12,7 @@ import numpy as np
 
 import brass
 from brass._errors import install_hint
+from brass._files import write_whole
 
 #: The network file format (rust/brass-core/src/net.rs).
 NET_FORMAT = "brass-net/1"
@@ -83,9 +83,10 @@ def forward_all(params: dict[str, Any], observations: Any) -> tuple[Any, Any, An
 
 
 def save_network(params: dict[str, Any], game: brass.Game, path: str, about: dict[str, Any] | None = None) -> None:
-    """Export weights to a `brass-net/1` safetensors file for `agents.Net` (written whole, then renamed)."""
+    """Export weights to a `brass-net/1` safetensors file for `agents.Net` (whole or not at all: `write_whole`,
+    with the mode of the run's other files, where safetensors' own writer gives 0600)."""
     try:
-        from safetensors.numpy import save_file
+        from safetensors.numpy import save
     except ImportError:
         raise LearnError(f"exporting a network needs safetensors: {INSTALL_HINT}") from None
     game_meta = {"name": game.name, "players": game.players, "options": dict(game.options)}
@@ -96,9 +97,7 @@ def save_network(params: dict[str, Any], game: brass.Game, path: str, about: dic
         for name, value in params.items()
         if not name.startswith(AUX_PREFIX)
     }
-    partial = path + ".partial"
-    save_file(tensors, partial, metadata=metadata)
-    os.replace(partial, path)
+    write_whole(path, save(tensors, metadata=metadata))
 
 
 def load_network(path: str) -> dict[str, np.ndarray]:

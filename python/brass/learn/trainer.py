@@ -23,6 +23,7 @@ import numpy as np
 
 import brass
 from brass import agents, search
+from brass._files import remove_partials, replacing, write_whole
 from brass.learn.data import Buffer, Samples, imitation_samples, load_samples, samples_of, save_samples
 from brass.learn.network import INSTALL_HINT, LearnError, forward_all, init_params, jax_libraries, save_network
 from brass.samples import unpack_masks
@@ -157,6 +158,15 @@ def held_out(params: dict[str, Any], data: Samples, num_actions: int) -> dict[st
     return {k: round(v, 4) for k, v in out.items()}
 
 
+def stored_config(folder: str) -> LearnConfig:
+    """The configuration of the run in `folder` (its config.json)."""
+    path = os.path.join(folder, "config.json")
+    if not os.path.exists(path):
+        raise LearnError(f"{folder} holds no run to resume (no config.json)")
+    with open(path) as f:
+        return LearnConfig(**json.load(f))
+
+
 def _base_name(name: str) -> str:
     """An arena entrant's agent name without the `#n` that tells copies of it apart."""
     return re.sub(r"#\d+$", "", name)
@@ -172,18 +182,16 @@ class Trainer:
         self.jax, self.jnp, self.optax = jax_libraries()
         path = os.path.join(folder, "config.json")
         if resume:
-            if not os.path.exists(path):
-                raise LearnError(f"{folder} holds no run to resume (no config.json)")
-            with open(path) as f:
-                self.config = LearnConfig(**json.load(f))
+            self.config = stored_config(folder)
+            for part in (folder, os.path.join(folder, "data"), os.path.join(folder, "nets")):
+                remove_partials(part)
         else:
             if os.path.exists(path):
                 raise LearnError(f"{folder} already holds a run: pass --resume to continue it, or another --out")
             self.config = config or LearnConfig()
             os.makedirs(os.path.join(folder, "data"), exist_ok=True)
             os.makedirs(os.path.join(folder, "nets"), exist_ok=True)
-            with open(path, "w") as f:
-                json.dump(asdict(self.config), f, indent=1)
+            write_whole(path, json.dumps(asdict(self.config), indent=1))
         self.game = self.config.make_game()
         self.optimizer = self.optax.adamw(self.config.learning_rate, weight_decay=self.config.weight_decay)
         self._update = self.jax.jit(self._update_step)
@@ -260,10 +268,8 @@ class Trainer:
         arrays.update({f"opt/{i}": np.asarray(v) for i, v in enumerate(leaves)})
         meta = {"iteration": self.iteration, "minutes": minutes, "best": best or self.best}
         arrays["meta"] = np.frombuffer(json.dumps(meta).encode(), dtype=np.uint8)
-        path = os.path.join(self.folder, "checkpoint.npz")
-        partial = path + ".partial.npz"
-        np.savez(partial, allow_pickle=False, **arrays)
-        os.replace(partial, path)
+        with replacing(os.path.join(self.folder, "checkpoint.npz")) as f:
+            np.savez(f, allow_pickle=False, **arrays)
 
     def _load_checkpoint(self, path: str) -> None:
         with np.load(path) as f:
@@ -275,6 +281,7 @@ class Trainer:
         self.opt_state = self.jax.tree_util.tree_unflatten(tree, leaves)
         self.iteration, self.minutes_before = meta["iteration"], meta["minutes"]
         self.best = meta.get("best") or {}
+        self._forget_after(self.iteration)
         # The buffer: the newest self-play files, up to its capacity.
         files = sorted(os.listdir(os.path.join(self.folder, "data")))
         parts: list[Samples] = []
@@ -301,14 +308,31 @@ class Trainer:
             held += int(rows) if rows.isdigit() and "-" in name else self.config.buffer
         return
 
-    def _log(self, row: dict[str, Any]) -> None:
+    def _forget_after(self, iteration: int) -> None:
+        """Drop what a killed run wrote of the iteration after its checkpoint's, which a resumed run plays again:
+        its log row (written before the checkpoint) and its samples (they would be in the buffer twice)."""
+        self._write_log([r for r in self._log_rows() if int(r["iteration"]) <= iteration])
+        folder = os.path.join(self.folder, "data")
+        for name in os.listdir(folder):
+            if name.endswith(".npz") and name[:4].isdigit() and int(name[:4]) > iteration:
+                os.remove(os.path.join(folder, name))
+
+    def _log_rows(self) -> list[dict[str, str]]:
         path = os.path.join(self.folder, "log.csv")
-        new = not os.path.exists(path)
-        with open(path, "a", newline="") as f:
+        if not os.path.exists(path):
+            return []
+        with open(path, newline="") as f:
+            return list(csv.DictReader(f))
+
+    def _write_log(self, rows: Sequence[dict[str, Any]]) -> None:
+        """log.csv rewritten whole (`replacing`): an append cut short by a kill would leave half a row."""
+        with replacing(os.path.join(self.folder, "log.csv"), "w") as f:
             writer = csv.DictWriter(f, LOG_COLUMNS, extrasaction="ignore")
-            if new:
-                writer.writeheader()
-            writer.writerow({k: row.get(k, "") for k in LOG_COLUMNS})
+            writer.writeheader()
+            writer.writerows({k: row.get(k, "") for k in LOG_COLUMNS} for row in rows)
+
+    def _log(self, row: dict[str, Any]) -> None:
+        self._write_log([*self._log_rows(), row])
 
     # --- the run --------------------------------------------------------------------------------------
 
@@ -392,8 +416,9 @@ class Trainer:
         c = self.config
         started = time.perf_counter()
         self.warm_start()
-        if self.iteration == 0:
-            self._export(self.net_path, 0)
+        # Always, not only at iteration 0: a run killed between exporting an iteration's network and writing its
+        # checkpoint left that network, which the checkpoint's weights (the iteration played again) replace.
+        self._export(self.net_path, self.iteration)
         while self.iteration < c.iterations:
             minutes = self.minutes_before + (time.perf_counter() - started) / 60
             if c.minutes is not None and minutes >= c.minutes:
@@ -477,8 +502,9 @@ class Trainer:
             self._export(os.path.join(self.folder, "nets", f"{i:04d}.safetensors"), i)
             row.update(self.evaluate())
         row["minutes"] = round(self.minutes_before + (time.perf_counter() - started) / 60, 2)
-        self._save_checkpoint(row["minutes"])
+        # The log first: a run killed between the two resumes from the previous checkpoint and drops this row.
         self._log(row)
+        self._save_checkpoint(row["minutes"])
         self.say(" ".join(f"{k}={v}" for k, v in row.items()))
 
     def plot(self) -> str | None:
@@ -554,5 +580,6 @@ def plot_log(folder: str, say: Callable[[str], None] = print) -> str | None:
     rates.set_xlabel("minutes")
     rates.set_ylabel("win rate (95% interval)")
     path = os.path.join(folder, "curve.png")
-    figure.savefig(path, dpi=100)
+    with replacing(path) as f:
+        figure.savefig(f, dpi=100, format="png")
     return path

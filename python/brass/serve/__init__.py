@@ -3,8 +3,9 @@
 A small ASGI app (Starlette, served by uvicorn: the `serve` extra) with a JSON API and one self-contained page
 (`brass/serve/serve.html`: no CDN, no network). The server keeps several games at once in memory, each with its own
 id, at most `max_games` of them (finished games go first, least recently used first; never a game whose agent is
-thinking). Every request that touches a game takes its lock without waiting, in a worker thread (a busy game
-answers 409), and agents think there with the GIL released: one long search holds up no other game.
+thinking), and with a `store` folder on the disk too (`saved`: a restarted server serves them again). Every
+request that touches a game takes its lock without waiting, in a worker thread (a busy game answers 409), and
+agents think there with the GIL released: one long search holds up no other game.
 
 The JSON API (every body JSON; every error a 4xx with `{"error": message}` that leaves the game unchanged) is
 listed in docs/serve.md: games made, loaded, viewed, moved by a human or by their agent, undone, analysed, saved.
@@ -12,6 +13,7 @@ listed in docs/serve.md: games made, loaded, viewed, moved by a human or by thei
 
 from __future__ import annotations
 
+import importlib
 import json
 import secrets
 import threading
@@ -23,6 +25,7 @@ import brass
 from brass import svg
 from brass._errors import MissingExtraError
 from brass.agents import NETWORKS
+from brass.serve import saved
 from brass.serve.games import (
     AGENT_CHOICES,
     ANALYSE_MS,
@@ -49,6 +52,7 @@ from brass.serve.games import (
     table_view,
     view,
 )
+from brass.serve.saved import StoreError
 from brass.text import digits
 
 try:
@@ -68,13 +72,19 @@ class App:
     """The server's state and its request handlers; `app.asgi` is the ASGI application."""
 
     def __init__(
-        self, max_games: int = MAX_GAMES, defaults: dict[str, Any] | None = None, hosts: list[str] | None = None
+        self,
+        max_games: int = MAX_GAMES,
+        defaults: dict[str, Any] | None = None,
+        hosts: list[str] | None = None,
+        store: str | None = None,
     ) -> None:
         """`hosts`: the names the server answers to in the `Host` header (default this machine's: 127.0.0.1,
-        localhost, ::1); a page of another site reached through a name of its own (DNS rebinding) is refused."""
+        localhost, ::1); a page of another site reached through a name of its own (DNS rebinding) is refused.
+        `store`: a folder that keeps every game on the disk (`Store`); `StoreError` if games cannot be written
+        there."""
         if Starlette is None:
             raise MissingExtraError("brass serve", "starlette and uvicorn", "serve")
-        self.store = Store(max_games)
+        self.store = Store(max_games, folder=store)
         self.defaults = defaults or {}
         routes = [
             Route("/", self.page),
@@ -146,7 +156,12 @@ class App:
     def _add(self, state: brass.State, seats: Any) -> Session:
         names, made = parse_seats(seats, state.game)
         session = Session(secrets.token_hex(8), state, names, made)
-        self.store.add(session)
+        try:
+            self.store.add(session)
+        except OSError as e:
+            raise RequestError(
+                507, f"the game could not be saved in {self.store.folder} ({e.strerror or e}): it was not made"
+            ) from None
         return session
 
     # --- handlers ----------------------------------------------------------------------------------------------
@@ -202,6 +217,24 @@ class App:
 
         return await run_in_threadpool(locked)
 
+    def _save(self, session: Session, take_back: Any) -> None:
+        """Write the changed game to the store (with its lock held); if it cannot be written, `take_back()` the
+        change and refuse the request: a game the disk does not have is never answered as changed."""
+        try:
+            self.store.save(session)
+        except OSError as e:
+            take_back()
+            raise RequestError(
+                507, f"the game could not be saved in {self.store.folder} ({e.strerror or e}): nothing was changed"
+            ) from None
+
+    def _back_to(self, session: Session, moves: int) -> Any:
+        def take_back() -> None:
+            while len(session.state.history) > moves:
+                session.state.undo()
+
+        return take_back
+
     async def get_game(self, request: Request) -> Response:
         session = self.store.get(request.path_params["id"])
         return JSONResponse(await self._locked(session, lambda: view(session)))
@@ -247,10 +280,12 @@ class App:
                 raise RequestError(409, "the game is over")
             if player in session.agents:
                 raise RequestError(409, f"player {player} is an agent ({session.seats[player]}): ask it to move")
+            before = len(session.state.history)
             try:
                 session.state.apply(move)
             except brass.BrassError as e:
                 raise RequestError(400, str(e)) from None
+            self._save(session, self._back_to(session, before))
             return view(session)
 
         return JSONResponse(await self._locked(session, work))
@@ -265,12 +300,20 @@ class App:
             agent = session.agents.get(player)
             if agent is None:
                 raise RequestError(409, f"player {player} is a human: it is their move")
+            before = len(session.state.history)
             try:
                 action = agent.choose(session.state, seed=session.moves_by_agents)
                 session.state.apply(action)
             except brass.BrassError as e:
                 raise RequestError(409, f"player {player}'s agent ({session.seats[player]}) cannot move: {e}") from None
             session.moves_by_agents += 1
+            take_back = self._back_to(session, before)
+
+            def and_the_count() -> None:
+                take_back()
+                session.moves_by_agents -= 1
+
+            self._save(session, and_the_count)
             return {"player": player, "move": session.state.game.action_name(action), "view": view(session)}
 
         return JSONResponse(await self._locked(session, work))
@@ -279,10 +322,17 @@ class App:
         session = self.store.get(request.path_params["id"])
 
         def work() -> dict[str, Any]:
+            undone = session.state.history[-1:]
             try:
                 session.state.undo()
             except brass.BrassError as e:
                 raise RequestError(409, str(e)) from None
+
+            def take_back() -> None:
+                for action in undone:
+                    session.state.apply(action)
+
+            self._save(session, take_back)
             return view(session)
 
         return JSONResponse(await self._locked(session, work))
@@ -381,11 +431,28 @@ def start(app: App | None = None, host: str = "127.0.0.1", port: int = 0) -> Run
     return Running(app or App(), host, port)
 
 
-def run(host: str, port: int, max_games: int, defaults: dict[str, Any]) -> None:
-    """Serve until interrupted."""
+def require_extra() -> None:
+    """Raise `MissingExtraError` unless starlette and uvicorn are both installed: `brass serve` checks this before
+    it prints the address it would listen on, so a missing extra never looks like a server that started."""
+    found = {"starlette": Starlette is not None, "uvicorn": _has("uvicorn")}
+    missing = [name for name, there in found.items() if not there]
+    if missing:
+        raise MissingExtraError("brass serve", " and ".join(missing), "serve")
+
+
+def _has(module: str) -> bool:
+    try:
+        importlib.import_module(module)
+    except ImportError:
+        return False
+    return True
+
+
+def run(host: str, port: int, max_games: int, defaults: dict[str, Any], store: str | None = None) -> None:
+    """Serve until interrupted (the games kept in the folder `store`, if given: `Store`)."""
     local = host in ("127.0.0.1", "localhost", "::1")
     hosts = LOCAL_HOSTS if local else ["*"] if host in ("0.0.0.0", "::") else [*LOCAL_HOSTS, host]
-    app = App(max_games=max_games, defaults=defaults, hosts=hosts)
+    app = App(max_games=max_games, defaults=defaults, hosts=hosts, store=store)
     try:
         import uvicorn
     except ImportError:
@@ -411,6 +478,7 @@ __all__ = [
     "Running",
     "Session",
     "Store",
+    "StoreError",
     "analyse_position",
     "describe",
     "digits",
@@ -419,7 +487,9 @@ __all__ = [
     "network_for",
     "parse_seats",
     "position_at",
+    "require_extra",
     "run",
+    "saved",
     "start",
     "table_view",
     "view",

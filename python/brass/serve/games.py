@@ -13,7 +13,7 @@ import brass
 from brass import agents, svg
 from brass import text as brass_text
 from brass.agents import network_for
-from brass.serve import table
+from brass.serve import saved, table
 from brass.serve.journal import Journal
 from brass.serve.turn import move_words, turn
 from brass.text import describe_game
@@ -78,26 +78,63 @@ class Session:
 
 class Store:
     """The games of one server, bounded: adding one beyond `max_games` drops the oldest finished game, or, if
-    none is finished, the least recently used one."""
+    none is finished, the least recently used one.
 
-    def __init__(self, max_games: int = MAX_GAMES) -> None:
+    With a `folder` (`brass serve --store DIR`, `saved`), every game is also on the disk, written whole each time
+    it changes (`save`): a game dropped from memory is read back when asked for, and a new Store on the same
+    folder serves the same games under the same ids (the most recently changed `max_games` read at once)."""
+
+    def __init__(self, max_games: int = MAX_GAMES, folder: str | None = None) -> None:
         if max_games < 1:
             raise ValueError("max_games must be at least 1")
         self.max_games = max_games
+        self.folder = folder
         self._games: dict[str, Session] = {}
         self._lock = threading.Lock()
+        if folder is not None:
+            saved.check_folder(folder)
+            for game_id in reversed(saved.ids(folder)[:max_games]):  # the most recent last: the last dropped
+                self._keep(self._read(game_id))
+
+    def _read(self, game_id: str) -> Session:
+        assert self.folder is not None
+        record = saved.read(self.folder, game_id)
+        if record is None:
+            raise RequestError(404, f"no game with id {game_id!r}")
+        try:
+            names, made = parse_seats(record["seats"], record["state"].game)
+        except RequestError as e:
+            raise saved.StoreError(f"{saved.path_of(self.folder, game_id)}: {e.message}") from None
+        return Session(game_id, record["state"], names, made, moves_by_agents=record["moves_by_agents"])
+
+    def save(self, session: Session) -> None:
+        """Write the game to the folder (nothing without one). Called with the game's lock held, after each
+        change; an OSError (a full disk) leaves the file as it was, and the caller takes the change back."""
+        if self.folder is None:
+            return
+        saved.write(self.folder, session.id, session.state, session.seats, session.moves_by_agents)
 
     def add(self, session: Session) -> None:
+        self.save(session)  # before it is kept: a game that cannot be written is refused, never lost later
         with self._lock:
-            while len(self._games) >= self.max_games:
-                idle = [s for s in self._games.values() if not s.lock.locked()] or list(self._games.values())
-                finished = [s for s in idle if s.state.is_terminal]
-                del self._games[min(finished or idle, key=lambda s: s.used).id]
-            self._games[session.id] = session
+            self._keep(session)
+
+    def _keep(self, session: Session) -> None:
+        while len(self._games) >= self.max_games:
+            idle = [s for s in self._games.values() if not s.lock.locked()] or list(self._games.values())
+            finished = [s for s in idle if s.state.is_terminal]
+            del self._games[min(finished or idle, key=lambda s: s.used).id]
+        self._games[session.id] = session
 
     def get(self, game_id: str) -> Session:
         with self._lock:
             session = self._games.get(game_id)
+            if session is None and self.folder is not None and saved.GAME_ID.fullmatch(game_id):
+                try:
+                    session = self._read(game_id)
+                except saved.StoreError as e:
+                    raise RequestError(500, str(e)) from None
+                self._keep(session)
         if session is None:
             raise RequestError(
                 404,
@@ -109,7 +146,9 @@ class Store:
 
     def remove(self, game_id: str) -> None:
         with self._lock:
-            if self._games.pop(game_id, None) is None:
+            kept = self._games.pop(game_id, None) is not None
+            stored = self.folder is not None and saved.GAME_ID.fullmatch(game_id) is not None
+            if not (stored and saved.delete(self.folder, game_id)) and not kept:
                 raise RequestError(404, f"no game with id {game_id!r}")
 
     def __len__(self) -> int:
