@@ -166,7 +166,9 @@ def test_the_report_without_openskill(monkeypatch: pytest.MonkeyPatch) -> None:
     report = arena.run(brass.Game("birmingham", players=2), ["random", "greedy"], deals=2, seed=1)
     assert not report.rated and all(s.rating is None for s in report.standings)
     assert report.to_dict()["rating_model"] is None
-    assert "ratings need openskill: pip install '.[arena]'" in report.table()
+    assert "ratings need openskill: pip install openskill matplotlib (or, from a clone, pip install '.[arena]')" in (
+        report.table()
+    )
     rates = [s.win_rate for s in report.standings]
     assert rates == sorted(rates, reverse=True)
     for s in report.standings:
@@ -191,7 +193,10 @@ def test_the_chart_without_matplotlib_names_the_extra(
         code == 2
         and out == ""
         and err
-        == ("brass: the chart needs matplotlib, which is not installed: pip install '.[arena]' (in the brass clone)\n")
+        == (
+            "brass: the chart needs matplotlib, which is not installed: "
+            "pip install openskill matplotlib (or, from a clone, pip install '.[arena]')\n"
+        )
     )
     assert not chart.exists()
 
