@@ -334,3 +334,14 @@ def test_a_run_killed_at_random_moments_resumes_and_leaves_no_broken_file(tmp_pa
     assert done.returncode == 0, done.stdout + done.stderr
     assert check_run_files(folder) == 3 and len(log_rows(folder)) == 3
     assert not [p for p in folder.rglob("*") if "partial" in p.name]
+
+
+def test_the_arena_of_a_run_always_has_greedy_among_its_anchors(tmp_path: pathlib.Path) -> None:
+    # The rating is Greedy's difference and the log's win rates are against Greedy: anchors without it
+    # (`--eval-anchors random`) stopped the run at its first evaluation with a KeyError.
+    config = dataclasses.replace(TINY, iterations=1, eval_every=1, eval_deals=1, eval_anchors=["random"])
+    trainer = learn.Trainer(str(tmp_path / "run"), config, say=lambda _: None)
+    trainer.run()
+    with open(tmp_path / "run" / "log.csv") as f:
+        row = list(csv.DictReader(f))[-1]
+    assert row["vs_greedy_win_rate"] != "" and row["vs_random_win_rate"] != ""

@@ -89,7 +89,7 @@ def add_parser(sub: Any) -> None:
         nargs="+",
         default=None,
         metavar="AGENT",
-        help=f"the arena's fixed anchors (default {' '.join(defaults.eval_anchors)})",
+        help=f"the arena's fixed anchors, greedy always among them (default {' '.join(defaults.eval_anchors)})",
     )
     p.add_argument(
         "--policy-target",

@@ -369,7 +369,9 @@ class Trainer:
         c = self.config
         net = agents.Net(self.net_path)
         current = agents.NetMCTS(net, simulations=c.eval_simulations)
-        anchors: list[tuple[str, Any]] = [(spec, spec) for spec in c.eval_anchors]
+        # Greedy is always an anchor: the rating is measured from it and the log's win rates are against it.
+        fixed = list(c.eval_anchors) if "greedy" in c.eval_anchors else ["greedy", *c.eval_anchors]
+        anchors: list[tuple[str, Any]] = [(spec, spec) for spec in fixed]
         for name, file in (("warm-start", "0000"), ("best", "best")):
             path = os.path.join(self.folder, "nets", f"{file}.safetensors")
             if os.path.exists(path):
@@ -405,7 +407,7 @@ class Trainer:
         if mcts:
             row["vs_mcts_win_rate"] = round(rates[mcts[0]].win_rate, 4)
         # The best so far: the highest mean win rate against the fixed anchors (the same deals every time).
-        score = float(np.mean([rates[("netmcts", name)].win_rate for name, _ in anchors[: len(c.eval_anchors)]]))
+        score = float(np.mean([rates[("netmcts", name)].win_rate for name, _ in anchors[: len(fixed)]]))
         if not self.best or score > self.best["score"]:
             self.best = {"iteration": self.iteration, "score": round(score, 4)}
             self._export(os.path.join(self.folder, "nets", "best.safetensors"), self.iteration)
