@@ -197,11 +197,17 @@ impl Net {
                     view.shape()
                 )));
             }
-            Ok(view
+            let values: Vec<f32> = view
                 .data()
                 .chunks_exact(4)
                 .map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]]))
-                .collect())
+                .collect();
+            // A NaN or infinite weight gives NaN values and logits for every position: refused here, where
+            // the file is named, not at the first search that meets it.
+            if let Some(i) = values.iter().position(|v| !v.is_finite()) {
+                return Err(bad(format!("`{name}` holds {} at index {i}", values[i])));
+            }
+            Ok(values)
         };
         let dense = |prefix: &str, inputs: usize| -> Result<Dense> {
             let weight = tensors
@@ -530,6 +536,18 @@ pub(crate) mod tests {
         let message = |bytes: &[u8]| Net::from_bytes(bytes).unwrap_err().to_string();
         assert!(message(&good[..good.len() - 9]).contains("not a usable network file"));
         assert!(message(b"nonsense").contains("not a usable network file"));
+        // The last four bytes are the last float of the last tensor.
+        for planted in [f32::NAN, f32::INFINITY] {
+            let mut broken = good.clone();
+            let at = broken.len() - 4;
+            broken[at..].copy_from_slice(&planted.to_le_bytes());
+            let text = message(&broken);
+            assert!(
+                text.contains("not a usable network file")
+                    && text.contains(&format!("holds {planted}")),
+                "{text}"
+            );
+        }
         let other = Game::new("birmingham", 2, &BTreeMap::new()).expect("game");
         let (net, trained) = Net::from_bytes(&good).expect("net");
         let wrong_game = net.check_game(&trained, &other).unwrap_err().to_string();
