@@ -27,7 +27,7 @@ def replacing(path: str | os.PathLike[str], mode: str = "wb") -> Iterator[IO[Any
     # the other users who can read its folder.
     fd = os.open(partial, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
     try:
-        text = {} if "b" in mode else {"encoding": "utf-8", "newline": ""}
+        text: dict[str, Any] = {} if "b" in mode else {"encoding": "utf-8", "newline": ""}
         with os.fdopen(fd, mode, **text) as f:
             yield f
             f.flush()

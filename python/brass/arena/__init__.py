@@ -20,6 +20,7 @@ import reprlib
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
+from typing import Any
 
 import brass
 from brass import agents
@@ -53,7 +54,7 @@ class _Late(Exception):
     """A policy did not decide within the time limit."""
 
 
-def _decide(policy: Policy, state: brass.State, limit: float | None) -> object:
+def _decide(policy: Policy, state: brass.State, limit: float | None) -> Any:
     """`policy(state)` within `limit` seconds (None: no limit), or `_Late`. The call runs in a thread of its own:
     Python cannot interrupt a call that hangs in the calling thread (a blocking wait, a loop in C), but it can stop
     waiting for another thread. A late call is left to finish or hang in its daemon thread, which keeps no process

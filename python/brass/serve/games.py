@@ -147,8 +147,8 @@ class Store:
     def remove(self, game_id: str) -> None:
         with self._lock:
             kept = self._games.pop(game_id, None) is not None
-            stored = self.folder is not None and saved.GAME_ID.fullmatch(game_id) is not None
-            if not (stored and saved.delete(self.folder, game_id)) and not kept:
+            folder = self.folder if saved.GAME_ID.fullmatch(game_id) else None
+            if not (folder is not None and saved.delete(folder, game_id)) and not kept:
                 raise RequestError(404, f"no game with id {game_id!r}")
 
     def __len__(self) -> int:
