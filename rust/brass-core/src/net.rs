@@ -142,6 +142,34 @@ pub struct Scratch {
     b: Vec<f32>,
 }
 
+/// The float32 values of tensor `name` of a network file, checked: there, float32, of `shape`, finite.
+fn tensor_values(tensors: &SafeTensors<'_>, name: &str, shape: &[usize]) -> Result<Vec<f32>> {
+    let bad = |why: String| Error::Config(format!("not a usable network file: {why}"));
+    let view = tensors
+        .tensor(name)
+        .map_err(|_| bad(format!("it has no tensor `{name}`")))?;
+    if view.dtype() != Dtype::F32 {
+        return Err(bad(format!("`{name}` is {:?}, not float32", view.dtype())));
+    }
+    if view.shape() != shape {
+        return Err(bad(format!(
+            "`{name}` has shape {:?}, not {shape:?}",
+            view.shape()
+        )));
+    }
+    let values: Vec<f32> = view
+        .data()
+        .chunks_exact(4)
+        .map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+        .collect();
+    // A NaN or infinite weight gives NaN values and logits for every position: refused here, where the file
+    // is named, not at the first search that meets it.
+    if let Some(i) = values.iter().position(|v| !v.is_finite()) {
+        return Err(bad(format!("`{name}` holds {} at index {i}", values[i])));
+    }
+    Ok(values)
+}
+
 impl Net {
     /// Read a network file's bytes: a `brass-net/1` network, whose metadata names its game (`game`:
     /// `{"name", "players", "options"}` as JSON); its shapes are checked against that game. Returns the
@@ -184,31 +212,7 @@ impl Net {
             &options,
         )
         .map_err(|e| bad(format!("its game: {e}")))?;
-        let load = |name: &str, shape: &[usize]| -> Result<Vec<f32>> {
-            let view = tensors
-                .tensor(name)
-                .map_err(|_| bad(format!("it has no tensor `{name}`")))?;
-            if view.dtype() != Dtype::F32 {
-                return Err(bad(format!("`{name}` is {:?}, not float32", view.dtype())));
-            }
-            if view.shape() != shape {
-                return Err(bad(format!(
-                    "`{name}` has shape {:?}, not {shape:?}",
-                    view.shape()
-                )));
-            }
-            let values: Vec<f32> = view
-                .data()
-                .chunks_exact(4)
-                .map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]]))
-                .collect();
-            // A NaN or infinite weight gives NaN values and logits for every position: refused here, where
-            // the file is named, not at the first search that meets it.
-            if let Some(i) = values.iter().position(|v| !v.is_finite()) {
-                return Err(bad(format!("`{name}` holds {} at index {i}", values[i])));
-            }
-            Ok(values)
-        };
+        let load = |name: &str, shape: &[usize]| tensor_values(&tensors, name, shape);
         let dense = |prefix: &str, inputs: usize| -> Result<Dense> {
             let weight = tensors
                 .tensor(&format!("{prefix}.weight"))
