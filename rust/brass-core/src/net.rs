@@ -38,6 +38,7 @@ impl Dense {
     /// `out[b] = x[b] @ weight + bias` for the `rows` rows of `x`, computed as `product` says.
     fn forward(&self, x: &[f32], rows: usize, product: Product, out: &mut Vec<f32>) {
         out.clear();
+        // Only a capacity hint (cargo-mutants: changing the product here is equivalent).
         out.reserve(rows * self.outputs);
         for _ in 0..rows {
             out.extend_from_slice(&self.bias);
@@ -482,8 +483,18 @@ pub(crate) mod tests {
         let g = game();
         let (net, trained) = Net::from_bytes(&file(&g, &[8, 5], &g)).expect("net");
         assert_eq!(game_key(&trained), "lancashire, 2 players");
+        // Options that are off are not named; those that are on are.
+        let options = |on: bool| BTreeMap::from([("intro".to_string(), serde_json::json!(on))]);
+        let off = Game::new("birmingham", 3, &options(false)).expect("game");
+        let on = Game::new("birmingham", 3, &options(true)).expect("game");
+        assert_eq!(game_key(&off), "birmingham, 3 players");
+        assert_eq!(game_key(&on), "birmingham, 3 players (intro)");
         net.check_game(&trained, &g).expect("the same game");
         assert_eq!(net.widths(), vec![8, 5]);
+        assert_eq!(
+            (net.inputs(), net.actions(), net.players()),
+            (observation::size(&g), g.num_actions(), 2)
+        );
         let n = net.inputs();
         let obs: Vec<f32> = (0..2 * n).map(|i| (i % 5) as f32 * 0.25).collect();
         let (mut logits, mut values) = (Vec::new(), Vec::new());
@@ -534,6 +545,100 @@ pub(crate) mod tests {
     }
 
     #[test]
+    fn the_row_by_row_product_skips_the_weights_of_zero_inputs() {
+        // An infinite weight on the row of an input that is 0: the row-by-row product never reads it (the
+        // sparse observation's shortcut), the general product gives 0 × ∞ = NaN. Which one a layer uses is
+        // what `Dense::forward` decides.
+        let layer = Dense {
+            inputs: 2,
+            outputs: 2,
+            weight: vec![1.0, 2.0, f32::INFINITY, 3.0],
+            bias: vec![0.5, 0.5],
+        };
+        let x = [2.0, 0.0];
+        let mut out = Vec::new();
+        layer.forward(&x, 1, Product::RowByRow, &mut out);
+        assert_eq!(out, vec![2.5, 4.5]);
+        layer.forward(&x, 1, Product::General, &mut out);
+        assert!(out[0].is_nan() && out[1] == 4.5, "{out:?}");
+    }
+
+    /// A network whose second hidden unit is always 0 (after ReLU) and whose policy weight on that unit is
+    /// infinite: a row evaluated row by row skips it (finite logits), one evaluated by the general product
+    /// gives NaN. It shows which product each row of an evaluation gets.
+    fn probe() -> Net {
+        let trunk = vec![Dense {
+            inputs: 1,
+            outputs: 2,
+            weight: vec![1.0, 0.0],
+            bias: vec![0.0, -1.0],
+        }];
+        let policy = Dense {
+            inputs: 2,
+            outputs: 1,
+            weight: vec![1.0, f32::INFINITY],
+            bias: vec![0.0],
+        };
+        let value = Dense {
+            inputs: 2,
+            outputs: 1,
+            weight: vec![0.5, 0.0],
+            bias: vec![0.0],
+        };
+        Net {
+            trunk,
+            policy,
+            value,
+            metadata: HashMap::new(),
+        }
+    }
+
+    /// For each row of an evaluation of `rows` rows on a pool of `threads`: was it computed row by row?
+    fn row_by_row_rows(rows: usize, threads: usize, batch: bool) -> Vec<bool> {
+        let net = probe();
+        let obs = vec![1.0f32; rows];
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .expect("pool");
+        let (mut logits, mut values) = (Vec::new(), Vec::new());
+        pool.install(|| {
+            let mut scratch = Scratch::default();
+            if batch {
+                net.evaluate_batch(&obs, rows, &mut scratch, &mut logits, &mut values);
+            } else {
+                net.evaluate(&obs, rows, &mut scratch, &mut logits, &mut values);
+            }
+        });
+        assert_eq!((logits.len(), values.len()), (rows, rows));
+        assert!(values.iter().all(|&v| (v - 0.5f32.tanh()).abs() < 1e-6));
+        logits.iter().map(|l| l.is_finite()).collect()
+    }
+
+    #[test]
+    fn each_row_gets_the_product_its_batch_size_and_threads_call_for() {
+        let all = |rows: usize, threads: usize, batch: bool, by_row: bool| {
+            assert_eq!(
+                row_by_row_rows(rows, threads, batch),
+                vec![by_row; rows],
+                "{rows} rows, {threads} threads, batch {batch}"
+            );
+        };
+        // Up to FEW_ROWS rows row by row, more by the general product; a search's batches always by the
+        // general product (after the first layer).
+        all(FEW_ROWS, 1, false, true);
+        all(FEW_ROWS + 1, 1, false, false);
+        all(1, 1, true, false);
+        // Below SPLIT_ROWS, or on one thread, no split: eight rows are one general product even on two
+        // threads. From SPLIT_ROWS rows on several threads the batch is split: 36 rows on nine threads are
+        // nine parts of four rows, each row by row.
+        all(8, 2, false, false);
+        all(40, 1, false, false);
+        all(SPLIT_ROWS + 4, 9, false, true);
+        all(SPLIT_ROWS + 4, 9, true, false);
+    }
+
+    #[test]
     fn bad_network_files_are_config_errors_naming_the_problem() {
         let g = game();
         let good = file(&g, &[4], &g);
@@ -557,6 +662,14 @@ pub(crate) mod tests {
         let wrong_game = net.check_game(&trained, &other).unwrap_err().to_string();
         assert!(
             wrong_game.contains("trained for lancashire, 2 players, not for birmingham, 2 players")
+        );
+        // The same rules and data with another player count is another game.
+        let three = Game::new("lancashire", 3, &BTreeMap::new()).expect("game");
+        assert_eq!(three.data_id, g.data_id);
+        let wrong_count = net.check_game(&trained, &three).unwrap_err().to_string();
+        assert!(
+            wrong_count.contains("not for lancashire, 3 players"),
+            "{wrong_count}"
         );
         // Tensors of one game labelled as another.
         let three = Game::new("lancashire", 3, &BTreeMap::new()).expect("game");

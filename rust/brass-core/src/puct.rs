@@ -898,10 +898,11 @@ pub fn pick(visits: &[(u16, u32)], temperature: f32, rng: &mut Rng) -> u16 {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::hidden::resample_hidden;
     use std::collections::BTreeMap;
+    // (touches_hidden, ActionStats, gumbel and the rest come from the module: `use super::*`.)
 
     /// Uniform priors, zero values.
     struct Uniform;
@@ -1083,6 +1084,439 @@ mod tests {
         assert!(
             dealt_children > 0,
             "some steps reach what the player cannot see"
+        );
+    }
+
+    /// Logits and values that depend on the observation and the action: a deterministic stand-in for a
+    /// network, so that priors differ, values differ by seat and position, and every formula of the search
+    /// shows in its visits.
+    pub(crate) struct Varied {
+        /// Rows evaluated so far.
+        pub(crate) rows: usize,
+        /// Values per row (one per seat).
+        pub(crate) players: usize,
+    }
+    impl Varied {
+        pub(crate) fn new(game: &Game) -> Varied {
+            Varied {
+                rows: 0,
+                players: game.players as usize,
+            }
+        }
+    }
+    impl Evaluator for Varied {
+        fn evaluate(
+            &mut self,
+            observations: &[f32],
+            masks: &[bool],
+            rows: usize,
+            logits: &mut Vec<f32>,
+            values: &mut Vec<f32>,
+        ) -> crate::error::Result<()> {
+            self.rows += rows;
+            let actions = masks.len() / rows;
+            let size = observations.len() / rows;
+            logits.clear();
+            values.clear();
+            for r in 0..rows {
+                let obs = &observations[r * size..(r + 1) * size];
+                let h: f32 = obs
+                    .iter()
+                    .enumerate()
+                    .map(|(i, &x)| x * ((i % 13) as f32 - 6.0))
+                    .sum();
+                for a in 0..actions {
+                    logits.push(((a as f32) * 0.37 + h * 0.01).sin() * 2.0);
+                }
+                for k in 0..self.players {
+                    values.push((h * 0.013 * (k as f32 + 1.0) + k as f32).sin().tanh());
+                }
+            }
+            Ok(())
+        }
+    }
+
+    /// One node of [`plain_search`]'s tree, which is keyed by the actions from the root.
+    #[derive(Default)]
+    struct PlainNode {
+        visits: u32,
+        value: [f32; MAX_PLAYERS],
+        raw: [f32; MAX_PLAYERS],
+        logits: Option<Vec<f32>>,
+        /// Reached without touching the hidden cards, at the searching player's own decision.
+        fixed: bool,
+    }
+
+    /// What a search gives: root visits, root value, improved policy and the chosen action.
+    type Outcome = (Vec<(u16, u32)>, Vec<f32>, Vec<(u16, f32)>, u16);
+
+    /// The search written plainly, as the module's documentation states it: a tree keyed by action paths;
+    /// each simulation starts at the root's true position and, at the first step that leaves the fixed
+    /// nodes, deals the hidden cards at the root (`resample_hidden`, the next seed of the search's RNG) and
+    /// replays the path; priors are the softmax of the logits over the actions legal in the position at hand.
+    /// No cached positions, no linked children, no Redealer.
+    fn plain_search(
+        g: &Game,
+        root: &State,
+        config: &PuctConfig,
+        seed: u64,
+        net: &mut dyn Evaluator,
+    ) -> Outcome {
+        use std::collections::HashMap;
+        let n = g.players as usize;
+        let me = root.current_player(g).expect("player");
+        let mut rng = Rng(seed);
+        let mut evaluate = |state: &State| -> (Vec<f32>, [f32; MAX_PLAYERS]) {
+            let observer = state.current_player(g).expect("player");
+            let mut obs = vec![0.0; observation::size(g)];
+            observation::write(g, state, observer, &mut obs);
+            let mut ids = Vec::new();
+            rules::legal_actions(g, state, &mut ids);
+            let mut mask = vec![false; g.num_actions()];
+            for &a in &ids {
+                mask[a as usize] = true;
+            }
+            let (mut logits, mut values) = (Vec::new(), Vec::new());
+            net.evaluate(&obs, &mask, 1, &mut logits, &mut values)
+                .expect("evaluate");
+            let mut value = [0.0; MAX_PLAYERS];
+            for k in 0..n {
+                value[(observer as usize + k) % n] = values[k];
+            }
+            (logits, value)
+        };
+        let legal = |state: &State| {
+            let mut ids = Vec::new();
+            rules::legal_actions(g, state, &mut ids);
+            ids
+        };
+        // Priors over `ids`: a fixed node's from its softmax, a dealt node's renormalised in log space.
+        let priors = |logits: &[f32], ids: &[u16], fixed: bool| -> Vec<(f32, f32)> {
+            let max = ids
+                .iter()
+                .map(|&a| logits[a as usize])
+                .fold(f32::NEG_INFINITY, f32::max);
+            let w: Vec<f32> = ids
+                .iter()
+                .map(|&a| (logits[a as usize] - max).exp())
+                .collect();
+            let mut total = 0.0;
+            for x in &w {
+                total += x;
+            }
+            ids.iter()
+                .zip(&w)
+                .map(|(&a, &x)| {
+                    let p = x / total;
+                    let lp = if fixed {
+                        gumbel::log_prior(p)
+                    } else {
+                        (logits[a as usize] - max - total.ln()).max(-1e9)
+                    };
+                    (p, lp)
+                })
+                .collect()
+        };
+        let mut tree: HashMap<Vec<u16>, PlainNode> = HashMap::new();
+        let add =
+            |tree: &mut HashMap<Vec<u16>, PlainNode>, path: &[u16], v: &[f32; MAX_PLAYERS]| {
+                for k in 0..=path.len() {
+                    let node = tree.get_mut(&path[..k]).expect("node");
+                    node.visits += 1;
+                    for p in 0..MAX_PLAYERS {
+                        node.value[p] += v[p];
+                    }
+                }
+            };
+        let (logits, value) = evaluate(root);
+        tree.insert(
+            vec![],
+            PlainNode {
+                raw: value,
+                logits: Some(logits),
+                fixed: true,
+                ..PlainNode::default()
+            },
+        );
+        let root_ids = legal(root);
+        let mut noise = Vec::new();
+        let mut schedule = Vec::new();
+        match &config.gumbel {
+            Some(gc) => {
+                for _ in 0..root_ids.len() {
+                    noise.push(gc.scale * gumbel::gumbel(&mut rng));
+                }
+                schedule = gumbel::considered_visits(
+                    gc.considered.min(root_ids.len() as u32),
+                    config.simulations,
+                );
+            }
+            None if config.dirichlet_alpha > 0.0 => {
+                for _ in 0..root_ids.len() {
+                    noise.push(gamma(&mut rng, config.dirichlet_alpha));
+                }
+                let total: f32 = noise.iter().sum::<f32>().max(f32::MIN_POSITIVE);
+                for x in &mut noise {
+                    *x /= total;
+                }
+            }
+            None => {}
+        }
+        add(&mut tree, &[], &value);
+        let stats_of =
+            |tree: &HashMap<Vec<u16>, PlainNode>, path: &[u16], state: &State, mover: usize| {
+                let node = &tree[path];
+                let ids = legal(state);
+                let pr = priors(node.logits.as_ref().expect("evaluated"), &ids, node.fixed);
+                let stats: Vec<ActionStats> = ids
+                    .iter()
+                    .zip(pr)
+                    .map(|(&a, (prior, log_prior))| {
+                        let mut child = path.to_vec();
+                        child.push(a);
+                        let (visits, q) = tree.get(&child).map_or((0, 0.0), |c| {
+                            (c.visits, c.value[mover] / c.visits.max(1) as f32)
+                        });
+                        ActionStats {
+                            prior,
+                            log_prior,
+                            visits,
+                            q,
+                        }
+                    })
+                    .collect();
+                (ids, stats)
+            };
+        let considered_best = |stats: &[ActionStats], sigma: &[f32], wanted: Option<u32>| {
+            let mut best = (f32::NEG_INFINITY, 0);
+            for (i, a) in stats.iter().enumerate() {
+                if wanted.map_or(true, |w| a.visits == w) {
+                    let score = noise.get(i).copied().unwrap_or(0.0) + a.log_prior + sigma[i];
+                    if score > best.0 {
+                        best = (score, i);
+                    }
+                }
+            }
+            best.1
+        };
+        for _ in 0..config.simulations {
+            let mut path: Vec<u16> = Vec::new();
+            let mut state = *root;
+            loop {
+                if state.is_terminal() {
+                    add(&mut tree, &path, &result(g, &state));
+                    break;
+                }
+                if tree[&path].logits.is_none() {
+                    let (logits, value) = evaluate(&state);
+                    let node = tree.get_mut(&path).expect("node");
+                    node.logits = Some(logits);
+                    node.raw = value;
+                    add(&mut tree, &path, &value);
+                    break;
+                }
+                let mover = state.current_player(g).expect("player") as usize;
+                let (ids, stats) = stats_of(&tree, &path, &state, mover);
+                let node = &tree[&path];
+                let e = match &config.gumbel {
+                    None => {
+                        let sqrt_visits = (node.visits.max(1) as f32).sqrt();
+                        let unvisited =
+                            node.value[mover] / node.visits.max(1) as f32 - config.fpu_reduction;
+                        let f = config.dirichlet_fraction;
+                        let mut best = (f32::NEG_INFINITY, 0);
+                        for (i, a) in stats.iter().enumerate() {
+                            let prior = if path.is_empty() && !noise.is_empty() {
+                                (1.0 - f) * a.prior + f * noise[i]
+                            } else {
+                                a.prior
+                            };
+                            let q = if a.visits > 0 { a.q } else { unvisited };
+                            let score =
+                                q + config.c_puct * prior * sqrt_visits / (1.0 + a.visits as f32);
+                            if score > best.0 {
+                                best = (score, i);
+                            }
+                        }
+                        best.1
+                    }
+                    Some(gc) => {
+                        let mut sigma = Vec::new();
+                        gumbel::sigma(
+                            &stats,
+                            node.raw[mover],
+                            gc.c_visit,
+                            gc.c_scale,
+                            gc.rescale,
+                            &mut sigma,
+                        );
+                        let total: u32 = stats.iter().map(|a| a.visits).sum();
+                        if path.is_empty() {
+                            considered_best(&stats, &sigma, schedule.get(total as usize).copied())
+                        } else {
+                            let mut policy = Vec::new();
+                            gumbel::improved_policy(&stats, &sigma, &mut policy);
+                            let mut best = (f32::NEG_INFINITY, 0);
+                            for (i, (a, &p)) in stats.iter().zip(&policy).enumerate() {
+                                let score = p - a.visits as f32 / (1 + total) as f32;
+                                if score > best.0 {
+                                    best = (score, i);
+                                }
+                            }
+                            best.1
+                        }
+                    }
+                };
+                let action = ids[e];
+                let was_fixed = node.fixed;
+                let mut child = path.clone();
+                child.push(action);
+                let mut after = state;
+                apply_unchecked(g, &mut after, g.decode(action as i64).expect("legal"));
+                let child_fixed = match tree.get(&child) {
+                    Some(c) => c.fixed,
+                    None => {
+                        was_fixed
+                            && !touches_hidden(g, &state, &after, me)
+                            && (after.is_terminal() || after.current_player(g) == Some(me))
+                    }
+                };
+                if was_fixed && !child_fixed {
+                    after = resample_hidden(g, root, me, rng.next_u64());
+                    for &a in &child {
+                        apply_unchecked(g, &mut after, g.decode(a as i64).expect("legal"));
+                    }
+                }
+                tree.entry(child.clone()).or_insert_with(|| PlainNode {
+                    fixed: child_fixed,
+                    ..PlainNode::default()
+                });
+                state = after;
+                path = child;
+            }
+        }
+        let root_node = &tree[&Vec::new()];
+        let visits: Vec<(u16, u32)> = root_ids
+            .iter()
+            .filter_map(|&a| tree.get(&vec![a]).map(|c| (a, c.visits)))
+            .collect();
+        let root_value = (0..MAX_PLAYERS)
+            .map(|p| root_node.value[p] / root_node.visits.max(1) as f32)
+            .collect();
+        let (_, stats) = stats_of(&tree, &[], root, me as usize);
+        let gc = config.gumbel.clone().unwrap_or_default();
+        let mut sigma = Vec::new();
+        gumbel::sigma(
+            &stats,
+            root_node.raw[me as usize],
+            gc.c_visit,
+            gc.c_scale,
+            gc.rescale,
+            &mut sigma,
+        );
+        let mut policy = Vec::new();
+        gumbel::improved_policy(&stats, &sigma, &mut policy);
+        let improved = root_ids.iter().copied().zip(policy).collect();
+        let action = match &config.gumbel {
+            Some(_) => {
+                root_ids[considered_best(&stats, &sigma, stats.iter().map(|a| a.visits).max())]
+            }
+            None => pick(&visits, 0.0, &mut Rng(0)),
+        };
+        (visits, root_value, improved, action)
+    }
+
+    /// The search, with its caches of fixed positions and dealt children, gives exactly what the plain search
+    /// gives — visits, values, improved policy and choice — for PUCT with and without root noise and
+    /// first-play urgency, and Gumbel with and without rescaled values, at positions of 2-, 3- and 4-player
+    /// games.
+    #[test]
+    fn the_search_is_the_plain_search_of_its_documentation() {
+        let puct_noise = PuctConfig {
+            simulations: 40,
+            dirichlet_alpha: 0.3,
+            fpu_reduction: 0.2,
+            c_puct: 1.25,
+            ..PuctConfig::default()
+        };
+        let puct_plain = PuctConfig {
+            simulations: 40,
+            ..PuctConfig::default()
+        };
+        let gumbel_rescaled = PuctConfig {
+            simulations: 48,
+            ..gumbel_config(48)
+        };
+        let gumbel_few = PuctConfig {
+            simulations: 24,
+            gumbel: Some(GumbelConfig {
+                considered: 4,
+                rescale: false,
+                scale: 0.5,
+                ..GumbelConfig::default()
+            }),
+            ..PuctConfig::default()
+        };
+        let configs = [puct_noise, puct_plain, gumbel_rescaled, gumbel_few];
+        let outcome = |s: &mut Search| -> Outcome {
+            (
+                s.visits(),
+                s.root_value(),
+                s.improved_policy(),
+                s.action(0.0, &mut Rng(0)),
+            )
+        };
+        let mut compared = 0;
+        let mut dealt = 0;
+        for (name, players) in [
+            ("birmingham", 2),
+            ("lancashire", 3),
+            ("brass", 4),
+            ("birmingham", 4),
+        ] {
+            let (g, states) = positions(name, players, 23);
+            // One search restarted for every position and setting, as self-play reuses them.
+            let mut reused = Search::new(&g, &states[0], &configs[3], 0);
+            for (k, root) in states.iter().enumerate() {
+                for (c, config) in configs.iter().enumerate() {
+                    let seed = 100 + k as u64 * 7 + c as u64;
+                    let mut s =
+                        search(&g, root, config, seed, &mut Varied::new(&g)).expect("search");
+                    let (nodes, fixed) = s.nodes();
+                    dealt += nodes - fixed;
+                    let want = plain_search(&g, root, config, seed, &mut Varied::new(&g));
+                    assert_eq!(
+                        outcome(&mut s),
+                        want,
+                        "{name} {players}p, position {k}, config {c}"
+                    );
+                    reused.restart(&g, root, config, seed);
+                    let mut batch = Batch::new(&g, 1);
+                    loop {
+                        let (obs, mask) = batch.row(0);
+                        if reused.advance(&g, obs, mask) == Need::Finished {
+                            break;
+                        }
+                        let Batch {
+                            observations,
+                            masks,
+                            logits,
+                            values,
+                            ..
+                        } = &mut batch;
+                        Varied::new(&g)
+                            .evaluate(observations, masks, 1, logits, values)
+                            .expect("evaluate");
+                        reused.deliver(&g, logits, values);
+                    }
+                    assert_eq!(outcome(&mut reused), want, "restarted: {name} {players}p");
+                    compared += 1;
+                }
+            }
+        }
+        assert!(
+            compared > 100 && dealt > 1000,
+            "{compared} searches, {dealt} dealt nodes"
         );
     }
 

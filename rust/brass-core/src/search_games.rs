@@ -450,6 +450,7 @@ fn finish(game: &Game, s: Slot) -> SearchGame {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::puct::tests::Varied;
     use std::collections::BTreeMap;
 
     /// Priors that prefer low action ids, values 0: deterministic and cheap.
@@ -470,6 +471,218 @@ mod tests {
             values.resize(rows * 2, 0.0);
             Ok(())
         }
+    }
+
+    /// Game `index` of a run seeded with `seed`, played plainly as the module's documentation says: one
+    /// decision at a time with `puct::search`, its seeds drawn from the game's own RNG.
+    fn plain_game(
+        g: &Game,
+        config: &SearchGamesConfig,
+        seed: u64,
+        index: u64,
+        net: &mut Varied,
+    ) -> SearchGame {
+        let (deal, mut rng) = selfplay_seeds(seed, index);
+        let mut state = apply::new_state(g, deal);
+        // The quick search of the decisions not searched in full: fewer simulations, no noise.
+        let mut fast = config.search.clone();
+        fast.simulations = config.fast_simulations;
+        fast.dirichlet_alpha = 0.0;
+        if let Some(gumbel) = fast.gumbel.as_mut() {
+            gumbel.scale = 0.0;
+        }
+        let n = g.players as usize;
+        let (size, actions) = (observation::size(g), g.num_actions());
+        let mut x = SearchGame {
+            index,
+            seed: deal,
+            ..SearchGame::default()
+        };
+        while !state.is_terminal() {
+            let mut ids = Vec::new();
+            rules::legal_actions(g, &state, &mut ids);
+            let (action, target, full) = if ids.len() == 1 {
+                (ids[0], vec![(ids[0], 1.0)], true)
+            } else {
+                // A draw only when some decisions are searched quickly.
+                let full = config.full_search_fraction >= 1.0
+                    || ((rng.next_u64() >> 40) as f32 / (1u64 << 24) as f32)
+                        < config.full_search_fraction;
+                let setting = if full { &config.search } else { &fast };
+                let mut s =
+                    crate::puct::search(g, &state, setting, rng.next_u64(), net).expect("search");
+                let hot = full && (x.actions.len() as u32) < config.temperature_decisions;
+                let temperature = if hot { config.temperature } else { 0.0 };
+                let action = s.action(temperature, &mut Rng(rng.next_u64()));
+                let target = match (full, config.policy_target) {
+                    (false, _) => vec![(action, 1.0)],
+                    (true, PolicyTarget::Visits) => {
+                        s.visits().iter().map(|&(a, v)| (a, v as f32)).collect()
+                    }
+                    (true, PolicyTarget::CompletedQ) => s.improved_policy(),
+                };
+                (action, target, full)
+            };
+            let player = state.current_player(g).expect("player");
+            x.players.push(player);
+            let mut obs = vec![0.0; size];
+            observation::write(g, &state, player, &mut obs);
+            x.observations.extend(obs);
+            let mut mask = vec![0u8; mask_bytes(g)];
+            for &id in &ids {
+                mask[id as usize / 8] |= 1 << (id % 8);
+            }
+            x.masks.extend(mask);
+            let mut policy = vec![0.0f32; actions];
+            let total: f32 = target.iter().map(|&(_, w)| w).sum();
+            for &(a, w) in &target {
+                policy[a as usize] = w / total;
+            }
+            x.policies.extend(policy);
+            x.actions.push(action);
+            x.targets.push(full);
+            let era = state.era;
+            apply::apply(g, &mut state, action as i64).expect("legal");
+            if x.era_scores.is_empty() && (state.era != era || state.is_terminal()) {
+                x.era_scores = state.players[..n].iter().map(|p| p.vp).collect();
+            }
+        }
+        x.scores = state.players[..n].iter().map(|p| p.vp).collect();
+        x.returns = apply::returns(g, &state)[..n]
+            .iter()
+            .map(|&r| r as f32)
+            .collect();
+        x
+    }
+
+    fn assert_same_game(a: &SearchGame, b: &SearchGame, what: &str) {
+        assert_eq!((a.index, a.seed), (b.index, b.seed), "{what}");
+        assert_eq!(a.actions, b.actions, "{what}: actions");
+        assert_eq!(a.players, b.players, "{what}");
+        assert_eq!(a.targets, b.targets, "{what}");
+        assert_eq!(a.masks, b.masks, "{what}");
+        assert_eq!(a.observations, b.observations, "{what}");
+        assert_eq!(a.policies, b.policies, "{what}: policies");
+        assert_eq!(a.era_scores, b.era_scores, "{what}");
+        assert_eq!((&a.scores, &a.returns), (&b.scores, &b.returns), "{what}");
+    }
+
+    /// Every game of `SearchGames`, whether its leaves are evaluated by `step` or through `leaves` and
+    /// `deliver`, is the game played plainly decision by decision: the same moves, observations, masks,
+    /// policy targets, target flags, era scores and results, and as many leaves evaluated.
+    #[test]
+    fn the_games_are_the_plain_games_of_the_documentation() {
+        let puct = SearchGamesConfig {
+            search: PuctConfig {
+                simulations: 6,
+                dirichlet_alpha: 0.3,
+                fpu_reduction: 0.1,
+                ..PuctConfig::default()
+            },
+            policy_target: PolicyTarget::Visits,
+            parallel: 2,
+            temperature_decisions: 12,
+            temperature: 0.7,
+            full_search_fraction: 0.5,
+            fast_simulations: 3,
+        };
+        let gumbel = SearchGamesConfig {
+            search: PuctConfig {
+                simulations: 5,
+                gumbel: Some(crate::puct::GumbelConfig::default()),
+                ..PuctConfig::default()
+            },
+            policy_target: PolicyTarget::CompletedQ,
+            parallel: 3,
+            full_search_fraction: 0.3,
+            fast_simulations: 2,
+            ..SearchGamesConfig::default()
+        };
+        // Every decision searched in full, and a temperature so high that the first decisions are drawn
+        // almost uniformly among the visited actions: the last drawn one shows where the drawing stops.
+        let hot = SearchGamesConfig {
+            temperature_decisions: 7,
+            temperature: 100.0,
+            full_search_fraction: 1.0,
+            ..puct.clone()
+        };
+        for (name, players, config) in [
+            ("birmingham", 2, puct),
+            ("lancashire", 3, gumbel),
+            ("birmingham", 2, hot),
+        ] {
+            let g = Game::new(name, players, &BTreeMap::new()).expect("game");
+            let (seed, first, games) = (21, 4, 3);
+            let mut plain_net = Varied::new(&g);
+            let plain: Vec<SearchGame> = (first..first + games)
+                .map(|i| plain_game(&g, &config, seed, i, &mut plain_net))
+                .collect();
+            for split in [false, true] {
+                let mut net = Varied::new(&g);
+                let mut play = SearchGames::new(&g, config.clone(), seed, first, games);
+                let mut got = Vec::new();
+                while !play.is_done() {
+                    if split {
+                        got.extend(play.advance());
+                        let (obs, masks, rows) = play.leaves();
+                        if rows > 0 {
+                            let (mut logits, mut values) = (Vec::new(), Vec::new());
+                            net.evaluate(&obs, &masks, rows, &mut logits, &mut values)
+                                .expect("evaluate");
+                            play.deliver(&logits, &values).expect("deliver");
+                        }
+                    } else {
+                        got.extend(play.step(&mut net).expect("step"));
+                    }
+                }
+                got.sort_by_key(|x| x.index);
+                assert_eq!(got.len(), plain.len());
+                for (a, b) in got.iter().zip(&plain) {
+                    assert_same_game(a, b, &format!("{name}, game {}, split {split}", b.index));
+                    let fast = a.targets.iter().filter(|&&t| !t).count();
+                    assert!(fast > 0 || config.full_search_fraction >= 1.0, "{fast}");
+                }
+                assert_eq!(
+                    play.evaluations as usize, plain_net.rows,
+                    "{name}: leaves evaluated"
+                );
+                assert_eq!(net.rows, plain_net.rows);
+                if !split {
+                    assert!(play.engine_seconds > 0.0 && play.network_seconds > 0.0);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn an_evaluation_of_the_wrong_size_or_not_finite_is_refused() {
+        let g = Game::new("birmingham", 2, &BTreeMap::new()).expect("game");
+        let mut play = SearchGames::new(&g, SearchGamesConfig::default(), 1, 0, 3);
+        play.advance();
+        let (_, _, rows) = play.leaves();
+        assert_eq!(rows, 3);
+        let a = g.num_actions();
+        let logits = vec![0.0f32; rows * a];
+        let values = vec![0.0f32; rows * 2];
+        let short = play.deliver(&logits[1..], &values).unwrap_err().to_string();
+        assert!(
+            short.contains(&format!("for 3 leaves: {} and 6 are needed", 3 * a)),
+            "{short}"
+        );
+        let few_values = play.deliver(&logits, &values[1..]).unwrap_err().to_string();
+        assert!(few_values.contains("5 values for 3 leaves"), "{few_values}");
+        for bad in [f32::NAN, f32::INFINITY] {
+            let mut l = logits.clone();
+            l[a + 7] = bad;
+            let text = play.deliver(&l, &values).unwrap_err().to_string();
+            assert!(text.contains(&format!("not finite ({bad})")), "{text}");
+            let mut v = values.clone();
+            v[5] = bad;
+            assert!(play.deliver(&logits, &v).is_err());
+        }
+        assert_eq!(play.evaluations, 0, "nothing refused is counted");
+        play.deliver(&logits, &values).expect("the right sizes");
+        assert_eq!(play.evaluations, 3);
     }
 
     #[test]
