@@ -538,6 +538,7 @@ fn play_one(shared: &Shared, k: u64, players: usize) -> Option<Finished> {
 mod tests {
     use super::*;
     use crate::agents::{play_game, GreedyAgent, RandomAgent};
+    use std::sync::atomic::AtomicBool;
 
     fn game(name: &str, players: i64) -> Arc<Game> {
         Arc::new(Game::new(name, players, &Default::default()).expect("game"))
@@ -711,6 +712,187 @@ mod tests {
             seen.len() < 5 + 8 + 2,
             "the window bounds what was played ahead"
         );
+    }
+
+    /// An explicit schedule (the arena's seatings) is played as listed: indices 0, 1, …, the seats as
+    /// given, the deal and agent seeds as given, and no run seed in the lines.
+    #[test]
+    fn an_explicit_schedule_is_played_as_listed() {
+        let g = game("birmingham", 2);
+        let list: Vec<Seating> = (0..5u64)
+            .map(|k| Seating {
+                deal: 1000 + k,
+                agents_seed: 77 * k + 1,
+                seats: if k % 3 == 0 { vec![1, 0] } else { vec![0, 1] },
+            })
+            .collect();
+        let schedule = Schedule::Games(list.clone());
+        assert_eq!(
+            (schedule.len(), schedule.is_empty(), schedule.run_seed()),
+            (5, false, None)
+        );
+        assert!(Schedule::Games(Vec::new()).is_empty());
+        let config = StreamConfig {
+            threads: 2,
+            window: 0,
+            sample_rate: None,
+        };
+        let stream = Stream::start(g.clone(), agents(), schedule, &config);
+        assert_eq!((stream.len(), stream.is_empty()), (5, false));
+        let games = drain(&stream);
+        assert_eq!(stream.handed_out(), 5);
+        let owned = agents();
+        for (k, f) in games.iter().enumerate() {
+            assert_eq!((f.index, &f.seats), (k as u64, &list[k].seats));
+            assert!(
+                f.line.starts_with(&format!("{{\"index\":{k},\"engine\"")),
+                "{}",
+                f.line
+            );
+            let seats: Vec<&dyn Agent> = list[k].seats.iter().map(|&a| owned[a].as_ref()).collect();
+            let stop = AtomicBool::new(false);
+            let direct = play_dealt(
+                &g,
+                &seats,
+                list[k].deal,
+                Rng(list[k].agents_seed),
+                &stop,
+                |_, _, _| {},
+            )
+            .expect("played");
+            assert_eq!(direct.actions, f.result.actions);
+            assert_eq!(f.result.seed, list[k].deal);
+        }
+    }
+
+    #[test]
+    fn a_run_without_rotation_keeps_every_agent_in_its_seat() {
+        let schedule = Schedule::Run {
+            seed: 4,
+            first: 10,
+            games: 3,
+            rotate: false,
+        };
+        assert_eq!(
+            (schedule.len(), schedule.run_seed(), schedule.index(2)),
+            (3, Some(4), 12)
+        );
+        for k in 0..3 {
+            let seating = schedule.seating(k, 3);
+            assert_eq!(seating.seats, vec![0, 1, 2]);
+            let (deal, agents) = selfplay_seeds(4, 10 + k);
+            assert_eq!((seating.deal, seating.agents_seed), (deal, agents.0));
+        }
+        let rotating = Schedule::Run {
+            seed: 4,
+            first: 10,
+            games: 3,
+            rotate: true,
+        };
+        assert_eq!(rotating.seating(1, 3).seats, vec![2, 0, 1]);
+    }
+
+    /// An agent that panics at its first decision in the game dealt from `bad_deal`.
+    struct Faulty {
+        bad_deal: u64,
+    }
+    impl Agent for Faulty {
+        fn choose(&self, game: &Game, state: &State, rng: &mut Rng) -> u16 {
+            let start = crate::apply::new_state(game, self.bad_deal);
+            assert!(*state != start, "a planted failure");
+            RandomAgent::default().choose(game, state, rng)
+        }
+        fn name(&self) -> String {
+            "faulty".into()
+        }
+    }
+
+    #[test]
+    fn a_failing_game_fails_the_stream_naming_the_game() {
+        let g = game("lancashire", 2);
+        let (bad_deal, _) = selfplay_seeds(6, 3);
+        let faulty: Arc<dyn Agent> = Arc::new(Faulty { bad_deal });
+        let schedule = Schedule::Run {
+            seed: 6,
+            first: 0,
+            games: 40,
+            rotate: true,
+        };
+        let config = StreamConfig {
+            threads: 2,
+            window: 4,
+            sample_rate: None,
+        };
+        let stream = Stream::start(g, vec![faulty; 2], schedule, &config);
+        let mut seen = Vec::new();
+        let failure = loop {
+            match stream.next_batch(Duration::from_secs(60)) {
+                Batch::Ready(games) => seen.extend(games.into_iter().map(|f| f.index)),
+                Batch::Pending => {}
+                Batch::Done => panic!("the stream ended without its failure"),
+                Batch::Failed(e) => break e,
+            }
+        };
+        assert!(
+            failure.starts_with("game 3 failed: a planted failure"),
+            "{failure}"
+        );
+        assert!(seen.iter().all(|&i| i < 3), "{seen:?}");
+        assert!(matches!(
+            stream.next_batch(Duration::ZERO),
+            Batch::Failed(_)
+        ));
+    }
+
+    /// A random agent that waits at every decision until the test opens its gate.
+    struct Gate {
+        open: Arc<(Mutex<bool>, Condvar)>,
+    }
+    impl Agent for Gate {
+        fn choose(&self, game: &Game, state: &State, rng: &mut Rng) -> u16 {
+            let (lock, opened) = &*self.open;
+            let mut open = lock.lock().expect("lock");
+            while !*open {
+                open = opened.wait(open).expect("wait");
+            }
+            RandomAgent::default().choose(game, state, rng)
+        }
+        fn name(&self) -> String {
+            "gate".into()
+        }
+    }
+
+    #[test]
+    fn a_reader_waits_no_longer_than_its_timeout_and_then_gets_the_games() {
+        let g = game("lancashire", 2);
+        let open = Arc::new((Mutex::new(false), Condvar::new()));
+        let gate: Arc<dyn Agent> = Arc::new(Gate { open: open.clone() });
+        let schedule = Schedule::Run {
+            seed: 2,
+            first: 0,
+            games: 3,
+            rotate: true,
+        };
+        let config = StreamConfig {
+            threads: 1,
+            window: 0,
+            sample_rate: None,
+        };
+        let stream = Stream::start(g, vec![gate; 2], schedule, &config);
+        // No game can finish while the gate is shut: the reader is told so after its timeout.
+        assert!(matches!(
+            stream.next_batch(Duration::from_millis(20)),
+            Batch::Pending
+        ));
+        assert_eq!(stream.handed_out(), 0);
+        *open.0.lock().expect("lock") = true;
+        open.1.notify_all();
+        let games = drain(&stream);
+        assert_eq!(
+            games.iter().map(|f| f.index).collect::<Vec<_>>(),
+            vec![0, 1, 2]
+        );
+        assert!(matches!(stream.next_batch(Duration::ZERO), Batch::Done));
     }
 
     #[test]
