@@ -276,6 +276,11 @@ def verify(session: nox.Session) -> None:
 MUTANTS_VERSION = "27.1.0"
 # The full run's scope (issue: verification in depth): the rules, resolution and the games' own rules.
 MUTANTS_SCOPE = ["rust/brass-core/src/games/**", "rust/brass-core/src/rules/**", "rust/brass-core/src/apply/**"]
+# `--search`: the network, the search and self-play, tested by the library's own unit tests (the integration
+# suite does not use them) ...
+MUTANTS_SEARCH = ["net.rs", "puct.rs", "search_games.rs", "selfplay.rs"]
+# ... and the drawing sampler, tested by the integration suite (it has no unit tests of its own).
+MUTANTS_SAMPLER = ["sample.rs"]
 
 
 @nox.session(venv_backend="none")
@@ -285,13 +290,19 @@ def mutants(session: nox.Session) -> None:
 
     `nox -s mutants` mutates only the lines a change touches (`--in-diff` on `git diff BASE`, BASE `main`, or
     `HEAD~1` on main itself); `-- --base REV` picks another base. `-- --full` runs every mutant of games/, rules/
-    and apply/ (hours on 2 cores; `-- --full --shard 1/8` runs one eighth). Other arguments go to cargo-mutants.
-    Results in target/mutants/ (`mutants.out/caught.txt`, `missed.txt`, ...)."""
+    and apply/ (hours on 2 cores; `-- --full --shard 1/8` runs one eighth). `-- --search` runs every mutant of
+    the network, search and self-play code (net.rs, puct.rs, search_games.rs, selfplay.rs against the library's
+    unit tests, then sample.rs against the integration suite; about 2 hours on 2 cores). Other arguments go to
+    cargo-mutants. Results in target/mutants/ (`mutants.out/caught.txt`, `missed.txt`, ...; `--search`:
+    target/mutants/search/ and target/mutants/sampler/)."""
     session.env.update(_cargo_env())
     args = list(session.posargs)
     full = "--full" in args
     if full:
         args.remove("--full")
+    search = "--search" in args
+    if search:
+        args.remove("--search")
     base = None
     if "--base" in args:
         at = args.index("--base")
@@ -303,6 +314,15 @@ def mutants(session: nox.Session) -> None:
     out = pathlib.Path("target/mutants")
     out.mkdir(parents=True, exist_ok=True)
     command = ["cargo", "mutants", "-p", "brass-core", "--profile", "mutants", "--output", str(out)]
+    if search:
+        for files, name, tests in (
+            (MUTANTS_SEARCH, "search", ["--lib"]),
+            (MUTANTS_SAMPLER, "sampler", ["--test", "suite"]),
+        ):
+            scope = [a for f in files for a in ("--file", f"rust/brass-core/src/{f}")]
+            (out / name).mkdir(exist_ok=True)
+            session.run(*command[:-2], "--output", str(out / name), *scope, *args, "--", *tests, external=True)
+        return
     if full:
         for scope in MUTANTS_SCOPE:
             command += ["--file", scope]
