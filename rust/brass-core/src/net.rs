@@ -38,7 +38,7 @@ impl Dense {
     /// `out[b] = x[b] @ weight + bias` for the `rows` rows of `x`, computed as `product` says.
     fn forward(&self, x: &[f32], rows: usize, product: Product, out: &mut Vec<f32>) {
         out.clear();
-        // Only a capacity hint (cargo-mutants: changing the product here is equivalent).
+        // Only a capacity hint: its size changes allocations, not values (an equivalent mutant).
         out.reserve(rows * self.outputs);
         for _ in 0..rows {
             out.extend_from_slice(&self.bias);
@@ -347,6 +347,9 @@ impl Net {
         batch: bool,
     ) {
         let threads = rayon::current_num_threads();
+        // On one thread a split would be one part: the same rows. (cargo-mutants: `threads < 2` changed to
+        // `== 2` or `<= 2` splits or not a batch of two parts of 16 rows or more, each by the general product
+        // either way: the same values, so those mutants are equivalent.)
         if rows < SPLIT_ROWS || threads < 2 {
             self.evaluate_rows(observations, rows, scratch, logits, values, batch);
             return;
@@ -634,6 +637,7 @@ pub(crate) mod tests {
         // nine parts of four rows, each row by row.
         all(8, 2, false, false);
         all(40, 1, false, false);
+        all(SPLIT_ROWS, 9, false, true);
         all(SPLIT_ROWS + 4, 9, false, true);
         all(SPLIT_ROWS + 4, 9, true, false);
     }

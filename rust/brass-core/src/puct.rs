@@ -486,6 +486,10 @@ impl Search {
                 child: self.child_of[a as usize],
             });
         }
+        // A dealt node's log priors are read only by the improved policy below the root, a softmax: a
+        // constant added to all of them (cargo-mutants: `+ max` for `- max` above, `+ log_total` here)
+        // changes nothing, so those mutants are equivalent. Subtracting `max` before `exp` is what keeps
+        // large logits finite (tested).
         let log_total = total.ln();
         for e in &mut self.edges {
             e.prior /= total;
@@ -1095,12 +1099,15 @@ pub(crate) mod tests {
         pub(crate) rows: usize,
         /// Values per row (one per seat).
         pub(crate) players: usize,
+        /// The logits' size: large ones (60) overflow `exp` unless the softmax subtracts their maximum.
+        pub(crate) scale: f32,
     }
     impl Varied {
         pub(crate) fn new(game: &Game) -> Varied {
             Varied {
                 rows: 0,
                 players: game.players as usize,
+                scale: 2.0,
             }
         }
     }
@@ -1126,7 +1133,7 @@ pub(crate) mod tests {
                     .map(|(i, &x)| x * ((i % 13) as f32 - 6.0))
                     .sum();
                 for a in 0..actions {
-                    logits.push(((a as f32) * 0.37 + h * 0.01).sin() * 2.0);
+                    logits.push(((a as f32) * 0.37 + h * 0.01).sin() * self.scale);
                 }
                 for k in 0..self.players {
                     values.push((h * 0.013 * (k as f32 + 1.0) + k as f32).sin().tanh());
@@ -1510,6 +1517,22 @@ pub(crate) mod tests {
                         reused.deliver(&g, logits, values);
                     }
                     assert_eq!(outcome(&mut reused), want, "restarted: {name} {players}p");
+                    // Ties everywhere (equal priors, values 0), equal priors with values that differ
+                    // (the ties of the tree's choices decide what the root learns), and logits too large
+                    // for a softmax that does not subtract their maximum first.
+                    let mut flat = Varied {
+                        scale: 0.0,
+                        ..Varied::new(&g)
+                    };
+                    let mut loud = Varied {
+                        scale: 60.0,
+                        ..Varied::new(&g)
+                    };
+                    for net in [&mut Uniform as &mut dyn Evaluator, &mut flat, &mut loud] {
+                        let mut s = search(&g, root, config, seed, &mut *net).expect("search");
+                        let want = plain_search(&g, root, config, seed, &mut *net);
+                        assert_eq!(outcome(&mut s), want, "{name} {players}p, {k}, {c}");
+                    }
                     compared += 1;
                 }
             }
