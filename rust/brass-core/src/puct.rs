@@ -487,9 +487,9 @@ impl Search {
             });
         }
         // A dealt node's log priors are read only by the improved policy below the root, a softmax: a
-        // constant added to all of them (cargo-mutants: `+ max` for `- max` above, `+ log_total` here)
-        // changes nothing, so those mutants are equivalent. Subtracting `max` before `exp` is what keeps
-        // large logits finite (tested).
+        // constant added to all of them (cargo-mutants: `+ max` for `- max` in `log_prior` above,
+        // `+ log_total` here) changes nothing, so those mutants are equivalent. Subtracting `max` before
+        // `exp` is what keeps large logits finite (tested).
         let log_total = total.ln();
         for e in &mut self.edges {
             e.prior /= total;
