@@ -1311,7 +1311,13 @@ pub(crate) mod tests {
             let mut state = *root;
             loop {
                 if state.is_terminal() {
-                    add(&mut tree, &path, &result(g, &state));
+                    // A finished game backs up its real result: each seat's return.
+                    let returns = apply::returns(g, &state);
+                    let mut value = [0.0f32; MAX_PLAYERS];
+                    for (v, &r) in value.iter_mut().zip(&returns).take(n) {
+                        *v = r as f32;
+                    }
+                    add(&mut tree, &path, &value);
                     break;
                 }
                 if tree[&path].logits.is_none() {
@@ -1464,7 +1470,22 @@ pub(crate) mod tests {
             }),
             ..PuctConfig::default()
         };
-        let configs = [puct_noise, puct_plain, gumbel_rescaled, gumbel_few];
+        // No Gumbel noise (the quick searches of self-play): ties at the root are broken by the order.
+        let gumbel_still = PuctConfig {
+            simulations: 20,
+            gumbel: Some(GumbelConfig {
+                scale: 0.0,
+                ..GumbelConfig::default()
+            }),
+            ..PuctConfig::default()
+        };
+        let configs = [
+            puct_noise,
+            puct_plain,
+            gumbel_rescaled,
+            gumbel_few,
+            gumbel_still,
+        ];
         let outcome = |s: &mut Search| -> Outcome {
             (
                 s.visits(),
@@ -1483,7 +1504,7 @@ pub(crate) mod tests {
         ] {
             let (g, states) = positions(name, players, 23);
             // One search restarted for every position and setting, as self-play reuses them.
-            let mut reused = Search::new(&g, &states[0], &configs[3], 0);
+            let mut reused = Search::new(&g, &states[0], &configs[4], 0);
             for (k, root) in states.iter().enumerate() {
                 for (c, config) in configs.iter().enumerate() {
                     let seed = 100 + k as u64 * 7 + c as u64;
