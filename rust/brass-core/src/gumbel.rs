@@ -112,7 +112,9 @@ pub fn log_prior(prior: f32) -> f32 {
 
 /// A standard Gumbel draw, −ln(−ln U).
 pub fn gumbel(rng: &mut Rng) -> f32 {
-    let u = (((rng.next_u64() >> 40) as f32) + 0.5) / (1u64 << 24) as f32;
+    // The top draw rounds to 1 in f32, whose Gumbel value is +∞: it is kept just below 1.
+    let u =
+        ((((rng.next_u64() >> 40) as f32) + 0.5) / (1u64 << 24) as f32).min(crate::rng::BELOW_ONE);
     -(-u.ln()).ln()
 }
 
@@ -208,5 +210,14 @@ mod tests {
         let n = 40_000;
         let mean = (0..n).map(|_| gumbel(&mut rng) as f64).sum::<f64>() / n as f64;
         assert!((mean - 0.5772).abs() < 0.03, "{mean}"); // the Euler–Mascheroni constant
+    }
+
+    #[test]
+    fn the_extreme_draws_give_finite_gumbel_values() {
+        // The top draw (2^24 − ½) / 2^24 rounds to 1 in f32, whose Gumbel value would be +∞.
+        let top = gumbel(&mut Rng::giving(u64::MAX));
+        let bottom = gumbel(&mut Rng::giving(0));
+        assert!(top.is_finite() && top > 15.0, "{top}");
+        assert!(bottom.is_finite() && bottom < -2.5, "{bottom}");
     }
 }

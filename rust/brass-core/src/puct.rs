@@ -783,7 +783,8 @@ fn best_considered(
 
 /// A uniform draw in (0, 1).
 fn open_unit(rng: &mut Rng) -> f32 {
-    (((rng.next_u64() >> 40) as f32) + 0.5) / (1u64 << 24) as f32
+    // The top draw, (2^24 − ½) / 2^24, rounds to 1 in f32: it is kept just below (found by mutation testing).
+    ((((rng.next_u64() >> 40) as f32) + 0.5) / (1u64 << 24) as f32).min(crate::rng::BELOW_ONE)
 }
 
 /// A standard normal draw (Box–Muller).
@@ -956,17 +957,52 @@ pub(crate) mod tests {
         (g, out)
     }
 
+    /// Mean, variance and third central moment of `n` draws.
+    fn moments(n: usize, mut draw: impl FnMut() -> f32) -> (f64, f64, f64) {
+        let xs: Vec<f64> = (0..n).map(|_| draw() as f64).collect();
+        let mean = xs.iter().sum::<f64>() / n as f64;
+        let central = |k: i32| xs.iter().map(|x| (x - mean).powi(k)).sum::<f64>() / n as f64;
+        (mean, central(2), central(3))
+    }
+
     #[test]
-    fn gamma_draws_have_the_right_mean() {
+    fn gamma_draws_have_the_moments_of_the_gamma_distribution() {
+        // Gamma(α, 1): mean α, variance α, third central moment 2α.
         let mut rng = Rng(3);
-        for alpha in [0.3f32, 1.0, 2.5] {
-            let n = 20_000;
-            let mean: f32 = (0..n).map(|_| gamma(&mut rng, alpha)).sum::<f32>() / n as f32;
+        for alpha in [0.3f32, 1.0, 2.5, 7.0] {
+            let a = alpha as f64;
+            let (mean, var, third) = moments(40_000, || gamma(&mut rng, alpha));
+            assert!((mean - a).abs() < 0.02 * a.max(1.0), "{alpha}: mean {mean}");
             assert!(
-                (mean - alpha).abs() < 0.05 * alpha.max(1.0),
-                "{alpha}: {mean}"
+                (var - a).abs() < 0.06 * a.max(1.0),
+                "{alpha}: variance {var}"
+            );
+            assert!(
+                (third - 2.0 * a).abs() < 0.2 * (2.0 * a).max(1.0),
+                "{alpha}: third {third}"
             );
         }
+    }
+
+    #[test]
+    fn normal_draws_are_standard_normal() {
+        let mut rng = Rng(8);
+        let (mean, var, third) = moments(40_000, || normal(&mut rng));
+        assert!(
+            mean.abs() < 0.02 && (var - 1.0).abs() < 0.03 && third.abs() < 0.06,
+            "{mean} {var} {third}"
+        );
+        let within = (0..40_000).filter(|_| normal(&mut rng).abs() < 1.0).count() as f64 / 40_000.0;
+        assert!((within - 0.6827).abs() < 0.01, "{within}");
+    }
+
+    #[test]
+    fn open_unit_draws_stay_inside_the_open_interval() {
+        let low = open_unit(&mut Rng::giving(0));
+        let high = open_unit(&mut Rng::giving(u64::MAX));
+        assert!(low > 0.0 && low < 1e-7, "{low}");
+        assert!(high < 1.0 && high > 1.0 - 1e-7, "{high}");
+        assert!(normal(&mut Rng::giving(0)).is_finite());
     }
 
     #[test]

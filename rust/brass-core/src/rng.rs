@@ -3,6 +3,9 @@
 //! Hidden information (deck order, DCM tiles, first turn order) is drawn from it, and its state is part
 //! of the game state, so (configuration, seed, actions) replays a game exactly in both engines.
 
+/// The largest f32 below 1: where a uniform draw in (0, 1) made of 24 bits would round to 1.
+pub const BELOW_ONE: f32 = 1.0 - f32::EPSILON / 2.0;
+
 /// A SplitMix64 generator; the seed is the initial state.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Rng(pub u64);
@@ -39,8 +42,42 @@ impl Rng {
 }
 
 #[cfg(test)]
+impl Rng {
+    /// The generator whose next output is `x` (SplitMix64's output function is a bijection: undone step by
+    /// step), for tests of what a draw does with its extreme values.
+    pub(crate) fn giving(x: u64) -> Rng {
+        let unshift = |y: u64, k: u32| {
+            let mut z = y;
+            for _ in 0..64 / k {
+                z = y ^ (z >> k);
+            }
+            z
+        };
+        // The inverse of an odd number modulo 2^64 (Newton's iteration doubles the correct bits).
+        let inverse = |c: u64| {
+            let mut inv = c;
+            for _ in 0..6 {
+                inv = inv.wrapping_mul(2u64.wrapping_sub(c.wrapping_mul(inv)));
+            }
+            inv
+        };
+        let mut z = unshift(x, 31);
+        z = unshift(z.wrapping_mul(inverse(0x94D0_49BB_1331_11EB)), 27);
+        z = unshift(z.wrapping_mul(inverse(0xBF58_476D_1CE4_E5B9)), 30);
+        Rng(z.wrapping_sub(0x9E37_79B9_7F4A_7C15))
+    }
+}
+
+#[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_generator_can_be_made_for_any_next_output() {
+        for x in [0, 1 << 40, u64::MAX, 0x1234_5678_9ABC_DEF0] {
+            assert_eq!(Rng::giving(x).next_u64(), x);
+        }
+    }
 
     #[test]
     fn splitmix64_reference_outputs() {
