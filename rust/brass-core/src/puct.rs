@@ -796,6 +796,8 @@ fn normal(rng: &mut Rng) -> f32 {
 /// A Gamma(alpha, 1) draw (Marsaglia and Tsang; for alpha < 1, Gamma(alpha + 1) · U^(1/alpha)); a
 /// Dirichlet draw is independent Gamma draws, normalised.
 fn gamma(rng: &mut Rng, alpha: f32) -> f32 {
+    // (cargo-mutants: `<=` here is equivalent, Gamma(2) · U is Gamma(1) too; so are `>=` for `v > 0.0` and
+    // `<=` for the acceptance's `<` below, which differ only on draws of probability 0.)
     if alpha < 1.0 {
         return gamma(rng, alpha + 1.0) * open_unit(rng).powf(1.0 / alpha);
     }
