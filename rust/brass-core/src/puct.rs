@@ -1170,6 +1170,15 @@ pub(crate) mod tests {
                     .enumerate()
                     .map(|(i, &x)| x * ((i % 13) as f32 - 6.0))
                     .sum();
+                // The legal actions count too: a leaf's mask is part of what is evaluated.
+                let mask = &masks[r * actions..(r + 1) * actions];
+                let legal: f32 = mask
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, &m)| m)
+                    .map(|(a, _)| a as f32)
+                    .sum();
+                let h = h + legal * 0.001;
                 for a in 0..actions {
                     logits.push(((a as f32) * 0.37 + h * 0.01).sin() * self.scale);
                 }
