@@ -625,6 +625,10 @@ mod tests {
                     if split {
                         got.extend(play.advance());
                         let (obs, masks, rows) = play.leaves();
+                        if play.next < play.end {
+                            // New games take the places of those that ended: every slot has a leaf.
+                            assert_eq!(rows, config.parallel);
+                        }
                         if rows > 0 {
                             let (mut logits, mut values) = (Vec::new(), Vec::new());
                             net.evaluate(&obs, &masks, rows, &mut logits, &mut values)
