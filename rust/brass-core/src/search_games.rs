@@ -349,6 +349,7 @@ fn advance(
                 record(game, s, &[(ids[0], 1.0)], ids[0], true);
                 continue;
             }
+            // (`<=` would differ only for a draw exactly equal to the fraction, one in 2^24: equivalent.)
             s.full = config.full_search_fraction >= 1.0
                 || unit(&mut s.rng) < config.full_search_fraction;
             let search = if s.full { &config.search } else { fast };
@@ -415,6 +416,8 @@ fn record(game: &Game, s: &mut Slot, target: &[(u16, f32)], action: u16, full: b
     let at = g.policies.len();
     g.policies.resize(at + game.num_actions(), 0.0);
     let total: f32 = target.iter().map(|&(_, w)| w).sum();
+    // A search of two simulations or more (the API's least) always gives weights: the `else` is a guard
+    // that no reachable decision takes (so cargo-mutants' changes to it, and `>=` here, are equivalent).
     if total > 0.0 {
         for &(a, w) in target {
             g.policies[at + a as usize] = w / total;
@@ -678,6 +681,7 @@ mod tests {
         for bad in [f32::NAN, f32::INFINITY] {
             let mut l = logits.clone();
             l[a + 7] = bad;
+            l[2 * a + 1] = bad;
             let text = play.deliver(&l, &values).unwrap_err().to_string();
             assert!(text.contains(&format!("not finite ({bad})")), "{text}");
             let mut v = values.clone();
