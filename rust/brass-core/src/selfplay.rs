@@ -167,7 +167,8 @@ impl<'g> Sampler<'g> {
     fn observe(&mut self, state: &State, player: u8, action: u16) {
         let decision = self.decision;
         self.decision += 1;
-        // At rate 1 no draw is made: every decision is kept.
+        // At rate 1 no draw is made: every decision is kept. (A draw at rate 1 would keep them all too, and
+        // the generator serves nothing else: `<=` for `<` here is an equivalent mutant.)
         if self.rate < 1.0 && unit(&mut self.pick) >= self.rate {
             return;
         }
@@ -349,6 +350,7 @@ impl Stream {
             schedule,
             sample_rate: config.sample_rate,
             window,
+            // How often the reader is woken changes when games are handed out, never which or in what order.
             wake_after: (window / 2).clamp(1, 16),
             cancel: AtomicBool::new(false),
             progress: Mutex::new(Progress {
@@ -893,6 +895,111 @@ mod tests {
             vec![0, 1, 2]
         );
         assert!(matches!(stream.next_batch(Duration::ZERO), Batch::Done));
+    }
+
+    /// A random agent that notes every game it starts (its first position is one of `firsts`) and holds the
+    /// game that starts from `held` at its first decision until the test opens the gate.
+    struct Holder {
+        firsts: Vec<State>,
+        held: State,
+        open: Arc<(Mutex<bool>, Condvar)>,
+        started: Arc<(Mutex<Vec<State>>, Condvar)>,
+    }
+    impl Agent for Holder {
+        fn choose(&self, game: &Game, state: &State, rng: &mut Rng) -> u16 {
+            if self.firsts.contains(state) {
+                let (list, changed) = &*self.started;
+                let mut list = list.lock().expect("lock");
+                if !list.contains(state) {
+                    list.push(*state);
+                    changed.notify_all();
+                }
+            }
+            if *state == self.held {
+                let (lock, opened) = &*self.open;
+                let mut open = lock.lock().expect("lock");
+                while !*open {
+                    open = opened.wait(open).expect("wait");
+                }
+            }
+            RandomAgent::default().choose(game, state, rng)
+        }
+        fn name(&self) -> String {
+            "holder".into()
+        }
+    }
+
+    /// The window lets the workers run games ahead of the reader (by default 8 per thread, at least 16):
+    /// while the first game is held, the others up to the window's end are all started.
+    #[test]
+    fn workers_run_a_window_of_games_ahead_of_the_reader() {
+        let g = game("lancashire", 2);
+        // (threads, the window asked for, the window: 0 asks for the default)
+        for (threads, asked, window) in [(3usize, 0u64, 24usize), (2, 0, 16), (3, 5, 5)] {
+            let schedule = Schedule::Run {
+                seed: 12,
+                first: 0,
+                games: 200,
+                rotate: true,
+            };
+            let open = Arc::new((Mutex::new(false), Condvar::new()));
+            let started = Arc::new((Mutex::new(Vec::new()), Condvar::new()));
+            let firsts: Vec<State> = (0..schedule.len())
+                .map(|k| crate::apply::new_state(&g, schedule.seating(k, 2).deal))
+                .collect();
+            let holder: Arc<dyn Agent> = Arc::new(Holder {
+                held: firsts[0],
+                firsts,
+                open: open.clone(),
+                started: started.clone(),
+            });
+            let config = StreamConfig {
+                threads,
+                window: asked,
+                sample_rate: None,
+            };
+            let stream = Stream::start(g.clone(), vec![holder; 2], schedule, &config);
+            let (list, changed) = &*started;
+            let mut seen = list.lock().expect("lock");
+            while seen.len() < window {
+                let (guard, waited) = changed
+                    .wait_timeout(seen, Duration::from_secs(60))
+                    .expect("wait");
+                seen = guard;
+                assert!(
+                    !waited.timed_out(),
+                    "{threads} threads: only {} games started",
+                    seen.len()
+                );
+            }
+            drop(seen);
+            *open.0.lock().expect("lock") = true;
+            open.1.notify_all();
+            stream.cancel();
+        }
+    }
+
+    #[test]
+    fn the_decisions_kept_as_samples_are_drawn_from_the_deal_alone() {
+        // The documented draw (docs/selfplay.md, "Samples"): SplitMix64 seeded with the deal XOR
+        // 0x5A3B1E5D0B5E55ED, one 53-bit uniform per decision, the decision kept when it is below the rate.
+        let g = game("birmingham", 2);
+        let deal = 4242;
+        let result = play_dealt(
+            &g,
+            &[&RandomAgent::default(), &RandomAgent::default()],
+            deal,
+            Rng(1),
+            &AtomicBool::new(false),
+            |_, _, _| {},
+        )
+        .expect("played");
+        let mut draws = Rng(deal ^ 0x5A3B_1E5D_0B5E_55ED);
+        let want: Vec<u32> = (0..result.actions.len() as u32)
+            .filter(|_| ((draws.next_u64() >> 11) as f64 / (1u64 << 53) as f64) < 0.3)
+            .collect();
+        let (samples, _) = samples_of_game(&g, deal, &result.actions, 0.3).expect("samples");
+        assert_eq!(samples.decisions, want);
     }
 
     #[test]
