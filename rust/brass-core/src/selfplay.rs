@@ -1003,6 +1003,44 @@ mod tests {
     }
 
     #[test]
+    fn dropping_a_stream_stops_its_workers_and_an_empty_one_is_done_at_once() {
+        let g = game("lancashire", 4);
+        let schedule = Schedule::Run {
+            seed: 1,
+            first: 0,
+            games: 100_000,
+            rotate: true,
+        };
+        let config = StreamConfig {
+            threads: 2,
+            window: 0,
+            sample_rate: None,
+        };
+        let stream = Stream::start(g.clone(), randoms(4), schedule, &config);
+        let shared = stream.shared.clone();
+        drop(stream);
+        // Each worker ends at its next decision and says so.
+        let mut progress = shared.lock();
+        while progress.running > 0 {
+            let (guard, waited) = shared
+                .ready
+                .wait_timeout(progress, Duration::from_secs(60))
+                .expect("wait");
+            progress = guard;
+            assert!(
+                !waited.timed_out(),
+                "{} workers still running",
+                progress.running
+            );
+        }
+        drop(progress);
+        let empty = Stream::start(g, randoms(4), Schedule::Games(Vec::new()), &config);
+        assert!(empty.is_empty() && empty.len() == 0);
+        assert!(matches!(empty.next_batch(Duration::ZERO), Batch::Done));
+        assert_eq!(empty.handed_out(), 0);
+    }
+
+    #[test]
     fn placings_share_places_on_ties_and_put_the_winners_first() {
         let g = game("birmingham", 3);
         let owned = agents();
