@@ -802,6 +802,9 @@ fn gamma(rng: &mut Rng, alpha: f32) -> f32 {
         return gamma(rng, alpha + 1.0) * open_unit(rng).powf(1.0 / alpha);
     }
     let d = alpha - 1.0 / 3.0;
+    // The acceptance test below makes the draw exact for any c > 0; this c makes it accept most often. (So
+    // cargo-mutants' other positive c, `1.0 % …` and `1.0 * …`, are equivalent, as is `1.0 - c * x` below:
+    // x is symmetric.)
     let c = 1.0 / (9.0 * d).sqrt();
     loop {
         let x = normal(rng);
@@ -1345,7 +1348,7 @@ pub(crate) mod tests {
         let considered_best = |stats: &[ActionStats], sigma: &[f32], wanted: Option<u32>| {
             let mut best = (f32::NEG_INFINITY, 0);
             for (i, a) in stats.iter().enumerate() {
-                if wanted.map_or(true, |w| a.visits == w) {
+                if wanted.is_none_or(|w| a.visits == w) {
                     let score = noise.get(i).copied().unwrap_or(0.0) + a.log_prior + sigma[i];
                     if score > best.0 {
                         best = (score, i);
@@ -1610,6 +1613,30 @@ pub(crate) mod tests {
             compared > 100 && dealt > 1000,
             "{compared} searches, {dealt} dealt nodes"
         );
+    }
+
+    #[test]
+    fn each_row_of_a_batch_is_its_own_part_of_the_buffers() {
+        let g = Game::new("birmingham", 3, &BTreeMap::new()).expect("game");
+        let mut batch = Batch::new(&g, 3);
+        for i in 0..3 {
+            let (obs, mask) = batch.row(i);
+            assert_eq!(
+                (obs.len(), mask.len()),
+                (observation::size(&g), g.num_actions())
+            );
+            obs.fill(i as f32 + 1.0);
+            mask.fill(i == 1);
+        }
+        let (size, actions) = (observation::size(&g), g.num_actions());
+        for i in 0..3 {
+            assert!(batch.observations[i * size..(i + 1) * size]
+                .iter()
+                .all(|&x| x == i as f32 + 1.0));
+            assert!(batch.masks[i * actions..(i + 1) * actions]
+                .iter()
+                .all(|&m| m == (i == 1)));
+        }
     }
 
     #[test]

@@ -83,7 +83,8 @@ pub fn sample_legal(game: &Game, state: &State, rng: &mut Rng, ids: &mut Vec<u16
     let total =
         build_block + link_block + develop_block + sale_block + loan_block + scout_block + 1;
     // Links and develops already checked this decision, and the legal ones: a candidate drawn again is not
-    // checked again (the same answer; the draws, and so the games, are unchanged).
+    // checked again (the same answer; the draws, and so the games, are unchanged: cargo-mutants' `&=` for
+    // `|=` below, which checks again every time, is equivalent).
     let (mut links_checked, mut links_legal) = (0u64, 0u64);
     let (mut develops_checked, mut develops_legal) = (0u32, 0u32);
     loop {

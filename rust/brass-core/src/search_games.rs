@@ -662,6 +662,61 @@ mod tests {
     }
 
     #[test]
+    fn the_leaves_waiting_are_packed_to_the_front_in_slot_order() {
+        let g = Game::new("birmingham", 2, &BTreeMap::new()).expect("game");
+        let config = SearchGamesConfig {
+            parallel: 3,
+            ..SearchGamesConfig::default()
+        };
+        let mut play = SearchGames::new(&g, config, 4, 0, 3);
+        play.advance();
+        let (size, actions) = (observation::size(&g), g.num_actions());
+        let rows = |b: &Batch, i: usize| {
+            (
+                b.observations[i * size..(i + 1) * size].to_vec(),
+                b.masks[i * actions..(i + 1) * actions].to_vec(),
+            )
+        };
+        let (second, third) = (rows(&play.batch, 1), rows(&play.batch, 2));
+        assert_ne!(second, third, "two games, two leaves");
+        // The first game ended: the leaves of the second and third move up.
+        play.slots[0] = None;
+        assert_eq!(play.pack(), 2);
+        assert_eq!(
+            (rows(&play.batch, 0), rows(&play.batch, 1)),
+            (second, third)
+        );
+    }
+
+    /// The engine's and the network's time add up to (nearly) all of the time spent in `step`.
+    #[test]
+    fn step_counts_the_time_of_the_engine_and_of_the_network() {
+        let g = Game::new("lancashire", 2, &BTreeMap::new()).expect("game");
+        let config = SearchGamesConfig {
+            search: PuctConfig {
+                simulations: 4,
+                ..PuctConfig::default()
+            },
+            parallel: 2,
+            ..SearchGamesConfig::default()
+        };
+        let mut play = SearchGames::new(&g, config, 1, 0, 2);
+        let mut net = Varied::new(&g);
+        let mut in_step = 0.0;
+        while !play.is_done() {
+            let started = Instant::now();
+            play.step(&mut net).expect("step");
+            in_step += started.elapsed().as_secs_f64();
+        }
+        let counted = play.engine_seconds + play.network_seconds;
+        assert!(play.engine_seconds > 0.0 && play.network_seconds > 0.0);
+        assert!(
+            counted <= in_step && counted > 0.8 * in_step,
+            "{counted} of {in_step}"
+        );
+    }
+
+    #[test]
     fn an_evaluation_of_the_wrong_size_or_not_finite_is_refused() {
         let g = Game::new("birmingham", 2, &BTreeMap::new()).expect("game");
         let mut play = SearchGames::new(&g, SearchGamesConfig::default(), 1, 0, 3);

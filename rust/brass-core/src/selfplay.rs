@@ -1035,7 +1035,8 @@ mod tests {
         }
         drop(progress);
         let empty = Stream::start(g, randoms(4), Schedule::Games(Vec::new()), &config);
-        assert!(empty.is_empty() && empty.len() == 0);
+        assert!(empty.is_empty());
+        assert_eq!(empty.len(), 0);
         assert!(matches!(empty.next_batch(Duration::ZERO), Batch::Done));
         assert_eq!(empty.handed_out(), 0);
     }

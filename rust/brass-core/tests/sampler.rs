@@ -241,3 +241,16 @@ const EXPECTED_GAME_HASHES: [(&str, u64); 10] = [
     ("birmingham 4p list", 0x2f6aaad08b99fa5e),
     ("birmingham 4p draw", 0x8cc86cd86e094114),
 ];
+
+#[test]
+fn each_sampler_is_found_by_its_name() {
+    use brass_core::sample::Sampler;
+    for sampler in [Sampler::List, Sampler::Draw] {
+        assert_eq!(Sampler::from_name(sampler.name()), Some(sampler));
+    }
+    assert_eq!(
+        (Sampler::List.name(), Sampler::Draw.name()),
+        ("list", "draw")
+    );
+    assert_eq!(Sampler::from_name("uniform"), None);
+}
