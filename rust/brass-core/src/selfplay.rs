@@ -452,6 +452,8 @@ fn work(shared: &Shared) {
                     shared.ready.notify_all();
                     return;
                 }
+                // (A `<=` here lets one game more run ahead: the same games in the same order, a window one
+                // larger, which only timing shows; the window test checks that the window is reached.)
                 if progress.next_start < progress.next_out + shared.window {
                     break;
                 }
