@@ -848,17 +848,29 @@ mod tests {
         ));
     }
 
-    /// A random agent that waits at every decision until the test opens its gate.
-    struct Gate {
-        open: Arc<(Mutex<bool>, Condvar)>,
+    /// A gate the agents of a test wait at until the test opens it.
+    type Gate = Arc<(Mutex<bool>, Condvar)>;
+
+    fn wait_at(gate: &Gate) {
+        let (lock, opened) = &**gate;
+        let mut open = lock.lock().expect("lock");
+        while !*open {
+            open = opened.wait(open).expect("wait");
+        }
     }
-    impl Agent for Gate {
+
+    fn open(gate: &Gate) {
+        *gate.0.lock().expect("lock") = true;
+        gate.1.notify_all();
+    }
+
+    /// A random agent that waits at every decision until the test opens its gate.
+    struct Gated {
+        open: Gate,
+    }
+    impl Agent for Gated {
         fn choose(&self, game: &Game, state: &State, rng: &mut Rng) -> u16 {
-            let (lock, opened) = &*self.open;
-            let mut open = lock.lock().expect("lock");
-            while !*open {
-                open = opened.wait(open).expect("wait");
-            }
+            wait_at(&self.open);
             RandomAgent::default().choose(game, state, rng)
         }
         fn name(&self) -> String {
@@ -869,8 +881,10 @@ mod tests {
     #[test]
     fn a_reader_waits_no_longer_than_its_timeout_and_then_gets_the_games() {
         let g = game("lancashire", 2);
-        let open = Arc::new((Mutex::new(false), Condvar::new()));
-        let gate: Arc<dyn Agent> = Arc::new(Gate { open: open.clone() });
+        let gate_open: Gate = Arc::new((Mutex::new(false), Condvar::new()));
+        let gate: Arc<dyn Agent> = Arc::new(Gated {
+            open: gate_open.clone(),
+        });
         let schedule = Schedule::Run {
             seed: 2,
             first: 0,
@@ -889,8 +903,7 @@ mod tests {
             Batch::Pending
         ));
         assert_eq!(stream.handed_out(), 0);
-        *open.0.lock().expect("lock") = true;
-        open.1.notify_all();
+        open(&gate_open);
         let games = drain(&stream);
         assert_eq!(
             games.iter().map(|f| f.index).collect::<Vec<_>>(),
@@ -904,7 +917,7 @@ mod tests {
     struct Holder {
         firsts: Vec<State>,
         held: State,
-        open: Arc<(Mutex<bool>, Condvar)>,
+        open: Gate,
         started: Arc<(Mutex<Vec<State>>, Condvar)>,
     }
     impl Agent for Holder {
@@ -918,11 +931,7 @@ mod tests {
                 }
             }
             if *state == self.held {
-                let (lock, opened) = &*self.open;
-                let mut open = lock.lock().expect("lock");
-                while !*open {
-                    open = opened.wait(open).expect("wait");
-                }
+                wait_at(&self.open);
             }
             RandomAgent::default().choose(game, state, rng)
         }
@@ -944,7 +953,7 @@ mod tests {
                 games: 200,
                 rotate: true,
             };
-            let open = Arc::new((Mutex::new(false), Condvar::new()));
+            let gate_open: Gate = Arc::new((Mutex::new(false), Condvar::new()));
             let started = Arc::new((Mutex::new(Vec::new()), Condvar::new()));
             let firsts: Vec<State> = (0..schedule.len())
                 .map(|k| crate::apply::new_state(&g, schedule.seating(k, 2).deal))
@@ -952,7 +961,7 @@ mod tests {
             let holder: Arc<dyn Agent> = Arc::new(Holder {
                 held: firsts[0],
                 firsts,
-                open: open.clone(),
+                open: gate_open.clone(),
                 started: started.clone(),
             });
             let config = StreamConfig {
@@ -975,8 +984,7 @@ mod tests {
                 );
             }
             drop(seen);
-            *open.0.lock().expect("lock") = true;
-            open.1.notify_all();
+            open(&gate_open);
             stream.cancel();
         }
     }
