@@ -1214,25 +1214,128 @@ pub(crate) mod tests {
     /// nodes, deals the hidden cards at the root (`resample_hidden`, the next seed of the search's RNG) and
     /// replays the path; priors are the softmax of the logits over the actions legal in the position at hand.
     /// No cached positions, no linked children, no Redealer.
-    fn plain_search(
-        g: &Game,
-        root: &State,
-        config: &PuctConfig,
-        seed: u64,
-        net: &mut dyn Evaluator,
-    ) -> Outcome {
-        use std::collections::HashMap;
-        let n = g.players as usize;
-        let me = root.current_player(g).expect("player");
-        let mut rng = Rng(seed);
-        let mut evaluate = |state: &State| -> (Vec<f32>, [f32; MAX_PLAYERS]) {
+    struct Plain<'a> {
+        g: &'a Game,
+        root: State,
+        config: &'a PuctConfig,
+        me: u8,
+        rng: Rng,
+        tree: std::collections::HashMap<Vec<u16>, PlainNode>,
+        root_ids: Vec<u16>,
+        noise: Vec<f32>,
+        schedule: Vec<u32>,
+    }
+
+    fn legal(g: &Game, state: &State) -> Vec<u16> {
+        let mut ids = Vec::new();
+        rules::legal_actions(g, state, &mut ids);
+        ids
+    }
+
+    /// Prior and log prior of each of `ids`: a fixed node's from its softmax, a dealt node's renormalised in
+    /// log space.
+    fn plain_priors(logits: &[f32], ids: &[u16], fixed: bool) -> Vec<(f32, f32)> {
+        let max = ids
+            .iter()
+            .map(|&a| logits[a as usize])
+            .fold(f32::NEG_INFINITY, f32::max);
+        let w: Vec<f32> = ids
+            .iter()
+            .map(|&a| (logits[a as usize] - max).exp())
+            .collect();
+        let mut total = 0.0;
+        for x in &w {
+            total += x;
+        }
+        ids.iter()
+            .zip(&w)
+            .map(|(&a, &x)| {
+                let p = x / total;
+                let lp = if fixed {
+                    gumbel::log_prior(p)
+                } else {
+                    (logits[a as usize] - max - total.ln()).max(-1e9)
+                };
+                (p, lp)
+            })
+            .collect()
+    }
+
+    /// The first of the highest scores.
+    fn first_best(scores: impl Iterator<Item = f32>) -> usize {
+        let mut best = (f32::NEG_INFINITY, 0);
+        for (i, score) in scores.enumerate() {
+            if score > best.0 {
+                best = (score, i);
+            }
+        }
+        best.1
+    }
+
+    impl<'a> Plain<'a> {
+        /// The root evaluated, its noise drawn.
+        fn new(
+            g: &'a Game,
+            root: &State,
+            config: &'a PuctConfig,
+            seed: u64,
+            net: &mut dyn Evaluator,
+        ) -> Plain<'a> {
+            let mut p = Plain {
+                g,
+                root: *root,
+                config,
+                me: root.current_player(g).expect("player"),
+                rng: Rng(seed),
+                tree: Default::default(),
+                root_ids: legal(g, root),
+                noise: Vec::new(),
+                schedule: Vec::new(),
+            };
+            let (logits, value) = p.evaluate(root, net);
+            let node = PlainNode {
+                raw: value,
+                logits: Some(logits),
+                fixed: true,
+                ..PlainNode::default()
+            };
+            p.tree.insert(vec![], node);
+            let len = p.root_ids.len();
+            match &config.gumbel {
+                Some(gc) => {
+                    for _ in 0..len {
+                        p.noise.push(gc.scale * gumbel::gumbel(&mut p.rng));
+                    }
+                    let considered = gc.considered.min(len as u32);
+                    p.schedule = gumbel::considered_visits(considered, config.simulations);
+                }
+                None if config.dirichlet_alpha > 0.0 => {
+                    for _ in 0..len {
+                        p.noise.push(gamma(&mut p.rng, config.dirichlet_alpha));
+                    }
+                    let total: f32 = p.noise.iter().sum::<f32>().max(f32::MIN_POSITIVE);
+                    for x in &mut p.noise {
+                        *x /= total;
+                    }
+                }
+                None => {}
+            }
+            p.add(&[], &value);
+            p
+        }
+
+        /// The network's logits and values (by absolute seat) for the player to move in `state`.
+        fn evaluate(
+            &self,
+            state: &State,
+            net: &mut dyn Evaluator,
+        ) -> (Vec<f32>, [f32; MAX_PLAYERS]) {
+            let (g, n) = (self.g, self.g.players as usize);
             let observer = state.current_player(g).expect("player");
             let mut obs = vec![0.0; observation::size(g)];
             observation::write(g, state, observer, &mut obs);
-            let mut ids = Vec::new();
-            rules::legal_actions(g, state, &mut ids);
             let mut mask = vec![false; g.num_actions()];
-            for &a in &ids {
+            for a in legal(g, state) {
                 mask[a as usize] = true;
             }
             let (mut logits, mut values) = (Vec::new(), Vec::new());
@@ -1243,202 +1346,139 @@ pub(crate) mod tests {
                 value[(observer as usize + k) % n] = values[k];
             }
             (logits, value)
-        };
-        let legal = |state: &State| {
-            let mut ids = Vec::new();
-            rules::legal_actions(g, state, &mut ids);
-            ids
-        };
-        // Priors over `ids`: a fixed node's from its softmax, a dealt node's renormalised in log space.
-        let priors = |logits: &[f32], ids: &[u16], fixed: bool| -> Vec<(f32, f32)> {
-            let max = ids
-                .iter()
-                .map(|&a| logits[a as usize])
-                .fold(f32::NEG_INFINITY, f32::max);
-            let w: Vec<f32> = ids
-                .iter()
-                .map(|&a| (logits[a as usize] - max).exp())
-                .collect();
-            let mut total = 0.0;
-            for x in &w {
-                total += x;
+        }
+
+        /// Back `v` up every node from the root to `path`.
+        fn add(&mut self, path: &[u16], v: &[f32; MAX_PLAYERS]) {
+            for k in 0..=path.len() {
+                let node = self.tree.get_mut(&path[..k]).expect("node");
+                node.visits += 1;
+                for p in 0..MAX_PLAYERS {
+                    node.value[p] += v[p];
+                }
             }
-            ids.iter()
-                .zip(&w)
-                .map(|(&a, &x)| {
-                    let p = x / total;
-                    let lp = if fixed {
-                        gumbel::log_prior(p)
-                    } else {
-                        (logits[a as usize] - max - total.ln()).max(-1e9)
-                    };
-                    (p, lp)
-                })
-                .collect()
-        };
-        let mut tree: HashMap<Vec<u16>, PlainNode> = HashMap::new();
-        let add =
-            |tree: &mut HashMap<Vec<u16>, PlainNode>, path: &[u16], v: &[f32; MAX_PLAYERS]| {
-                for k in 0..=path.len() {
-                    let node = tree.get_mut(&path[..k]).expect("node");
-                    node.visits += 1;
-                    for p in 0..MAX_PLAYERS {
-                        node.value[p] += v[p];
+        }
+
+        /// The legal actions at `path` (position `state`) and their statistics for `mover`.
+        fn stats(&self, path: &[u16], state: &State, mover: usize) -> (Vec<u16>, Vec<ActionStats>) {
+            let node = &self.tree[path];
+            let ids = legal(self.g, state);
+            let priors = plain_priors(node.logits.as_ref().expect("evaluated"), &ids, node.fixed);
+            let stats = ids
+                .iter()
+                .zip(priors)
+                .map(|(&a, (prior, log_prior))| {
+                    let mut child = path.to_vec();
+                    child.push(a);
+                    let (visits, q) = self.tree.get(&child).map_or((0, 0.0), |c| {
+                        (c.visits, c.value[mover] / c.visits.max(1) as f32)
+                    });
+                    ActionStats {
+                        prior,
+                        log_prior,
+                        visits,
+                        q,
                     }
+                })
+                .collect();
+            (ids, stats)
+        }
+
+        fn sigma(&self, stats: &[ActionStats], raw: f32) -> Vec<f32> {
+            let gc = self.config.gumbel.clone().unwrap_or_default();
+            let mut sigma = Vec::new();
+            gumbel::sigma(stats, raw, gc.c_visit, gc.c_scale, gc.rescale, &mut sigma);
+            sigma
+        }
+
+        /// Sequential Halving's choice among the root actions with `wanted` visits (all, for None).
+        fn considered_best(
+            &self,
+            stats: &[ActionStats],
+            sigma: &[f32],
+            wanted: Option<u32>,
+        ) -> usize {
+            let scores = stats.iter().enumerate().map(|(i, a)| {
+                let counts = wanted.is_none_or(|w| a.visits == w);
+                let noise = self.noise.get(i).copied().unwrap_or(0.0);
+                if counts {
+                    noise + a.log_prior + sigma[i]
+                } else {
+                    f32::NEG_INFINITY
                 }
-            };
-        let (logits, value) = evaluate(root);
-        tree.insert(
-            vec![],
-            PlainNode {
-                raw: value,
-                logits: Some(logits),
-                fixed: true,
-                ..PlainNode::default()
-            },
-        );
-        let root_ids = legal(root);
-        let mut noise = Vec::new();
-        let mut schedule = Vec::new();
-        match &config.gumbel {
-            Some(gc) => {
-                for _ in 0..root_ids.len() {
-                    noise.push(gc.scale * gumbel::gumbel(&mut rng));
-                }
-                schedule = gumbel::considered_visits(
-                    gc.considered.min(root_ids.len() as u32),
-                    config.simulations,
+            });
+            first_best(scores)
+        }
+
+        /// The action the player to move (`mover`) takes at `path`: PUCT, or Gumbel's rules.
+        fn choose(&self, path: &[u16], stats: &[ActionStats], mover: usize) -> usize {
+            let node = &self.tree[path];
+            let config = self.config;
+            if config.gumbel.is_none() {
+                let sqrt_visits = (node.visits.max(1) as f32).sqrt();
+                let unvisited =
+                    node.value[mover] / node.visits.max(1) as f32 - config.fpu_reduction;
+                let f = config.dirichlet_fraction;
+                return first_best(stats.iter().enumerate().map(|(i, a)| {
+                    let prior = if path.is_empty() && !self.noise.is_empty() {
+                        (1.0 - f) * a.prior + f * self.noise[i]
+                    } else {
+                        a.prior
+                    };
+                    let q = if a.visits > 0 { a.q } else { unvisited };
+                    q + config.c_puct * prior * sqrt_visits / (1.0 + a.visits as f32)
+                }));
+            }
+            let sigma = self.sigma(stats, node.raw[mover]);
+            let total: u32 = stats.iter().map(|a| a.visits).sum();
+            if path.is_empty() {
+                return self.considered_best(
+                    stats,
+                    &sigma,
+                    self.schedule.get(total as usize).copied(),
                 );
             }
-            None if config.dirichlet_alpha > 0.0 => {
-                for _ in 0..root_ids.len() {
-                    noise.push(gamma(&mut rng, config.dirichlet_alpha));
-                }
-                let total: f32 = noise.iter().sum::<f32>().max(f32::MIN_POSITIVE);
-                for x in &mut noise {
-                    *x /= total;
-                }
-            }
-            None => {}
-        }
-        add(&mut tree, &[], &value);
-        let stats_of =
-            |tree: &HashMap<Vec<u16>, PlainNode>, path: &[u16], state: &State, mover: usize| {
-                let node = &tree[path];
-                let ids = legal(state);
-                let pr = priors(node.logits.as_ref().expect("evaluated"), &ids, node.fixed);
-                let stats: Vec<ActionStats> = ids
+            let mut policy = Vec::new();
+            gumbel::improved_policy(stats, &sigma, &mut policy);
+            first_best(
+                stats
                     .iter()
-                    .zip(pr)
-                    .map(|(&a, (prior, log_prior))| {
-                        let mut child = path.to_vec();
-                        child.push(a);
-                        let (visits, q) = tree.get(&child).map_or((0, 0.0), |c| {
-                            (c.visits, c.value[mover] / c.visits.max(1) as f32)
-                        });
-                        ActionStats {
-                            prior,
-                            log_prior,
-                            visits,
-                            q,
-                        }
-                    })
-                    .collect();
-                (ids, stats)
-            };
-        let considered_best = |stats: &[ActionStats], sigma: &[f32], wanted: Option<u32>| {
-            let mut best = (f32::NEG_INFINITY, 0);
-            for (i, a) in stats.iter().enumerate() {
-                if wanted.is_none_or(|w| a.visits == w) {
-                    let score = noise.get(i).copied().unwrap_or(0.0) + a.log_prior + sigma[i];
-                    if score > best.0 {
-                        best = (score, i);
-                    }
-                }
-            }
-            best.1
-        };
-        for _ in 0..config.simulations {
+                    .zip(&policy)
+                    .map(|(a, &p)| p - a.visits as f32 / (1 + total) as f32),
+            )
+        }
+
+        /// One simulation, from the root to a leaf or a finished game.
+        fn simulate(&mut self, net: &mut dyn Evaluator) {
+            let (g, me) = (self.g, self.me);
             let mut path: Vec<u16> = Vec::new();
-            let mut state = *root;
+            let mut state = self.root;
             loop {
                 if state.is_terminal() {
                     // A finished game backs up its real result: each seat's return.
                     let returns = apply::returns(g, &state);
                     let mut value = [0.0f32; MAX_PLAYERS];
-                    for (v, &r) in value.iter_mut().zip(&returns).take(n) {
+                    for (v, &r) in value.iter_mut().zip(&returns).take(g.players as usize) {
                         *v = r as f32;
                     }
-                    add(&mut tree, &path, &value);
-                    break;
+                    return self.add(&path, &value);
                 }
-                if tree[&path].logits.is_none() {
-                    let (logits, value) = evaluate(&state);
-                    let node = tree.get_mut(&path).expect("node");
+                if self.tree[&path].logits.is_none() {
+                    let (logits, value) = self.evaluate(&state, net);
+                    let node = self.tree.get_mut(&path).expect("node");
                     node.logits = Some(logits);
                     node.raw = value;
-                    add(&mut tree, &path, &value);
-                    break;
+                    return self.add(&path, &value);
                 }
                 let mover = state.current_player(g).expect("player") as usize;
-                let (ids, stats) = stats_of(&tree, &path, &state, mover);
-                let node = &tree[&path];
-                let e = match &config.gumbel {
-                    None => {
-                        let sqrt_visits = (node.visits.max(1) as f32).sqrt();
-                        let unvisited =
-                            node.value[mover] / node.visits.max(1) as f32 - config.fpu_reduction;
-                        let f = config.dirichlet_fraction;
-                        let mut best = (f32::NEG_INFINITY, 0);
-                        for (i, a) in stats.iter().enumerate() {
-                            let prior = if path.is_empty() && !noise.is_empty() {
-                                (1.0 - f) * a.prior + f * noise[i]
-                            } else {
-                                a.prior
-                            };
-                            let q = if a.visits > 0 { a.q } else { unvisited };
-                            let score =
-                                q + config.c_puct * prior * sqrt_visits / (1.0 + a.visits as f32);
-                            if score > best.0 {
-                                best = (score, i);
-                            }
-                        }
-                        best.1
-                    }
-                    Some(gc) => {
-                        let mut sigma = Vec::new();
-                        gumbel::sigma(
-                            &stats,
-                            node.raw[mover],
-                            gc.c_visit,
-                            gc.c_scale,
-                            gc.rescale,
-                            &mut sigma,
-                        );
-                        let total: u32 = stats.iter().map(|a| a.visits).sum();
-                        if path.is_empty() {
-                            considered_best(&stats, &sigma, schedule.get(total as usize).copied())
-                        } else {
-                            let mut policy = Vec::new();
-                            gumbel::improved_policy(&stats, &sigma, &mut policy);
-                            let mut best = (f32::NEG_INFINITY, 0);
-                            for (i, (a, &p)) in stats.iter().zip(&policy).enumerate() {
-                                let score = p - a.visits as f32 / (1 + total) as f32;
-                                if score > best.0 {
-                                    best = (score, i);
-                                }
-                            }
-                            best.1
-                        }
-                    }
-                };
-                let action = ids[e];
-                let was_fixed = node.fixed;
+                let (ids, stats) = self.stats(&path, &state, mover);
+                let action = ids[self.choose(&path, &stats, mover)];
+                let was_fixed = self.tree[&path].fixed;
                 let mut child = path.clone();
                 child.push(action);
                 let mut after = state;
                 apply_unchecked(g, &mut after, g.decode(action as i64).expect("legal"));
-                let child_fixed = match tree.get(&child) {
+                let child_fixed = match self.tree.get(&child) {
                     Some(c) => c.fixed,
                     None => {
                         was_fixed
@@ -1447,12 +1487,12 @@ pub(crate) mod tests {
                     }
                 };
                 if was_fixed && !child_fixed {
-                    after = resample_hidden(g, root, me, rng.next_u64());
+                    after = resample_hidden(g, &self.root, me, self.rng.next_u64());
                     for &a in &child {
                         apply_unchecked(g, &mut after, g.decode(a as i64).expect("legal"));
                     }
                 }
-                tree.entry(child.clone()).or_insert_with(|| PlainNode {
+                self.tree.entry(child.clone()).or_insert_with(|| PlainNode {
                     fixed: child_fixed,
                     ..PlainNode::default()
                 });
@@ -1460,35 +1500,47 @@ pub(crate) mod tests {
                 path = child;
             }
         }
-        let root_node = &tree[&Vec::new()];
-        let visits: Vec<(u16, u32)> = root_ids
-            .iter()
-            .filter_map(|&a| tree.get(&vec![a]).map(|c| (a, c.visits)))
-            .collect();
-        let root_value = (0..MAX_PLAYERS)
-            .map(|p| root_node.value[p] / root_node.visits.max(1) as f32)
-            .collect();
-        let (_, stats) = stats_of(&tree, &[], root, me as usize);
-        let gc = config.gumbel.clone().unwrap_or_default();
-        let mut sigma = Vec::new();
-        gumbel::sigma(
-            &stats,
-            root_node.raw[me as usize],
-            gc.c_visit,
-            gc.c_scale,
-            gc.rescale,
-            &mut sigma,
-        );
-        let mut policy = Vec::new();
-        gumbel::improved_policy(&stats, &sigma, &mut policy);
-        let improved = root_ids.iter().copied().zip(policy).collect();
-        let action = match &config.gumbel {
-            Some(_) => {
-                root_ids[considered_best(&stats, &sigma, stats.iter().map(|a| a.visits).max())]
-            }
-            None => pick(&visits, 0.0, &mut Rng(0)),
-        };
-        (visits, root_value, improved, action)
+
+        /// Root visits, root value, improved policy and the choice.
+        fn outcome(&self) -> Outcome {
+            let me = self.me as usize;
+            let root_node = &self.tree[&Vec::new()];
+            let visits: Vec<(u16, u32)> = self
+                .root_ids
+                .iter()
+                .filter_map(|&a| self.tree.get(&vec![a]).map(|c| (a, c.visits)))
+                .collect();
+            let root_value = (0..MAX_PLAYERS)
+                .map(|p| root_node.value[p] / root_node.visits.max(1) as f32)
+                .collect();
+            let (_, stats) = self.stats(&[], &self.root, me);
+            let sigma = self.sigma(&stats, root_node.raw[me]);
+            let mut policy = Vec::new();
+            gumbel::improved_policy(&stats, &sigma, &mut policy);
+            let improved = self.root_ids.iter().copied().zip(policy).collect();
+            let action = match &self.config.gumbel {
+                Some(_) => {
+                    let most = stats.iter().map(|a| a.visits).max();
+                    self.root_ids[self.considered_best(&stats, &sigma, most)]
+                }
+                None => pick(&visits, 0.0, &mut Rng(0)),
+            };
+            (visits, root_value, improved, action)
+        }
+    }
+
+    fn plain_search(
+        g: &Game,
+        root: &State,
+        config: &PuctConfig,
+        seed: u64,
+        net: &mut dyn Evaluator,
+    ) -> Outcome {
+        let mut plain = Plain::new(g, root, config, seed, net);
+        for _ in 0..config.simulations {
+            plain.simulate(net);
+        }
+        plain.outcome()
     }
 
     /// The search, with its caches of fixed positions and dealt children, gives exactly what the plain search
