@@ -186,6 +186,8 @@ impl SearchGames {
             let delivered = self.deliver(&logits, &values);
             (self.batch.logits, self.batch.values) = (logits, values);
             delivered?;
+            // (This part is under 3 % of a step: cargo-mutants' `-=` here survives the test of the time
+            // counted, which allows for the clock's grain: not killed.)
             self.engine_seconds += started.elapsed().as_secs_f64();
         }
         Ok(finished)
