@@ -2,8 +2,9 @@
 //! determinised Monte-Carlo tree search for imperfect information (docs/agents.md).
 //!
 //! Every agent is deterministic for a given random generator: the caller seeds it per decision.
+use crate::actions::Action;
 use crate::apply::{self, apply_unchecked, link_icons};
-use crate::game::{Era, Game, SaleTarget, MAX_SPACES, NONE};
+use crate::game::{Era, Game, SaleTarget, MAX_INDUSTRIES, MAX_SPACES, NONE};
 use crate::games::birmingham::Config as BirminghamConfig;
 use crate::games::Variant;
 use crate::hidden::Redealer;
@@ -87,6 +88,18 @@ const UNCONNECTED: f64 = 0.3;
 /// an era's end (against two or three Greedy players 62% and 73%), and valued at a half they made it open
 /// with breweries nobody emptied, the start of its collapses (docs/agents.md).
 const TWO_PLAYER_BREWERY: f64 = 0.36;
+
+/// Birmingham: each further unflipped producer of one industry (coal mine, iron works, brewery) the player
+/// owns counts this share of the one before: the more of its own the player has waiting, the less likely
+/// each is to be emptied (it flips only when its last cube or barrel leaves, B-6, B-28).
+/// Counted alike, a sixth brewery looked as good as the first: Greedy opened with four to six producers nobody
+/// emptied, borrowed to −9 and ended at 0 VP (docs/agents.md, 4 December 2026).
+const PRODUCER_REPEAT: f64 = 0.5;
+
+/// Birmingham: what an action is worth, taken from a pass (B-18: a pass spends an action on nothing). One ply
+/// sees only the money a build costs and part of what it will bring; passing kept the money, so with £10–£25
+/// and a debt to pay Greedy passed round after round while the debt ate the money it saved (docs/agents.md).
+const PASS_COST: f64 = 3.0;
 
 /// Birmingham: money at or below this is scarce (an action's worth: most tiles cost £5–£20) …
 const SCARCE_MONEY: f64 = 20.0;
@@ -237,6 +250,8 @@ fn money_value(game: &Game, state: &State, player: u8) -> f64 {
 ///   times their sale prospect (they show once the tile is sold, B-19);
 /// - an unflipped coal mine, iron works or brewery counts half its VP (a brewery in a 2-player game 0.36)
 ///   and a quarter of its income (it flips only when others empty it), plus 0.5 per barrel on a brewery;
+///   the player's second unflipped producer of the same industry counts half of that, the third a quarter
+///   (in space order, [`PRODUCER_REPEAT`]);
 /// - money is worth money / 12 + 8 × min(next, £20) / £20, where *next* is money + income level (the
 ///   money at the next turn; just money in the game's last round): being broke costs actions, so a loan
 ///   beats passing; all of it times min(1, rounds left / 3) (money left at the end is worth nothing);
@@ -270,6 +285,8 @@ fn evaluate_position(game: &Game, state: &State, player: u8) -> f64 {
     let mut lancashire_ctx: Option<Ctx> = None;
     // Per space, the sale prospect of an own unflipped tile that sells (Birmingham).
     let mut prospect = [0.0f64; MAX_SPACES];
+    // Per industry, the own unflipped producers counted so far (Birmingham, PRODUCER_REPEAT).
+    let mut waiting = [0i32; MAX_INDUSTRIES];
     let pl = &state.players[player as usize];
     let mut value = pl.vp as f64;
     // The player's tiles and links from the occupancy bitmasks, in ascending order as a scan of every space and
@@ -303,6 +320,15 @@ fn evaluate_position(game: &Game, state: &State, player: u8) -> f64 {
                 }
                 _ => 0.5,
             };
+            // The n-th own unflipped producer of an industry (in space order) counts PRODUCER_REPEAT^(n-1).
+            let repeat = if birmingham.is_some() && !sold && game.produces(t.industry).is_some() {
+                let n = waiting[t.industry as usize];
+                waiting[t.industry as usize] += 1;
+                PRODUCER_REPEAT.powi(n)
+            } else {
+                1.0
+            };
+            let chance = chance * repeat;
             prospect[s] = chance;
             value += chance * vp;
             if !game.switches.money_vp {
@@ -311,7 +337,7 @@ fn evaluate_position(game: &Game, state: &State, player: u8) -> f64 {
                 // scarce money (£17 at the start) on tiles that pay only later. A producer flips only when
                 // its last cube leaves, which the owner does not control: it counts a quarter.
                 let income = game.tile_spec(t.industry, t.level).map_or(0, |x| x.income) as f64;
-                let chance = if sold { chance } else { 0.25 };
+                let chance = if sold { chance } else { 0.25 * repeat };
                 value += chance * INCOME_WEIGHT * (income / 2.0) * rounds_left(game, state) as f64;
             }
             if game.produces(t.industry) == Some(crate::game::Resource::Beer) {
@@ -367,8 +393,8 @@ fn advantage(game: &Game, state: &State, player: u8) -> f64 {
     mine - best_other
 }
 
-/// One-ply greedy: the action whose result has the best [`evaluate`] advantage over the best opponent;
-/// ties broken at random.
+/// One-ply greedy: the action whose result has the best [`evaluate`] advantage over the best opponent
+/// (in Birmingham a pass less [`PASS_COST`]); ties broken at random.
 #[derive(Clone, Debug, Default)]
 pub struct GreedyAgent;
 
@@ -376,13 +402,18 @@ impl Agent for GreedyAgent {
     fn choose(&self, game: &Game, state: &State, rng: &mut Rng) -> u16 {
         let ids = legal(game, state);
         let me = state.current_player(game).expect("a player to move");
+        let birmingham = matches!(game.variant, Variant::Birmingham(_));
+        let pass = game.encode(Action::Pass);
         let mut best = f64::NEG_INFINITY;
         let mut choice = ids[0];
         let mut ties = 0u64;
         for &id in &ids {
             let mut next = *state;
             apply_unchecked(game, &mut next, game.decode(id as i64).expect("legal id"));
-            let v = advantage(game, &next, me);
+            let mut v = advantage(game, &next, me);
+            if birmingham && id == pass {
+                v -= PASS_COST;
+            }
             if v > best + 1e-9 {
                 best = v;
                 choice = id;

@@ -396,8 +396,8 @@ fn b16_l11_b21_birmingham_greedy_never_collapses_against_random_in_two_player_ga
 /// Speed work on the search must not change what it finds (issue 23): the root visits of searches from
 /// positions of random games, hashed, for both playout samplers, as recorded before the tree's lookups were
 /// made linear (commit 3a36c10). Lancashire's and classic Brass's were recorded again when their evaluation
-/// changed on purpose (issue 32: the broke cushion, mills that sell, ports that can flip); Birmingham's are
-/// those of 3a36c10.
+/// changed on purpose (issue 32: the broke cushion, mills that sell, ports that can flip), Birmingham's when
+/// its evaluation counted repeated producers less (4 Dec 2026).
 #[test]
 fn mcts_searches_find_what_they_found_before_the_speed_work() {
     use brass_core::agents::{MctsAgent, MctsConfig};
@@ -441,8 +441,92 @@ fn mcts_searches_find_what_they_found_before_the_speed_work() {
 const EXPECTED_SEARCH_HASHES: [&str; 6] = [
     "lancashire list 0x7bcf3aad3d0001f2",
     "lancashire draw 0x3c9ec967ed975442",
-    "birmingham list 0x18b29c6d3a014881",
-    "birmingham draw 0xbbb04448e94d2995",
+    "birmingham list 0x5320bf28c4996bc0",
+    "birmingham draw 0x4de9144cc11c7b75",
     "brass list 0xe11359e088f75326",
     "brass draw 0x22597b6cdace8c2c",
 ];
+
+#[test]
+fn b18_birmingham_greedy_does_not_pass_with_money_to_spend() {
+    // Round 6 of the Canal Era in a 2-player all-Greedy game (deal 1395798487715073062, the first 29
+    // decisions of game 39 of seed 5 before 4 Dec 2026): player 0 has two breweries nobody empties, one loan
+    // (level −3), £21 and the wild cards of a scout. Greedy passed here and in the four rounds after, paying
+    // £3 a round, and ended the game at 0 VP: the first £20 at the next turn were worth more than any build or
+    // link. A pass now costs an action's worth (B-18): it links.
+    let game = Game::new("birmingham", 2, &BTreeMap::new()).unwrap();
+    let mut s = apply::new_state(&game, 1395798487715073062);
+    for id in [
+        111, 505, 16, 47, 96, 509, 68, 42, 446, 513, 5, 445, 508, 45, 34, 446, 510, 515, 445, 519,
+        99, 502, 447, 514, 446, 510, 49, 447, 506,
+    ] {
+        apply::apply(&game, &mut s, id).unwrap();
+    }
+    assert_eq!(s.current_player(&game), Some(0));
+    assert_eq!((s.players[0].money, s.income_level(&game, 0)), (21, -3));
+    let mut ids = Vec::new();
+    brass_core::rules::legal_actions(&game, &s, &mut ids);
+    let legal: Vec<String> = ids
+        .iter()
+        .map(|&id| game.action_name(id as i64).unwrap())
+        .collect();
+    assert!(legal.contains(&"pass".to_string()));
+    assert!(legal.iter().any(|a| a.starts_with("build ")));
+    let id = GreedyAgent.choose(&game, &s, &mut Rng(1));
+    assert_ne!(game.action_name(id as i64).unwrap(), "pass");
+}
+
+#[test]
+fn b6_b28_birmingham_a_second_producer_of_an_industry_counts_half_the_first() {
+    // A producer flips only when its last cube or barrel leaves (B-6, B-28), which others mostly do: the
+    // more the player has waiting, the less likely each is emptied. Its VP and income terms count 1, ½, ¼
+    // … for the first, second, third own unflipped producer of the industry (in space order); barrels
+    // count 0.5 each whatever.
+    let mut p = Pos::birmingham(3);
+    let rounds = 2.0 * p.g.rounds_per_era as f64 - 1.0;
+    let spec = *p.g.tile_spec(p.ind("brewery"), 1).unwrap();
+    let share =
+        |n: f64| n * (0.5 * spec.vp as f64 + 0.25 * 0.15 * spec.income as f64 / 2.0 * rounds) + 0.5;
+    let mut values = vec![evaluate(&p.g, &p.s, 0)];
+    for space in ["stone/1", "walsall/2", "worcester/2"] {
+        p.tile(space, 0, "brewery", 1, 1);
+        values.push(evaluate(&p.g, &p.s, 0));
+    }
+    for (i, n) in [1.0, 0.5, 0.25].iter().enumerate() {
+        let gap = values[i + 1] - values[i];
+        assert!(
+            (gap - share(*n)).abs() < 1e-9,
+            "brewery {}: {gap} != {}",
+            i + 1,
+            share(*n)
+        );
+    }
+    // Another industry's producer counts in full again.
+    p.tile("dudley/1", 0, "coal_mine", 1, 2);
+    let coal = *p.g.tile_spec(p.ind("coal_mine"), 1).unwrap();
+    let gap = evaluate(&p.g, &p.s, 0) - values[3];
+    let full = 0.5 * coal.vp as f64 + 0.25 * 0.15 * coal.income as f64 / 2.0 * rounds;
+    assert!((gap - full).abs() < 1e-9, "{gap} != {full}");
+}
+
+#[test]
+fn b16_b18_all_greedy_birmingham_games_leave_no_seat_at_zero_vp() {
+    // 150 all-Greedy games per player count (seed 5): before the pass cost and the repeated producers
+    // (4 Dec 2026) 5 of the 1,350 seats ended at 0 VP and 19 under 20 VP; after, none and 4.
+    let (mut zero, mut low) = (Vec::new(), 0);
+    for players in [2, 3, 4] {
+        let game = Game::new("birmingham", players, &BTreeMap::new()).unwrap();
+        let greedy: Vec<&dyn Agent> = (0..players).map(|_| &GreedyAgent as &dyn Agent).collect();
+        for (i, r) in play_games(&game, &greedy, 5, 0, 150, false, 0)
+            .iter()
+            .enumerate()
+        {
+            if r.scores.contains(&0) {
+                zero.push(format!("{players}p game {i} {:?}", r.scores));
+            }
+            low += r.scores.iter().filter(|&&vp| vp < 20).count();
+        }
+    }
+    assert!(zero.is_empty(), "{zero:?}");
+    assert!(low <= 8, "{low} seats under 20 VP");
+}
