@@ -420,7 +420,10 @@ def test_seats_are_agents_the_server_can_run(client: ApiClient, seat: str, messa
 
 def test_the_trained_network_plays_its_own_configuration(client: ApiClient) -> None:
     catalog = client.get("/api/catalog").json()
-    assert catalog["networks"] == {"birmingham-2p": {"game": "birmingham", "players": 2}}
+    assert catalog["networks"] == {
+        "birmingham-2p": {"game": "birmingham", "players": 2},
+        "birmingham-3p": {"game": "birmingham", "players": 3},
+    }
     seats = ["netmcts:8:birmingham-2p", "net:birmingham-2p"]
     view = client.post("/api/games", json={"game": "birmingham", "players": 2, "seed": 2, "seats": seats}).json()
     for _ in range(4):

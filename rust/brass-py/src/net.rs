@@ -18,7 +18,10 @@ use std::sync::Arc;
 
 /// The networks shipped with the package (docs/learning.md, "Shipped networks"): name → file in
 /// `brass/nets`. Python reads the table as `brass._brass.agents.PRETRAINED`.
-const PRETRAINED: [(&str, &str); 1] = [("birmingham-2p", "birmingham-2p.safetensors")];
+const PRETRAINED: [(&str, &str); 2] = [
+    ("birmingham-2p", "birmingham-2p.safetensors"),
+    ("birmingham-3p", "birmingham-3p.safetensors"),
+];
 
 /// `PRETRAINED` as a Python dict.
 pub(crate) fn pretrained_dict(py: Python<'_>) -> PyResult<Bound<'_, PyDict>> {
@@ -36,7 +39,7 @@ fn pretrained_path(py: Python<'_>, name: &str) -> PyResult<PathBuf> {
         names.sort_unstable();
         return Err(config_error(
             py,
-            format!("no shipped network `{name}`: there is {}", names.join(", ")),
+            format!("no shipped network `{name}`: the shipped ones are {}", names.join(", ")),
         ));
     };
     // The extension itself says where the package is (importing `brass` for it would run up the layers).
