@@ -39,7 +39,10 @@ fn pretrained_path(py: Python<'_>, name: &str) -> PyResult<PathBuf> {
         names.sort_unstable();
         return Err(config_error(
             py,
-            format!("no shipped network `{name}`: the shipped ones are {}", names.join(", ")),
+            format!(
+                "no shipped network `{name}`: the shipped ones are {}",
+                names.join(", ")
+            ),
         ));
     };
     // The extension itself says where the package is (importing `brass` for it would run up the layers).
