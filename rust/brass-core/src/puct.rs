@@ -315,14 +315,14 @@ impl Search {
                     None => &self.fixed[n.fixed as usize].state,
                 };
                 if state.is_terminal() {
-                    // A fixed node's result is the same in every deal; a dealt one's is this deal's.
+                    // A fixed node's result is the same in every deal (`add_fixed` set it). A dealt one's is
+                    // this deal's only: the same actions may end the game in one deal and not in another (a
+                    // sale to the Distant Cotton Market draws a hidden tile, L-42), so the node is not marked
+                    // evaluated — a deal where the game goes on asks for its evaluation and priors.
                     let value = match &dealt {
                         Some(s) => result(game, s),
                         None => n.raw,
                     };
-                    let leaf = &mut self.nodes[node as usize];
-                    leaf.raw = value;
-                    leaf.evaluated = true;
                     self.backup(&value);
                     break;
                 }
@@ -1666,6 +1666,40 @@ pub(crate) mod tests {
             compared > 100 && dealt > 1000,
             "{compared} searches, {dealt} dealt nodes"
         );
+    }
+
+    /// The game's last action in a 3-player Lancashire game, where a sale to the Distant Cotton Market ends
+    /// the game in some deals and not in others (tests/search_positions.rs): the search is still the plain
+    /// one, which evaluates a node the first time a deal reaches it with the game going on.
+    #[test]
+    fn a_node_over_in_one_deal_and_not_in_another_is_searched_as_the_plain_search_does() {
+        let text = include_str!("../tests/positions/lancashire-3p-last-action.json");
+        let (g, root) = crate::json::from_json(text).expect("a position");
+        let gumbel = PuctConfig {
+            gumbel: Some(GumbelConfig {
+                considered: 16,
+                rescale: false,
+                ..GumbelConfig::default()
+            }),
+            ..PuctConfig::default()
+        };
+        for config in [gumbel, PuctConfig::default()] {
+            for seed in 0..8 {
+                let config = PuctConfig {
+                    simulations: 48,
+                    ..config.clone()
+                };
+                let mut s = search(&g, &root, &config, seed, &mut Varied::new(&g)).expect("search");
+                let want = plain_search(&g, &root, &config, seed, &mut Varied::new(&g));
+                let got = (
+                    s.visits(),
+                    s.root_value(),
+                    s.improved_policy(),
+                    s.action(0.0, &mut Rng(0)),
+                );
+                assert_eq!(got, want, "seed {seed}");
+            }
+        }
     }
 
     #[test]

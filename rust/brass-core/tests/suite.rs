@@ -17,6 +17,7 @@ mod rules_resources;
 mod rules_round;
 mod rules_setup;
 mod sampler;
+mod search_positions;
 mod state_checks;
 mod vecenv;
 mod vectors;
