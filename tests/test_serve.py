@@ -424,6 +424,7 @@ def test_the_trained_network_plays_its_own_configuration(client: ApiClient) -> N
         "birmingham-2p": {"game": "birmingham", "players": 2},
         "birmingham-3p": {"game": "birmingham", "players": 3},
         "lancashire-3p": {"game": "lancashire", "players": 3},
+        "lancashire-4p": {"game": "lancashire", "players": 4},
     }
     seats = ["netmcts:8:birmingham-2p", "net:birmingham-2p"]
     view = client.post("/api/games", json={"game": "birmingham", "players": 2, "seed": 2, "seats": seats}).json()

@@ -18,10 +18,11 @@ use std::sync::Arc;
 
 /// The networks shipped with the package (docs/learning.md, "Shipped networks"): name → file in
 /// `brass/nets`. Python reads the table as `brass._brass.agents.PRETRAINED`.
-const PRETRAINED: [(&str, &str); 3] = [
+const PRETRAINED: [(&str, &str); 4] = [
     ("birmingham-2p", "birmingham-2p.safetensors"),
     ("birmingham-3p", "birmingham-3p.safetensors"),
     ("lancashire-3p", "lancashire-3p.safetensors"),
+    ("lancashire-4p", "lancashire-4p.safetensors"),
 ];
 
 /// `PRETRAINED` as a Python dict.
