@@ -423,6 +423,7 @@ def test_the_trained_network_plays_its_own_configuration(client: ApiClient) -> N
     assert catalog["networks"] == {
         "birmingham-2p": {"game": "birmingham", "players": 2},
         "birmingham-3p": {"game": "birmingham", "players": 3},
+        "lancashire-2p": {"game": "lancashire", "players": 2},
         "lancashire-3p": {"game": "lancashire", "players": 3},
         "lancashire-4p": {"game": "lancashire", "players": 4},
     }

@@ -6,7 +6,8 @@ OLD_BENCH and NEW_BENCH are `cargo bench -p brass-core --bench core --no-run` bi
 older one may need the mode added to its bench file). Each mode runs as alternating pairs (old, new, old, new
 ...), pinned to one core with `taskset` where it exists, so a noisy neighbour on a shared machine hits both
 sides alike. Prints, per mode, the median rate of each build and the median, lowest and highest of the paired
-ratios new / old. A rate is the last "<number> games/s", "iterations/s" or "env-steps/s" the benchmark prints.
+ratios new / old. A rate is the last "<number> games/s", "iterations/s", "env-steps/s" or "leaves/s" the benchmark
+prints.
 A mode written "OLD ARGS => NEW ARGS" runs other arguments on each side (e.g. the listing sampler of a
 commit that had no other against the drawing sampler: "rollouts lancashire 4 2000 => sampled lancashire 4 2000").
 """
@@ -19,7 +20,7 @@ import shutil
 import statistics
 import subprocess
 
-RATE = re.compile(r"([0-9.]+) (games|iterations|env-steps)/s")
+RATE = re.compile(r"([0-9.]+) (games|iterations|env-steps|leaves)/s")
 
 
 def rate(command: list[str]) -> float:

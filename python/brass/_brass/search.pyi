@@ -84,7 +84,8 @@ class SearchGames:
         """Leaves evaluated so far."""
     @property
     def seconds(self) -> tuple[float, float]:
-        """Seconds spent so far in the engine and in a native network's evaluations."""
+        """Seconds spent so far in the engine and in a native network's evaluations (wall-clock: with a native
+        network, each lane's averaged over the lanes, which run at the same time)."""
 
 def analyse(
     state: State,

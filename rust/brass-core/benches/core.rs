@@ -85,12 +85,14 @@ fn main() {
         );
         return;
     }
-    // `core searchgames NET GAMES SIMULATIONS PARALLEL [gumbel]`: self-play with the network-guided search, the leaves
-    // evaluated by the network file NET (for profilers: one thread with RAYON_NUM_THREADS=1).
+    // `core searchgames NET GAMES SIMULATIONS PARALLEL [gumbel] [lanes]`: self-play with the network-guided
+    // search, the leaves evaluated by the network file NET (for profilers: one thread with RAYON_NUM_THREADS=1);
+    // `lanes`: a lane of games per thread (`search_games::Lanes`, what `brass.search.SearchGames` does with a
+    // native network), else one `SearchGames` split between threads each round.
     if let Some(at) = args.iter().position(|a| a == "searchgames") {
         use brass_core::net::{Net, Scratch};
         use brass_core::net_agents::NetEvaluator;
-        use brass_core::search_games::{SearchGames, SearchGamesConfig};
+        use brass_core::search_games::{Lanes, SearchGames, SearchGamesConfig};
         let path = args.get(at + 1).expect("a network file");
         let games: u64 = args.get(at + 2).map_or(8, |a| a.parse().expect("games"));
         let simulations: u32 = args.get(at + 3).map_or(64, |a| a.parse().expect("sims"));
@@ -101,30 +103,51 @@ fn main() {
             ..SearchGamesConfig::default()
         };
         config.search.simulations = simulations;
-        if args.get(at + 5).is_some_and(|a| a == "gumbel") {
+        let rest = &args[(at + 5).min(args.len())..];
+        if rest.iter().any(|a| a == "gumbel") {
             config.search.gumbel = Some(brass_core::puct::GumbelConfig::default());
             config.policy_target = brass_core::search_games::PolicyTarget::CompletedQ;
         }
-        let mut evaluator = NetEvaluator {
+        let evaluator = |on_this_thread| NetEvaluator {
             net: &net,
             scratch: Scratch::default(),
             batch: true,
+            on_this_thread,
         };
         let t = Instant::now();
-        let mut play = SearchGames::new(&game, config, 1, 0, games);
         let mut decisions = 0;
-        while !play.is_done() {
-            for g in play.step(&mut evaluator).unwrap() {
-                decisions += g.actions.len();
+        let (evaluations, engine, network, lanes) = if rest.iter().any(|a| a == "lanes") {
+            let mut play = Lanes::new(&game, config, 1, 0, games, Lanes::for_threads(parallel));
+            let mut evaluators: Vec<_> =
+                (0..play.len()).map(|_| evaluator(play.len() > 1)).collect();
+            while !play.is_done() {
+                for g in play.step(&mut evaluators).unwrap() {
+                    decisions += g.actions.len();
+                }
             }
-        }
+            let (engine, network) = play.seconds();
+            (play.evaluations(), engine, network, play.len())
+        } else {
+            let mut play = SearchGames::new(&game, config, 1, 0, games);
+            let mut evaluator = evaluator(false);
+            while !play.is_done() {
+                for g in play.step(&mut evaluator).unwrap() {
+                    decisions += g.actions.len();
+                }
+            }
+            (
+                play.evaluations,
+                play.engine_seconds,
+                play.network_seconds,
+                1,
+            )
+        };
         let secs = t.elapsed().as_secs_f64();
         println!(
-            "searchgames: {games} games, {decisions} decisions, {} leaves, {:.0} leaves/s, engine {:.2} s, network {:.2} s",
-            play.evaluations,
-            play.evaluations as f64 / secs,
-            play.engine_seconds,
-            play.network_seconds
+            "searchgames: {games} games, {decisions} decisions, {lanes} lane(s), {evaluations} leaves, engine {engine:.2} s, \
+             network {network:.2} s, engine share {:.1} %, {:.0} leaves/s",
+            100.0 * engine / (engine + network),
+            evaluations as f64 / secs,
         );
         return;
     }

@@ -337,6 +337,19 @@ impl Net {
         self.evaluate_as(observations, rows, scratch, logits, values, true);
     }
 
+    /// [`evaluate_batch`](Net::evaluate_batch) on the calling thread alone, never split between threads: for
+    /// a lane of [`Lanes`](crate::search_games::Lanes), which has a thread to itself (the same values).
+    pub fn evaluate_batch_on_this_thread(
+        &self,
+        observations: &[f32],
+        rows: usize,
+        scratch: &mut Scratch,
+        logits: &mut Vec<f32>,
+        values: &mut Vec<f32>,
+    ) {
+        self.evaluate_rows(observations, rows, scratch, logits, values, true);
+    }
+
     fn evaluate_as(
         &self,
         observations: &[f32],

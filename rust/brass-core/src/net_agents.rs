@@ -12,11 +12,13 @@ use std::sync::Arc;
 
 /// A network as a leaf evaluator. `batch`: every row computed the same way whatever the batch
 /// ([`Net::evaluate_batch`]: what self-play with many games at once needs); else the fastest way for the rows
-/// given (a single search's one leaf at a time).
+/// given (a single search's one leaf at a time). `on_this_thread` (with `batch`): never split between threads
+/// (a lane of [`Lanes`](crate::search_games::Lanes)).
 pub struct NetEvaluator<'n> {
     pub net: &'n Net,
     pub scratch: Scratch,
     pub batch: bool,
+    pub on_this_thread: bool,
 }
 
 impl Evaluator for NetEvaluator<'_> {
@@ -28,7 +30,15 @@ impl Evaluator for NetEvaluator<'_> {
         logits: &mut Vec<f32>,
         values: &mut Vec<f32>,
     ) -> crate::error::Result<()> {
-        if self.batch {
+        if self.batch && self.on_this_thread {
+            self.net.evaluate_batch_on_this_thread(
+                observations,
+                rows,
+                &mut self.scratch,
+                logits,
+                values,
+            );
+        } else if self.batch {
             self.net
                 .evaluate_batch(observations, rows, &mut self.scratch, logits, values);
         } else {
@@ -90,6 +100,7 @@ impl Agent for NetMctsAgent {
             net: &self.net,
             scratch: Scratch::default(),
             batch: false,
+            on_this_thread: false,
         };
         let mut s = search(game, state, &self.config, rng.next_u64(), &mut evaluator)
             .expect("a native network evaluates every leaf");

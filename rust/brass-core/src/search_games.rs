@@ -18,6 +18,8 @@ use crate::rules;
 use crate::selfplay::mask_bytes;
 use crate::state::State;
 use rayon::prelude::*;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Arc;
 use std::time::Instant;
 
 /// What a decision's policy target is.
@@ -121,8 +123,11 @@ pub struct SearchGames {
     config: SearchGamesConfig,
     fast: PuctConfig,
     seed: u64,
-    next: u64,
+    /// The next game to hand out (shared by the lanes of [`Lanes`]), and the end of the run.
+    next: Arc<AtomicU64>,
     end: u64,
+    /// Whether the games advance on the calling thread only (a lane of [`Lanes`]), not split between threads.
+    on_this_thread: bool,
     slots: Vec<Option<Slot>>,
     batch: Batch,
     /// Leaves evaluated so far.
@@ -147,8 +152,9 @@ impl SearchGames {
             fast: config.fast_search(),
             config,
             seed,
-            next: first,
+            next: Arc::new(AtomicU64::new(first)),
             end: first + games,
+            on_this_thread: false,
             slots: (0..parallel).map(|_| None).collect(),
             evaluations: 0,
             engine_seconds: 0.0,
@@ -158,7 +164,21 @@ impl SearchGames {
 
     /// Whether every game has been handed out.
     pub fn is_done(&self) -> bool {
-        self.next >= self.end && self.slots.iter().all(Option::is_none)
+        self.all_handed_out() && self.slots.iter().all(Option::is_none)
+    }
+
+    fn all_handed_out(&self) -> bool {
+        self.next.load(Ordering::Relaxed) >= self.end
+    }
+
+    /// The next game's index, unless every game has been handed out.
+    fn hand_out(&self) -> Option<u64> {
+        let end = self.end;
+        self.next
+            .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |n| {
+                (n < end).then_some(n + 1)
+            })
+            .ok()
     }
 
     /// One round: every game advances until its search needs a leaf evaluated (or the game ends), the
@@ -219,12 +239,14 @@ impl SearchGames {
     pub fn advance(&mut self) -> Vec<SearchGame> {
         let mut finished = Vec::new();
         loop {
-            for slot in self.slots.iter_mut().filter(|s| s.is_none()) {
-                if self.next >= self.end {
-                    break;
+            for i in 0..self.slots.len() {
+                if self.slots[i].is_some() {
+                    continue;
                 }
-                *slot = Some(start(&self.game, self.seed, self.next));
-                self.next += 1;
+                let Some(index) = self.hand_out() else {
+                    break;
+                };
+                self.slots[i] = Some(start(&self.game, self.seed, index));
             }
             let game = &self.game;
             let config = &self.config;
@@ -232,17 +254,26 @@ impl SearchGames {
             let size = observation::size(game);
             let actions = game.num_actions();
             let batch = &mut self.batch;
-            self.slots
-                .par_iter_mut()
-                .zip(batch.observations.par_chunks_mut(size))
-                .zip(batch.masks.par_chunks_mut(actions))
-                .for_each(|((slot, obs), mask)| {
-                    if let Some(s) = slot.as_mut() {
-                        if !s.waiting {
-                            advance(game, config, fast, s, obs, mask);
-                        }
+            let one = |((slot, obs), mask): ((&mut Option<Slot>, &mut [f32]), &mut [bool])| {
+                if let Some(s) = slot.as_mut() {
+                    if !s.waiting {
+                        advance(game, config, fast, s, obs, mask);
                     }
-                });
+                }
+            };
+            if self.on_this_thread {
+                self.slots
+                    .iter_mut()
+                    .zip(batch.observations.chunks_mut(size))
+                    .zip(batch.masks.chunks_mut(actions))
+                    .for_each(one);
+            } else {
+                self.slots
+                    .par_iter_mut()
+                    .zip(batch.observations.par_chunks_mut(size))
+                    .zip(batch.masks.par_chunks_mut(actions))
+                    .for_each(one);
+            }
             let mut refill = false;
             for slot in &mut self.slots {
                 if slot.as_ref().is_some_and(|s| s.state.is_terminal()) {
@@ -251,7 +282,7 @@ impl SearchGames {
                     refill = true;
                 }
             }
-            if !refill || self.next >= self.end {
+            if !refill || self.all_handed_out() {
                 return finished;
             }
         }
@@ -313,6 +344,127 @@ impl SearchGames {
             );
         }
         Ok(())
+    }
+}
+
+/// Self-play split into lanes, one per thread: each lane plays its share of the games at once and has its
+/// leaves evaluated by its own evaluator on its own thread, so the threads never wait for each other between
+/// rounds (a [`SearchGames::step`] split between threads joins them twice a round: once to advance the games,
+/// once to evaluate the leaves — on two cores, a wait as long as the engine's work for a 48-game round).
+///
+/// The games are those of one [`SearchGames`] of the same settings, bit for bit: game `i` depends only on
+/// (`seed`, `i`), a network's batches give every row the same values whatever rows share them
+/// ([`Net::evaluate_batch`](crate::net::Net::evaluate_batch)), and the lanes hand out the games from one
+/// counter (which lane plays a game depends on timing; what the game is does not).
+pub struct Lanes {
+    lanes: Vec<SearchGames>,
+}
+
+/// The fewest games at once worth a lane of their own (fewer leaves than this to a batch, and the network's
+/// product loses more than the threads' waits cost).
+pub const LANE_GAMES: usize = 8;
+
+impl Lanes {
+    /// `lanes` lanes (at least one, at most `config.parallel`) sharing the `config.parallel` games at once.
+    pub fn new(
+        game: &Game,
+        config: SearchGamesConfig,
+        seed: u64,
+        first: u64,
+        games: u64,
+        lanes: usize,
+    ) -> Lanes {
+        let parallel = config.parallel.max(1);
+        let count = lanes.clamp(1, parallel);
+        let next = Arc::new(AtomicU64::new(first));
+        let lanes = (0..count)
+            .map(|k| {
+                let share = parallel / count + usize::from(k < parallel % count);
+                let config = SearchGamesConfig {
+                    parallel: share,
+                    ..config.clone()
+                };
+                let mut lane = SearchGames::new(game, config, seed, first, games);
+                lane.next = Arc::clone(&next);
+                // One lane alone splits its rounds between threads as a `SearchGames` does.
+                lane.on_this_thread = count > 1;
+                lane
+            })
+            .collect();
+        Lanes { lanes }
+    }
+
+    /// The lanes for `parallel` games at once: one per thread of the pool, each of at least
+    /// [`LANE_GAMES`] games.
+    pub fn for_threads(parallel: usize) -> usize {
+        rayon::current_num_threads()
+            .min(parallel / LANE_GAMES)
+            .max(1)
+    }
+
+    /// The number of lanes (the evaluators [`step`](Lanes::step) needs).
+    pub fn len(&self) -> usize {
+        self.lanes.len()
+    }
+
+    /// Never: there is always a lane.
+    pub fn is_empty(&self) -> bool {
+        self.lanes.is_empty()
+    }
+
+    /// Whether every game has been played.
+    pub fn is_done(&self) -> bool {
+        self.lanes.iter().all(SearchGames::is_done)
+    }
+
+    /// Leaves evaluated so far.
+    pub fn evaluations(&self) -> u64 {
+        self.lanes.iter().map(|l| l.evaluations).sum()
+    }
+
+    /// Seconds in the engine and in the network so far: each lane's, averaged over the lanes (they run at the
+    /// same time, so these are wall-clock seconds, as a [`SearchGames`]' are).
+    pub fn seconds(&self) -> (f64, f64) {
+        let n = self.lanes.len() as f64;
+        let engine: f64 = self.lanes.iter().map(|l| l.engine_seconds).sum();
+        let network: f64 = self.lanes.iter().map(|l| l.network_seconds).sum();
+        (engine / n, network / n)
+    }
+
+    /// Rounds of every lane at once, each lane on its own thread with its own evaluator (`evaluators[k]` for
+    /// lane `k`), until a lane finishes a game (every lane stops at the end of its round then), an evaluator
+    /// fails, or every game has been played. Returns the games that ended.
+    pub fn step<E: Evaluator + Send>(
+        &mut self,
+        evaluators: &mut [E],
+    ) -> crate::error::Result<Vec<SearchGame>> {
+        assert_eq!(evaluators.len(), self.lanes.len(), "an evaluator per lane");
+        let stop = AtomicBool::new(false);
+        let results: Vec<crate::error::Result<Vec<SearchGame>>> = self
+            .lanes
+            .par_iter_mut()
+            .zip(evaluators.par_iter_mut())
+            .map(|(lane, evaluator)| {
+                let mut finished = Vec::new();
+                // At least one round each call, whatever the other lanes did meanwhile.
+                while !lane.is_done() {
+                    let round = lane.step(evaluator);
+                    if !round.as_ref().is_ok_and(Vec::is_empty) {
+                        stop.store(true, Ordering::Relaxed);
+                    }
+                    finished.extend(round?);
+                    if stop.load(Ordering::Relaxed) {
+                        break;
+                    }
+                }
+                Ok(finished)
+            })
+            .collect();
+        let mut finished = Vec::new();
+        for result in results {
+            finished.extend(result?);
+        }
+        Ok(finished)
     }
 }
 
@@ -458,8 +610,8 @@ mod tests {
     use crate::puct::tests::Varied;
     use std::collections::BTreeMap;
 
-    /// Priors that prefer low action ids, values 0: deterministic and cheap.
-    struct Slanted;
+    /// Priors that prefer low action ids, values 0: deterministic and cheap. `Slanted(true)` fails instead.
+    struct Slanted(bool);
     impl Evaluator for Slanted {
         fn evaluate(
             &mut self,
@@ -469,6 +621,9 @@ mod tests {
             logits: &mut Vec<f32>,
             values: &mut Vec<f32>,
         ) -> crate::error::Result<()> {
+            if self.0 {
+                return Err(crate::error::Error::Config("failed on purpose".into()));
+            }
             let a = masks.len() / rows.max(1);
             logits.clear();
             logits.extend((0..masks.len()).map(|i| -((i % a) as f32) / a as f32));
@@ -630,7 +785,7 @@ mod tests {
                     if split {
                         got.extend(play.advance());
                         let (obs, masks, rows) = play.leaves();
-                        if play.next < play.end {
+                        if !play.all_handed_out() {
                             // New games take the places of those that ended: every slot has a leaf.
                             assert_eq!(rows, config.parallel);
                         }
@@ -765,7 +920,7 @@ mod tests {
         let mut play = SearchGames::new(&g, config, 3, 0, 2);
         let mut games = Vec::new();
         while !play.is_done() {
-            games.extend(play.step(&mut Slanted).expect("step"));
+            games.extend(play.step(&mut Slanted(false)).expect("step"));
         }
         let a = g.num_actions();
         for x in &games {
@@ -811,7 +966,7 @@ mod tests {
             let mut play = SearchGames::new(&g, config, 5, 0, 2);
             let mut games = Vec::new();
             while !play.is_done() {
-                games.extend(play.step(&mut Slanted).expect("step"));
+                games.extend(play.step(&mut Slanted(false)).expect("step"));
             }
             games.sort_by_key(|x| x.index);
             runs.push(games);
@@ -846,52 +1001,120 @@ mod tests {
         }
     }
 
-    /// With a real network, a game's moves and targets do not depend on the batches it shared: the general
-    /// product computes every row the same way for a batch of one or of many.
+    /// With a real network, a game's moves and targets do not depend on the batches it shared (the general
+    /// product computes every row the same way for a batch of one or of many), and lanes play the games of
+    /// one `SearchGames` of the same settings bit for bit, however many lanes (the network evaluated on each
+    /// lane's thread; and with an evaluator of the observation alone), evaluating as many leaves.
     #[test]
-    fn network_games_are_the_same_bit_for_bit_whatever_the_batches() {
+    fn network_games_are_the_same_bit_for_bit_whatever_the_batches_and_lanes() {
         use crate::net::{Net, Scratch};
         use crate::net_agents::NetEvaluator;
-        let g = Game::new("lancashire", 2, &BTreeMap::new()).expect("game");
+        let g = Game::new("birmingham", 3, &BTreeMap::new()).expect("game");
         let (net, _) = Net::from_bytes(&crate::net::tests::file(&g, &[16, 8], &g)).expect("net");
         let config = SearchGamesConfig {
             search: PuctConfig {
-                simulations: 6,
+                simulations: 5,
                 gumbel: Some(crate::puct::GumbelConfig::default()),
                 ..PuctConfig::default()
             },
             policy_target: PolicyTarget::CompletedQ,
+            full_search_fraction: 0.5,
+            fast_simulations: 2,
+            parallel: 5,
             ..SearchGamesConfig::default()
         };
-        let mut runs = Vec::new();
-        for parallel in [5, 2, 1] {
+        let (seed, first, games) = (13, 2, 7);
+        let net_evaluator = |on_this_thread| NetEvaluator {
+            net: &net,
+            scratch: Scratch::default(),
+            batch: true,
+            on_this_thread,
+        };
+        let same = |got: &mut Vec<SearchGame>, want: &[SearchGame], what: &str| {
+            got.sort_by_key(|x| x.index);
+            assert_eq!(got.len(), want.len(), "{what}");
+            for (a, b) in got.iter().zip(want) {
+                assert_same_game(a, b, &format!("{what}, game {}", b.index));
+                let bits =
+                    |x: &SearchGame| x.policies.iter().map(|p| p.to_bits()).collect::<Vec<_>>();
+                assert_eq!(bits(a), bits(b), "{what}, game {}", b.index);
+            }
+        };
+        let (mut plain, mut plain_varied) = (Vec::new(), Vec::new());
+        let mut one = SearchGames::new(&g, config.clone(), seed, first, games);
+        let mut evaluator = net_evaluator(false);
+        while !one.is_done() {
+            plain.extend(one.step(&mut evaluator).expect("step"));
+        }
+        plain.sort_by_key(|x| x.index);
+        let mut one_varied = SearchGames::new(&g, config.clone(), seed, first, games);
+        let mut varied = Varied::new(&g);
+        while !one_varied.is_done() {
+            plain_varied.extend(one_varied.step(&mut varied).expect("step"));
+        }
+        plain_varied.sort_by_key(|x| x.index);
+        for parallel in [2, 1] {
             let config = SearchGamesConfig {
                 parallel,
                 ..config.clone()
             };
-            let mut evaluator = NetEvaluator {
-                net: &net,
-                scratch: Scratch::default(),
-                batch: true,
-            };
-            let mut play = SearchGames::new(&g, config, 9, 0, 5);
-            let mut games = Vec::new();
+            let mut play = SearchGames::new(&g, config, seed, first, games);
+            let mut got = Vec::new();
             while !play.is_done() {
-                games.extend(play.step(&mut evaluator).expect("step"));
+                got.extend(play.step(&mut evaluator).expect("step"));
             }
-            games.sort_by_key(|x| x.index);
-            runs.push(games);
+            same(&mut got, &plain, &format!("{parallel} at once"));
         }
-        for run in &runs[1..] {
-            for (a, b) in runs[0].iter().zip(run) {
-                assert_eq!(a.actions, b.actions);
-                assert!(a
-                    .policies
-                    .iter()
-                    .zip(&b.policies)
-                    .all(|(x, y)| x.to_bits() == y.to_bits()));
+        for count in [1, 2, 3, 5, 9] {
+            let mut lanes = Lanes::new(&g, config.clone(), seed, first, games, count);
+            assert_eq!(lanes.len(), count.min(config.parallel));
+            let mut evaluators: Vec<_> = (0..lanes.len())
+                .map(|_| net_evaluator(lanes.len() > 1))
+                .collect();
+            let mut got = Vec::new();
+            while !lanes.is_done() {
+                got.extend(lanes.step(&mut evaluators).expect("step"));
             }
+            same(&mut got, &plain, &format!("{count} lanes"));
+            assert_eq!(lanes.evaluations(), one.evaluations, "{count} lanes");
+            let (engine, network) = lanes.seconds();
+            assert!(engine > 0.0 && network > 0.0);
+
+            let mut lanes = Lanes::new(&g, config.clone(), seed, first, games, count);
+            let mut evaluators: Vec<_> = (0..lanes.len()).map(|_| Varied::new(&g)).collect();
+            let mut got = Vec::new();
+            while !lanes.is_done() {
+                got.extend(lanes.step(&mut evaluators).expect("step"));
+            }
+            same(&mut got, &plain_varied, &format!("{count} lanes (Varied)"));
+            let rows: usize = evaluators.iter().map(|e| e.rows).sum();
+            assert_eq!(rows, varied.rows, "{count} lanes (Varied)");
         }
+    }
+
+    /// An evaluator that fails stops its lane's step with its error; the other lanes stop at the end of their
+    /// round.
+    #[test]
+    fn a_failing_lane_evaluator_is_the_steps_error() {
+        let g = Game::new("lancashire", 2, &BTreeMap::new()).expect("game");
+        let config = SearchGamesConfig {
+            parallel: 4,
+            ..SearchGamesConfig::default()
+        };
+        let mut lanes = Lanes::new(&g, config, 1, 0, 4, 2);
+        let mut evaluators = [Slanted(false), Slanted(true)];
+        let err = lanes.step(&mut evaluators).unwrap_err().to_string();
+        assert!(err.contains("failed on purpose"), "{err}");
+        assert!(!lanes.is_done());
+    }
+
+    #[test]
+    fn a_lane_for_each_thread_of_at_least_lane_games() {
+        let threads = rayon::current_num_threads();
+        assert_eq!(Lanes::for_threads(1), 1);
+        assert_eq!(Lanes::for_threads(LANE_GAMES * 2 - 1), 1);
+        assert_eq!(Lanes::for_threads(LANE_GAMES * 2), threads.min(2));
+        assert_eq!(Lanes::for_threads(LANE_GAMES * 1000), threads);
     }
 
     #[test]
@@ -920,7 +1143,7 @@ mod tests {
             );
             let mut games = Vec::new();
             while !play.is_done() {
-                games.extend(play.step(&mut Slanted).expect("step"));
+                games.extend(play.step(&mut Slanted(false)).expect("step"));
             }
             games.sort_by_key(|x| x.index);
             runs.push(games);

@@ -11,7 +11,9 @@ use brass_core::net::{Net as CoreNet, Scratch};
 use brass_core::net_agents::NetEvaluator;
 use brass_core::puct::{Evaluator, PuctConfig};
 use brass_core::search_games::SearchGamesConfig;
-use brass_core::search_games::{SearchGame as CoreSearchGame, SearchGames as CoreSearchGames};
+use brass_core::search_games::{
+    Lanes, SearchGame as CoreSearchGame, SearchGames as CoreSearchGames,
+};
 use brass_core::{observation, selfplay, Error, Game as CoreGame};
 use numpy::{PyArray1, PyArrayMethods};
 use pyo3::exceptions::PyStopIteration;
@@ -97,7 +99,7 @@ impl Evaluator for PyEvaluator<'_, '_> {
 /// yields each `SearchGame` as it ends (not in index order).
 #[pyclass(module = "brass.search", frozen)]
 pub(crate) struct SearchGames {
-    inner: Mutex<CoreSearchGames>,
+    inner: Mutex<Play>,
     game: Arc<CoreGame>,
     evaluator: Py<PyAny>,
     native: Option<Arc<CoreNet>>,
@@ -185,7 +187,16 @@ impl SearchGames {
         let games = games_arg(py, games)?;
         let seed = seed_or_zero(py, seed)?;
         let first = first_arg(py, first)?;
-        let inner = guard(py, || Ok(CoreSearchGames::new(&g, c, seed, first, games)))?;
+        let inner = guard(py, || {
+            Ok(match &native {
+                // A native network: a lane of games per thread, each evaluating its own leaves.
+                Some(_) => {
+                    let lanes = Lanes::for_threads(c.parallel);
+                    Play::Lanes(Lanes::new(&g, c, seed, first, games, lanes))
+                }
+                None => Play::One(Box::new(CoreSearchGames::new(&g, c, seed, first, games))),
+            })
+        })?;
         Ok(SearchGames {
             inner: Mutex::new(inner),
             game: g,
@@ -202,15 +213,21 @@ impl SearchGames {
     /// Leaves evaluated so far.
     #[getter]
     fn leaf_evaluations(&self) -> u64 {
-        lock(&self.inner).evaluations
+        match &*lock(&self.inner) {
+            Play::One(p) => p.evaluations,
+            Play::Lanes(l) => l.evaluations(),
+        }
     }
 
     /// Seconds spent so far in the engine (playing, searching, observations) and in a native network's
-    /// evaluations; with a Python evaluator, its time is not counted here.
+    /// evaluations — wall-clock seconds: with a native network, each lane's averaged over the lanes, which
+    /// run at the same time; with a Python evaluator, its time is not counted here.
     #[getter]
     fn seconds(&self) -> (f64, f64) {
-        let inner = lock(&self.inner);
-        (inner.engine_seconds, inner.network_seconds)
+        match &*lock(&self.inner) {
+            Play::One(p) => (p.engine_seconds, p.network_seconds),
+            Play::Lanes(l) => l.seconds(),
+        }
     }
 
     fn __next__(&self, py: Python<'_>) -> PyResult<SearchGame> {
@@ -228,6 +245,28 @@ impl SearchGames {
     }
 }
 
+/// The games under way: split into lanes (a native network), or one batch for a Python evaluator.
+enum Play {
+    One(Box<CoreSearchGames>),
+    Lanes(Lanes),
+}
+
+impl Play {
+    fn is_done(&self) -> bool {
+        match self {
+            Play::One(p) => p.is_done(),
+            Play::Lanes(l) => l.is_done(),
+        }
+    }
+
+    fn one(&mut self) -> &mut CoreSearchGames {
+        match self {
+            Play::One(p) => p,
+            Play::Lanes(_) => unreachable!("a Python evaluator plays one batch"),
+        }
+    }
+}
+
 fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     m.lock().unwrap_or_else(|e| e.into_inner())
 }
@@ -239,18 +278,26 @@ impl SearchGames {
             let net = net.clone();
             return detached(py, || {
                 let mut inner = lock(&self.inner);
-                let mut evaluator = NetEvaluator {
-                    net: &net,
-                    scratch: Scratch::default(),
-                    batch: true,
+                let Play::Lanes(lanes) = &mut *inner else {
+                    unreachable!("a native network plays in lanes");
                 };
-                inner.step(&mut evaluator)
+                let split = lanes.len() > 1;
+                let mut evaluators: Vec<NetEvaluator> = (0..lanes.len())
+                    .map(|_| NetEvaluator {
+                        net: &net,
+                        scratch: Scratch::default(),
+                        batch: true,
+                        on_this_thread: split,
+                    })
+                    .collect();
+                lanes.step(&mut evaluators)
             });
         }
         let (finished, leaves) = detached(py, || {
             let mut inner = lock(&self.inner);
-            let finished = inner.advance();
-            Ok((finished, inner.leaves()))
+            let play = inner.one();
+            let finished = play.advance();
+            Ok((finished, play.leaves()))
         })?;
         let (obs, masks, rows) = leaves;
         if rows > 0 {
@@ -259,7 +306,7 @@ impl SearchGames {
             if let Err(e) = evaluator.evaluate(&obs, &masks, rows, &mut logits, &mut values) {
                 return Err(evaluator.failure(e));
             }
-            detached(py, || lock(&self.inner).deliver(&logits, &values))?;
+            detached(py, || lock(&self.inner).one().deliver(&logits, &values))?;
         }
         Ok(finished)
     }
@@ -383,6 +430,7 @@ pub(crate) fn analyse(
                     net: &net,
                     scratch: Scratch::default(),
                     batch: false,
+                    on_this_thread: false,
                 };
                 brass_core::puct::search(&game, &s, &c, seed, &mut e)
             })?
