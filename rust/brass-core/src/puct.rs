@@ -1668,13 +1668,27 @@ pub(crate) mod tests {
         );
     }
 
-    /// The game's last action in a 3-player Lancashire game, where a sale to the Distant Cotton Market ends
-    /// the game in some deals and not in others (tests/search_positions.rs): the search is still the plain
-    /// one, which evaluates a node the first time a deal reaches it with the game going on.
+    /// Lancashire, 3 players, the game's last action (round 9 of the Rail Era, player 2's last card, taken in
+    /// game 227 of a `brass learn` run's second iteration): a sale to the Distant Cotton Market draws a hidden
+    /// tile (L-42), so after `sell oldham/2 distant` the game is over in some deals (the market closes, the
+    /// action ends) and goes on in others (another mill may be sold). A dealt node the search had found over
+    /// was kept as evaluated without its priors; a later deal where it went on read them and panicked (index
+    /// u32::MAX). Its result is now backed up without marking the node evaluated: the search is the plain one,
+    /// which evaluates a node the first time a deal reaches it with the game going on.
     #[test]
-    fn a_node_over_in_one_deal_and_not_in_another_is_searched_as_the_plain_search_does() {
+    fn l42_a_dealt_node_over_in_one_deal_and_not_in_another_is_searched_as_the_plain_search_does() {
         let text = include_str!("../tests/positions/lancashire-3p-last-action.json");
         let (g, root) = crate::json::from_json(text).expect("a position");
+        let over = |seed: u64| {
+            let mut s = resample_hidden(&g, &root, 2, seed);
+            for a in ["card barrow_in_furness", "sell oldham/2 distant"] {
+                let id = g.parse_action(a).expect("notation");
+                crate::apply::apply(&g, &mut s, id as i64).expect("legal");
+            }
+            s.is_terminal()
+        };
+        let ends: Vec<bool> = (0..64).map(over).collect();
+        assert!(ends.contains(&true) && ends.contains(&false), "{ends:?}");
         let gumbel = PuctConfig {
             gumbel: Some(GumbelConfig {
                 considered: 16,

@@ -17,7 +17,6 @@ mod rules_resources;
 mod rules_round;
 mod rules_setup;
 mod sampler;
-mod search_positions;
 mod state_checks;
 mod vecenv;
 mod vectors;
