@@ -337,19 +337,6 @@ impl Net {
         self.evaluate_as(observations, rows, scratch, logits, values, true);
     }
 
-    /// [`evaluate_batch`](Net::evaluate_batch) on the calling thread alone, never split between threads: for
-    /// a lane of [`Lanes`](crate::search_games::Lanes), which has a thread to itself (the same values).
-    pub fn evaluate_batch_on_this_thread(
-        &self,
-        observations: &[f32],
-        rows: usize,
-        scratch: &mut Scratch,
-        logits: &mut Vec<f32>,
-        values: &mut Vec<f32>,
-    ) {
-        self.evaluate_rows(observations, rows, scratch, logits, values, true);
-    }
-
     fn evaluate_as(
         &self,
         observations: &[f32],
@@ -386,8 +373,10 @@ impl Net {
         }
     }
 
-    /// [`evaluate`](Net::evaluate) on this thread.
-    fn evaluate_rows(
+    /// [`evaluate`](Net::evaluate) (or with `batch`, [`evaluate_batch`](Net::evaluate_batch)) on the calling
+    /// thread alone, never split between threads: also for a lane of
+    /// [`Lanes`](crate::search_games::Lanes), which has a thread to itself (the same values).
+    pub(crate) fn evaluate_rows(
         &self,
         observations: &[f32],
         rows: usize,

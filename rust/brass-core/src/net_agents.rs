@@ -31,13 +31,8 @@ impl Evaluator for NetEvaluator<'_> {
         values: &mut Vec<f32>,
     ) -> crate::error::Result<()> {
         if self.batch && self.on_this_thread {
-            self.net.evaluate_batch_on_this_thread(
-                observations,
-                rows,
-                &mut self.scratch,
-                logits,
-                values,
-            );
+            self.net
+                .evaluate_rows(observations, rows, &mut self.scratch, logits, values, true);
         } else if self.batch {
             self.net
                 .evaluate_batch(observations, rows, &mut self.scratch, logits, values);
