@@ -7,6 +7,7 @@ from __future__ import annotations
 import csv
 import dataclasses
 import json
+import math
 import os
 import pathlib
 import random
@@ -345,3 +346,72 @@ def test_the_arena_of_a_run_always_has_greedy_among_its_anchors(tmp_path: pathli
     with open(tmp_path / "run" / "log.csv") as f:
         row = list(csv.DictReader(f))[-1]
     assert row["vs_greedy_win_rate"] != "" and row["vs_random_win_rate"] != ""
+
+
+def test_a_decaying_learning_rate_falls_along_its_cosine_and_resumes_where_it_was(tmp_path: pathlib.Path) -> None:
+    """`decay_iterations`: the warm start at the full rate, iteration 1 at the full rate, the middle of the decay at
+    the mean of the two rates, its end and after at the final rate; the optimiser really uses it (one update at
+    the final rate moves the weights less than at the full one), and a resumed run goes on from its step count."""
+    config = dataclasses.replace(TINY, decay_iterations=4, final_learning_rate=1e-4, learning_rate=1e-3)
+    folder = tmp_path / "run"
+    trainer = learn.Trainer(str(folder), config, say=lambda _: None)
+    schedule = trainer.learning_rate
+    warm, steps = config.warm_start_steps, config.steps_per_iteration
+    assert float(schedule(0)) == pytest.approx(1e-3) and float(schedule(warm - 1)) == pytest.approx(1e-3)
+    assert trainer.learning_rate_of(1) == pytest.approx(1e-3)
+    assert trainer.learning_rate_of(3) == pytest.approx(5.5e-4)  # half-way down the cosine: the mean
+    assert trainer.learning_rate_of(5) == pytest.approx(1e-4) and trainer.learning_rate_of(50) == pytest.approx(1e-4)
+    assert float(schedule(warm + 2 * steps)) == pytest.approx(5.5e-4)
+    trainer.run()
+    rows = log_rows(folder)
+    quarter = 1e-4 + 9e-4 * (1 + math.cos(math.pi / 4)) / 2  # a quarter of the way down
+    assert [float(r["learning_rate"]) for r in rows] == [pytest.approx(1e-3), pytest.approx(quarter, rel=1e-3)]
+    again = learn.Trainer(str(folder), resume=True, say=lambda _: None)
+    counts = [np.asarray(x) for x in again.jax.tree_util.tree_leaves(again.opt_state) if np.asarray(x).ndim == 0]
+    assert int(counts[0]) == warm + 2 * steps  # the update count, so the schedule, goes on where it was
+    again.config.iterations = 3
+    again.run()
+    assert float(log_rows(folder)[2]["learning_rate"]) == pytest.approx(5.5e-4)
+    # A bad final rate is refused before the run's folder is made.
+    bad = dataclasses.replace(config, final_learning_rate=2e-3)
+    with pytest.raises(learn.LearnError, match="final_learning_rate"):
+        learn.Trainer(str(tmp_path / "bad"), bad, say=lambda _: None)
+    assert not (tmp_path / "bad").exists()
+
+
+def test_the_optimiser_moves_the_weights_by_the_scheduled_rate() -> None:
+    """Adam's first step moves each weight by about the learning rate: at the decay's end by a tenth of its start."""
+    game = brass.Game("birmingham", players=2)
+    data = learn.imitation_samples(game, 1, seed=3)
+    moved = []
+    for iterations_done in (0, 10):
+        config = learn.LearnConfig(
+            widths=[16],
+            batch_size=64,
+            decay_iterations=4,
+            steps_per_iteration=5,
+            learning_rate=1e-3,
+            final_learning_rate=1e-4,
+            weight_decay=0.0,
+        )
+        trainer = learn.Trainer.__new__(learn.Trainer)
+        trainer.config, trainer.game = config, game
+        trainer.jax, trainer.jnp, trainer.optax = learn.jax_libraries()
+        trainer.learning_rate = learn.learning_rate_schedule(config, trainer.optax)
+        trainer.optimizer = trainer.optax.adamw(trainer.learning_rate, weight_decay=0.0)
+        trainer._update = trainer.jax.jit(trainer._update_step)
+        trainer.params = {k: jnp.asarray(v) for k, v in learn.init_params(game, config.widths, 2).items()}
+        start = dict(trainer.params)
+        trainer.opt_state = trainer.optimizer.init(trainer.params)
+        # The schedule's step count (the state's last counter; Adam's own stays at 0, its first step's size the
+        # rate) as if `iterations_done` iterations had trained.
+        leaves, tree = trainer.jax.tree_util.tree_flatten(trainer.opt_state)
+        last = max(i for i, x in enumerate(leaves) if np.asarray(x).ndim == 0)
+        leaves[last] = jnp.asarray(iterations_done * 5, leaves[last].dtype)
+        trainer.opt_state = trainer.jax.tree_util.tree_unflatten(tree, leaves)
+        trainer.rng = np.random.default_rng(2)
+        trainer.buffer = learn.Buffer(10_000)
+        trainer.buffer.add(data)
+        trainer.train(1)
+        moved.append(max(float(jnp.max(jnp.abs(trainer.params[k] - start[k]))) for k in start))
+    assert moved[0] == pytest.approx(1e-3, rel=0.05) and moved[1] == pytest.approx(1e-4, rel=0.05), moved

@@ -48,6 +48,8 @@ def add_parser(sub: Any) -> None:
         ("steps_per_iteration", int),
         ("batch_size", int),
         ("learning_rate", float),
+        ("decay_iterations", int),
+        ("final_learning_rate", float),
         ("buffer", int),
         ("warm_start_games", int),
         ("warm_start_steps", int),

@@ -38,7 +38,16 @@ from brass.learn.network import (
     load_network,
     save_network,
 )
-from brass.learn.trainer import EVAL_SEED, LOG_COLUMNS, LearnConfig, Trainer, held_out, plot_log, stored_config
+from brass.learn.trainer import (
+    EVAL_SEED,
+    LOG_COLUMNS,
+    LearnConfig,
+    Trainer,
+    held_out,
+    learning_rate_schedule,
+    plot_log,
+    stored_config,
+)
 
 __all__ = [
     "EVAL_SEED",
@@ -59,6 +68,7 @@ __all__ = [
     "init_params",
     "jax_libraries",
     "layer_names",
+    "learning_rate_schedule",
     "load_network",
     "load_samples",
     "margins",

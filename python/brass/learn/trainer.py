@@ -66,6 +66,11 @@ class LearnConfig:
     batch_size: int = 256
     steps_per_iteration: int = 100
     learning_rate: float = 1e-3
+    #: The learning rate falls along a cosine from `learning_rate` to `final_learning_rate` over the first
+    #: `decay_iterations` iterations (the warm start's steps at `learning_rate`), then stays there; 0: constant.
+    #: A constant rate lets a run drift away from its best network (docs/learning.md, Ablations).
+    decay_iterations: int = 0
+    final_learning_rate: float = 1e-4
     weight_decay: float = 1e-4
     #: The weights of the value loss and of the auxiliary targets' (final and first-era VP margins).
     value_weight: float = 1.0
@@ -107,6 +112,7 @@ LOG_COLUMNS = [
     "network_seconds",
     "train_seconds",
     "leaf_evaluations",
+    "learning_rate",
     # Held out: this iteration's games, measured before training on them.
     "value_mse",
     "value_mse_constant",
@@ -167,6 +173,23 @@ def stored_config(folder: str) -> LearnConfig:
         return LearnConfig(**json.load(f))
 
 
+def learning_rate_schedule(c: LearnConfig, optax: Any) -> Any:
+    """The learning rate of the run's optimiser: `learning_rate` itself, or with `decay_iterations` a schedule of
+    the update count — constant through the warm start's steps, then a cosine down to `final_learning_rate` over
+    `decay_iterations` iterations of `steps_per_iteration` steps, then constant."""
+    if c.decay_iterations <= 0:
+        return c.learning_rate  # a plain rate: the optimiser state of runs made before schedules existed
+    if not 0 < c.final_learning_rate <= c.learning_rate:
+        raise LearnError(
+            f"final_learning_rate {c.final_learning_rate} must be positive and at most learning_rate {c.learning_rate}"
+        )
+    warm = c.warm_start_steps if c.warm_start_games > 0 else 0
+    falling = optax.cosine_decay_schedule(
+        c.learning_rate, c.decay_iterations * c.steps_per_iteration, alpha=c.final_learning_rate / c.learning_rate
+    )
+    return optax.join_schedules([optax.constant_schedule(c.learning_rate), falling], [warm])
+
+
 def _base_name(name: str) -> str:
     """An arena entrant's agent name without the `#n` that tells copies of it apart."""
     return re.sub(r"#\d+$", "", name)
@@ -189,11 +212,13 @@ class Trainer:
             if os.path.exists(path):
                 raise LearnError(f"{folder} already holds a run: pass --resume to continue it, or another --out")
             self.config = config or LearnConfig()
+            learning_rate_schedule(self.config, self.optax)  # a bad schedule is refused before the folder is made
             os.makedirs(os.path.join(folder, "data"), exist_ok=True)
             os.makedirs(os.path.join(folder, "nets"), exist_ok=True)
             write_whole(path, json.dumps(asdict(self.config), indent=1))
         self.game = self.config.make_game()
-        self.optimizer = self.optax.adamw(self.config.learning_rate, weight_decay=self.config.weight_decay)
+        self.learning_rate = learning_rate_schedule(self.config, self.optax)
+        self.optimizer = self.optax.adamw(self.learning_rate, weight_decay=self.config.weight_decay)
         self._update = self.jax.jit(self._update_step)
         self.buffer = Buffer(self.config.buffer)
         self.iteration = 0
@@ -239,6 +264,14 @@ class Trainer:
         (_, losses), grads = self.jax.value_and_grad(self._loss, has_aux=True)(params, batch)
         updates, opt_state = self.optimizer.update(grads, opt_state, params)
         return self.optax.apply_updates(params, updates), opt_state, losses
+
+    def learning_rate_of(self, iteration: int) -> float:
+        """The learning rate of iteration `iteration`'s first training step."""
+        c = self.config
+        if callable(self.learning_rate):
+            warm = c.warm_start_steps if c.warm_start_games > 0 else 0
+            return float(self.learning_rate(warm + (iteration - 1) * c.steps_per_iteration))
+        return float(self.learning_rate)
 
     def train(self, steps: int) -> tuple[float, float, float]:
         """`steps` updates on batches from the buffer; the mean policy, value and auxiliary losses."""
@@ -496,6 +529,7 @@ class Trainer:
             "selfplay_seconds": round(selfplay_seconds, 1),
             "train_seconds": round(train_seconds, 1),
             "leaf_evaluations": leaves,
+            "learning_rate": float(f"{self.learning_rate_of(i):.3g}"),
             "engine_seconds": round(engine_seconds, 1),
             "network_seconds": round(network_seconds, 1),
             **measured,
