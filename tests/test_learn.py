@@ -415,3 +415,35 @@ def test_the_optimiser_moves_the_weights_by_the_scheduled_rate() -> None:
         trainer.train(1)
         moved.append(max(float(jnp.max(jnp.abs(trainer.params[k] - start[k]))) for k in start))
     assert moved[0] == pytest.approx(1e-3, rel=0.05) and moved[1] == pytest.approx(1e-4, rel=0.05), moved
+
+
+def test_a_value_sample_rate_keeps_that_share_of_value_targets_and_the_rest_teach_the_policy_only(
+    tmp_path: pathlib.Path,
+) -> None:
+    """`value_sample_rate`: the saved self-play samples keep a value (and auxiliary) target in about that share of
+    their rows, NaN in the others; a row without one adds nothing to the value loss, its policy still counts."""
+    config = dataclasses.replace(TINY, value_sample_rate=0.25, iterations=1, eval_every=0)
+    folder = tmp_path / "run"
+    trainer = learn.Trainer(str(folder), config, say=lambda _: None)
+    trainer.run()
+    (name,) = [n for n in os.listdir(folder / "data") if n.startswith("0001-")]
+    data = learn.load_samples(str(folder / "data" / name))
+    kept = ~np.isnan(data.value[:, 0])
+    assert 0.1 < kept.mean() < 0.45, kept.mean()
+    assert np.array_equal(np.isnan(data.aux).all(axis=1), ~kept) and not np.isnan(data.aux[kept]).any()
+    assert np.isfinite(float(log_rows(folder)[0]["value_loss"]))
+    # The loss of a batch with rows lacking a value target is the valued rows' value loss, and the policy's of all.
+    trainer.buffer = learn.Buffer(len(data))
+    trainer.buffer.add(data)
+    batch = trainer.buffer.batch(np.random.default_rng(4), 64, trainer.game.num_actions)
+    valued = ~np.isnan(batch["value"][:, 0])
+    assert 0 < valued.sum() < 64
+    _, (policy_loss, value_loss, aux_loss) = trainer._loss(trainer.params, batch)
+    only = {k: v[valued] for k, v in batch.items()}
+    _, (_, want_value, want_aux) = trainer._loss(trainer.params, only)
+    assert float(value_loss) == pytest.approx(float(want_value), rel=1e-5)
+    assert float(aux_loss) == pytest.approx(float(want_aux), rel=1e-5)
+    _, (want_policy, _, _) = trainer._loss(trainer.params, {**batch, "value": np.zeros_like(batch["value"])})
+    assert float(policy_loss) == pytest.approx(float(want_policy), rel=1e-6)
+    grads = trainer.jax.grad(lambda p: trainer._loss(p, batch)[0])(trainer.params)
+    assert all(np.isfinite(np.asarray(g)).all() for g in grads.values())

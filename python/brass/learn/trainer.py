@@ -78,6 +78,10 @@ class LearnConfig:
     #: The value target: (1 − m) × the game's result + m × tanh(final VP margin / 10) (0: the result alone). A
     #: margin says more than a win or a loss about the position, and is less noisy to learn from.
     value_margin: float = 0.0
+    #: The share of each iteration's self-play decisions that keep their value and auxiliary targets (drawn
+    #: once, seeded): a game's ~150 decisions share one result, and a value head trained on all of them learns
+    #: the buffer's games by heart (held-out error above the constant's) while its training loss falls.
+    value_sample_rate: float = 1.0
     buffer: int = 50_000
     #: Greedy self-play games imitated before the first iteration (each decision kept with probability
     #: `warm_start_sample_rate`), and the training steps on them.
@@ -253,7 +257,10 @@ class Trainer:
         target = jnp.where(
             jnp.isnan(margin), batch["value"], (1 - c.value_margin) * batch["value"] + c.value_margin * margin
         )
-        value_loss = jnp.mean(jnp.sum((values - target) ** 2, axis=1))
+        # Rows without a value target (NaN: `value_sample_rate`) count for the policy only.
+        valued = ~jnp.isnan(target[:, 0])
+        squared = jnp.sum((values - jnp.where(valued[:, None], target, 0.0)) ** 2, axis=1)
+        value_loss = jnp.sum(jnp.where(valued, squared, 0.0)) / jnp.maximum(jnp.sum(valued), 1.0)
         known = ~jnp.isnan(batch["aux"])
         error = jnp.where(known, aux - jnp.where(known, batch["aux"], 0.0), 0.0) if aux is not None else 0.0
         aux_loss = jnp.sum(error**2) / jnp.maximum(jnp.sum(known), 1.0) * batch["aux"].shape[1]
@@ -510,6 +517,10 @@ class Trainer:
         data = Samples.concatenate([samples_of(g, self.game) for g in games])
         selfplay_seconds = time.perf_counter() - t0
         measured = held_out(self.params, data, self.game.num_actions)
+        if c.value_sample_rate < 1.0:
+            dropped = np.random.default_rng([c.seed, i, 1]).random(len(data)) >= c.value_sample_rate
+            data.value[dropped] = np.nan
+            data.aux[dropped] = np.nan
         save_samples(data, os.path.join(self.folder, "data", f"{i:04d}-{len(data)}.npz"))
         self.buffer.add(data)
         self._prune_data()
