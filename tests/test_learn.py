@@ -104,8 +104,11 @@ def test_the_command_refuses_a_used_folder_and_resumes_it(tmp_path: pathlib.Path
     args = ["learn", "--game", "lancashire", "--players", "2", "--out", str(folder), "--iterations", "1"]
     small = ["--widths", "16", "--games-per-iteration", "2", "--simulations", "3", "--parallel", "2"]
     small += ["--steps-per-iteration", "3", "--batch-size", "8", "--eval-every", "0"]
+    small += ["--decay-iterations", "5", "--final-learning-rate", "2e-4", "--value-sample-rate", "0.5"]
     assert main(args + small) == 0
-    assert json.loads((folder / "config.json").read_text())["game"] == "lancashire"
+    stored = json.loads((folder / "config.json").read_text())
+    assert stored["game"] == "lancashire" and stored["decay_iterations"] == 5
+    assert stored["final_learning_rate"] == 2e-4 and stored["value_sample_rate"] == 0.5
     assert main(args + small) == 2
     assert "already holds a run" in capsys.readouterr().err
     assert main(["learn", "--out", str(folder), "--resume", "--iterations", "2"]) == 0
