@@ -16,6 +16,7 @@ import stat
 import subprocess
 import sys
 
+import jax
 import jax.numpy as jnp
 import numpy as np
 import pytest
@@ -65,6 +66,29 @@ def test_the_native_network_evaluates_what_jax_evaluates(tmp_path: pathlib.Path)
     assert {k: v.tolist() for k, v in learn.load_network(str(path)).items()} == {
         k: v.tolist() for k, v in params.items() if not k.startswith("aux.")
     }
+
+
+def test_the_compiled_step_widens_stored_rows_to_the_same_batch_and_saved_samples_read_back(tmp_path) -> None:
+    game = brass.Game("birmingham", players=2)
+    data = learn.imitation_samples(game, 3, seed=8)
+    data.aux[::3] = np.nan  # unknown targets stay unknown
+    buffer = learn.Buffer(10_000)
+    buffer.add(data)
+    want = buffer.batch(np.random.default_rng(2), 64, game.num_actions)
+    stored = buffer.stored_batch(np.random.default_rng(2), 64)
+    assert stored["observation"].dtype == np.float16 and stored["legal_mask"].dtype == np.uint8
+    got = jax.jit(lambda s: learn.data.widen(s, game.num_actions, jnp))(stored)
+    assert sorted(got) == sorted(want)
+    for name, array in want.items():
+        assert np.asarray(got[name]).dtype == array.dtype, name
+        np.testing.assert_array_equal(np.asarray(got[name]), array, err_msg=name)
+    assert want["mask"].sum(axis=1).min() >= 1  # the masks were unpacked, not zeroed
+    path = tmp_path / "0001.npz"
+    learn.save_samples(data, str(path))
+    back = learn.load_samples(str(path))
+    for name in learn.Samples.__dataclass_fields__:
+        kept = np.asarray(getattr(back, name))
+        np.testing.assert_array_equal(kept, np.asarray(getattr(data, name), kept.dtype), err_msg=name)
 
 
 def test_a_tiny_run_learns_checkpoints_resumes_and_exports_a_playable_network(tmp_path: pathlib.Path) -> None:

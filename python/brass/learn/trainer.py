@@ -25,7 +25,7 @@ import numpy as np
 import brass
 from brass import agents, search
 from brass._files import remove_partials, replacing, write_whole
-from brass.learn.data import Buffer, Samples, imitation_samples, load_samples, samples_of, save_samples
+from brass.learn.data import Buffer, Samples, imitation_samples, load_samples, samples_of, save_samples, widen
 from brass.learn.network import INSTALL_HINT, LearnError, forward_all, init_params, jax_libraries, save_network
 from brass.samples import unpack_masks
 
@@ -272,7 +272,8 @@ class Trainer:
         total = policy_loss + c.value_weight * value_loss + c.aux_weight * aux_loss
         return total, (policy_loss, value_loss, aux_loss)
 
-    def _update_step(self, params: dict[str, Any], opt_state: Any, batch: dict[str, Any]) -> tuple[Any, ...]:
+    def _update_step(self, params: dict[str, Any], opt_state: Any, stored: dict[str, Any]) -> tuple[Any, ...]:
+        batch = widen(stored, self.game.num_actions, self.jnp)
         (_, losses), grads = self.jax.value_and_grad(self._loss, has_aux=True)(params, batch)
         updates, opt_state = self.optimizer.update(grads, opt_state, params)
         return self.optax.apply_updates(params, updates), opt_state, losses
@@ -289,10 +290,10 @@ class Trainer:
         """`steps` updates on batches from the buffer; the mean policy, value and auxiliary losses."""
         losses = []
         for _ in range(steps):
-            batch = self.buffer.batch(self.rng, self.config.batch_size, self.game.num_actions)
-            self.params, self.opt_state, parts = self._update(self.params, self.opt_state, batch)
-            losses.append([float(x) for x in parts])
-        mean = np.mean(losses, axis=0) if losses else [float("nan")] * 3
+            stored = self.buffer.stored_batch(self.rng, self.config.batch_size)
+            self.params, self.opt_state, parts = self._update(self.params, self.opt_state, stored)
+            losses.append(parts)  # read once at the end: a read each step would wait for it, not draw the next batch
+        mean = np.mean([[float(x) for x in parts] for parts in losses], axis=0) if losses else [float("nan")] * 3
         return float(mean[0]), float(mean[1]), float(mean[2])
 
     # --- files ----------------------------------------------------------------------------------------
