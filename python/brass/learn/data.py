@@ -162,8 +162,9 @@ def save_samples(samples: Samples, path: str) -> None:
     arrays = asdict(samples)
     for name in ("observation", "policy", "aux"):
         arrays[name] = np.asarray(arrays[name], np.float16)
-    # zlib's fastest level: the observations are mostly zeros, so it keeps nearly all of the default level's
-    # gain (about 40 to 1) in a fraction of its time, which a 2-core machine would take from the training.
+    # zlib's fastest level: the observations are mostly zeros, so it keeps most of the default level's gain
+    # (30,000 Birmingham decisions: 5.4 MB against 3.0 MB, from 115 MB) in half its time, which a 2-core
+    # machine would take from the training.
     with replacing(path) as f, zipfile.ZipFile(f, "w", compression=zipfile.ZIP_DEFLATED, compresslevel=1) as z:
         for name, array in arrays.items():
             with z.open(f"{name}.npy", "w", force_zip64=True) as member:
