@@ -132,6 +132,11 @@ def test_the_shipped_networks_are_listed_and_the_env_adapters_take_them_as_oppon
         assert agents.NETWORKS[(n.game, n.players)] == n.name
         net = agents.Net.pretrained(n.name)
         assert (net.game.name, net.game.players) == (n.game, n.players)
+    # Every configuration of every game has one (issue 32, item 5), and a game with an option has none.
+    for name, info in brass.games().items():
+        for players in info["players"]:
+            assert agents.network_for(brass.Game(name, players=players)) == f"{name}-{players}p"
+    assert agents.network_for(brass.Game("lancashire", players=3, classic_deck=True)) is None
     network = listed[0]
     game = brass.Game(network.game, players=network.players)
     policy = as_policy(f"netmcts:8:{network.name}", seed=1)

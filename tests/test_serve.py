@@ -234,9 +234,9 @@ def test_mcts_analysis_gives_every_legal_move_its_visit_share_and_value(client: 
     assert brass.agents.MCTS(300).choose(state, seed=0) == body["moves"][0]["id"]
     for bad in ({"engine": "mcts", "iterations": 0}, {"engine": "alpha"}):
         assert client.post(f"/api/games/{view['id']}/analyse", json=bad).status_code == 400
-    # The network's analysis where no network was trained for the configuration (classic Brass).
-    classic = new_game(client, game="brass", players=3, seats=["human"] * 3)
-    r = client.post(f"/api/games/{classic['id']}/analyse", json={"engine": "network"})
+    # The network's analysis where no network was trained for the configuration (a game with an option).
+    intro = new_game(client, game="lancashire", players=2, options={"intro": True}, seats=["human"] * 2)
+    r = client.post(f"/api/games/{intro['id']}/analyse", json={"engine": "network"})
     assert r.status_code == 400 and "network" in r.json()["error"]
 
 
@@ -428,6 +428,8 @@ def test_the_trained_network_plays_its_own_configuration(client: ApiClient) -> N
         "birmingham-2p": {"game": "birmingham", "players": 2},
         "birmingham-3p": {"game": "birmingham", "players": 3},
         "birmingham-4p": {"game": "birmingham", "players": 4},
+        "brass-3p": {"game": "brass", "players": 3},
+        "brass-4p": {"game": "brass", "players": 4},
         "lancashire-2p": {"game": "lancashire", "players": 2},
         "lancashire-3p": {"game": "lancashire", "players": 3},
         "lancashire-4p": {"game": "lancashire", "players": 4},

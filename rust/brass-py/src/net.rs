@@ -18,10 +18,12 @@ use std::sync::Arc;
 
 /// The networks shipped with the package (docs/learning.md, "Shipped networks"): name → file in
 /// `brass/nets`. Python reads the table as `brass._brass.agents.PRETRAINED`.
-const PRETRAINED: [(&str, &str); 6] = [
+const PRETRAINED: [(&str, &str); 8] = [
     ("birmingham-2p", "birmingham-2p.safetensors"),
     ("birmingham-3p", "birmingham-3p.safetensors"),
     ("birmingham-4p", "birmingham-4p.safetensors"),
+    ("brass-3p", "brass-3p.safetensors"),
+    ("brass-4p", "brass-4p.safetensors"),
     ("lancashire-2p", "lancashire-2p.safetensors"),
     ("lancashire-3p", "lancashire-3p.safetensors"),
     ("lancashire-4p", "lancashire-4p.safetensors"),
