@@ -79,8 +79,10 @@ const BARREL_VALUE: f64 = 0.5;
 const SELLABLE: f64 = 0.8;
 /// … connected to such a merchant but short of beer …
 const CONNECTED: f64 = 0.5;
-/// … or connected to none.
-const UNCONNECTED: f64 = 0.3;
+/// … or connected to none. At 0.3, tiles no merchant reached drew seats that never sold into loans they could
+/// not repay: every all-Greedy seat that ended at 0 VP or under 20 had made no sale in the Canal Era
+/// (docs/agents.md, 5 December 2026); at 0.15 half as many collapse, and Greedy is no weaker.
+const UNCONNECTED: f64 = 0.15;
 
 /// Birmingham, two players: the share of an unflipped brewery's VP counted (elsewhere a producer counts
 /// half). A brewery flips only when its beer is drunk, mostly in other players' sales; with one opponent
@@ -120,13 +122,19 @@ const MONEY_FADE_ROUNDS: f64 = 3.0;
 
 /// Birmingham: the chance an own unflipped tile that sells is sold before it is too late (see
 /// [`SELLABLE`]), judged by the rules' own sale check (`rules::check_sell`) against every merchant space.
+///
+/// `beer` is the beer not yet promised to the player's other tiles: a tile found sellable spends the barrels
+/// its sale would take from it (B-25), so two tiles counting on one barrel do not both count as sellable.
+/// Counted twice, a merchant's only barrel made each sale look like a loss (the other tile fell from sellable
+/// to short of beer), and Greedy kept both tiles unsold.
 fn sale_prospect(
     game: &Game,
     config: &BirminghamConfig,
-    state: &State,
+    beer: &mut State,
     ctx: &Ctx,
     space: u8,
 ) -> f64 {
+    let state = &*beer;
     let t = state.board[space as usize];
     let loc = game.spaces[space as usize].location;
     let mut connected = false;
@@ -140,6 +148,8 @@ fn sale_prospect(
         }
         connected = true;
         if rules::check_sell(game, state, ctx, space, SaleTarget::Merchant(m as u8)).is_ok() {
+            let need = game.tile_spec(t.industry, t.level).map_or(0, |x| x.beer);
+            promise_beer(game, beer, ctx.player, m, need);
             return SELLABLE;
         }
     }
@@ -147,6 +157,33 @@ fn sale_prospect(
         CONNECTED
     } else {
         UNCONNECTED
+    }
+}
+
+/// Take `need` barrels off `beer` for a sale of `player`'s to merchant `m`: the merchant's barrel first (its
+/// sale earns the bonus, B-26), then the player's own breweries, then others' (B-8), in space order.
+/// Which breweries of others a sale may reach does not matter here: taking any of theirs only makes the
+/// player's later tiles less likely to count as sellable.
+fn promise_beer(game: &Game, beer: &mut State, player: u8, m: usize, need: u8) {
+    let mut need = need;
+    if need > 0 && (beer.birmingham().beer >> m) & 1 == 1 {
+        beer.birmingham_mut().beer &= !(1 << m);
+        need -= 1;
+    }
+    let brewery = game.producer(crate::game::Resource::Beer);
+    for own in [true, false] {
+        for s in 0..game.spaces.len() {
+            if need == 0 {
+                return;
+            }
+            let t = &mut beer.board[s];
+            if t.is_empty() || t.industry != brewery || (t.owner == player) != own {
+                continue;
+            }
+            let take = need.min(t.cubes);
+            t.cubes -= take;
+            need -= take;
+        }
     }
 }
 
@@ -245,7 +282,8 @@ fn money_value(game: &Game, state: &State, player: u8) -> f64 {
 /// - an unflipped tile that sells counts its VP and its income (income spaces / 2 × rounds left × 0.15)
 ///   times its *sale prospect*: 0.8 if the rules' sale check passes now for some merchant (connected, a
 ///   merchant tile that buys it, beer from own breweries, connected ones or the merchant's barrel), 0.5 if
-///   only the beer is missing, 0.3 if no merchant that buys it is connected;
+///   only the beer is missing, 0.15 if no merchant that buys it is connected; the tiles are judged in space
+///   order, each sellable one taking the beer its sale would spend (so one barrel makes one tile sellable);
 /// - each own link also counts the link icons of the player's own unflipped tiles that sell at its ends,
 ///   times their sale prospect (they show once the tile is sold, B-19);
 /// - an unflipped coal mine, iron works or brewery counts half its VP (a brewery in a 2-player game 0.36)
@@ -287,6 +325,8 @@ fn evaluate_position(game: &Game, state: &State, player: u8) -> f64 {
     let mut prospect = [0.0f64; MAX_SPACES];
     // Per industry, the own unflipped producers counted so far (Birmingham, PRODUCER_REPEAT).
     let mut waiting = [0i32; MAX_INDUSTRIES];
+    // Birmingham: the beer the player's tiles found sellable so far have not promised (see `sale_prospect`).
+    let mut beer = birmingham.as_ref().map(|_| *state);
     let pl = &state.players[player as usize];
     let mut value = pl.vp as f64;
     // The player's tiles and links from the occupancy bitmasks, in ascending order as a scan of every space and
@@ -303,7 +343,10 @@ fn evaluate_position(game: &Game, state: &State, player: u8) -> f64 {
         } else {
             let sold = game.roles[t.industry as usize].sold;
             let chance = match &birmingham {
-                Some((config, ctx)) if sold => sale_prospect(game, config, state, ctx, s as u8),
+                Some((config, ctx)) if sold => {
+                    let beer = beer.as_mut().expect("Birmingham's beer");
+                    sale_prospect(game, config, beer, ctx, s as u8)
+                }
                 Some(_)
                     if game.players == 2
                         && game.produces(t.industry) == Some(crate::game::Resource::Beer) =>
