@@ -5,7 +5,8 @@
 //! VP, income level and money when the Canal Era was scored; its loans, builds, links, sales, passes and the
 //! decisions where a sale was legal; what it built, era and industry @ space) and then the totals. With
 //! `BRASS_SALES=1` it also prints, per number of Canal Era sales, how many seats made that many and how they
-//! ended.
+//! ended, and per income level when the Canal Era was scored (−10 … 0, higher levels counted at 0) and whether
+//! the seat had sold in it or held £20 or more, the same.
 use brass_core::actions::Action;
 use brass_core::agents::{play_games, Agent, GameResult, GreedyAgent};
 use brass_core::apply::{apply_unchecked, new_state};
@@ -27,9 +28,15 @@ struct Seat {
     built: String,
 }
 
-/// What one seed's games gave: the 0-VP seats' lines, (Canal Era sales, final VP) of the seats replayed, and
-/// every seat's final VP.
-type SeedReport = (Vec<String>, Vec<(u32, i32)>, Vec<i32>);
+/// What one seed's games gave: the 0-VP seats' lines, (Canal Era sales, final VP) of the seats replayed,
+/// every seat's final VP, and (income level and money when the Canal Era was scored, Canal Era sales, final VP)
+/// of the seats replayed.
+type SeedReport = (
+    Vec<String>,
+    Vec<(u32, i32)>,
+    Vec<i32>,
+    Vec<(i32, i32, u32, i32)>,
+);
 
 fn replay(game: &Game, r: &GameResult, seat: u8) -> Seat {
     let mut s = new_state(game, r.seed);
@@ -86,11 +93,11 @@ fn main() {
     let sales_table = std::env::var("BRASS_SALES").is_ok();
     let game = Game::new(name, n, &BTreeMap::new()).expect("a game of the catalog");
     let agents: Vec<&dyn Agent> = (0..n).map(|_| &GreedyAgent as &dyn Agent).collect();
-    // Per seed: the 0-VP seats' lines, and (Canal Era sales, final VP) of every seat when asked.
+    // Per seed: the 0-VP seats' lines, and the Canal Era of every seat when asked.
     let per_seed: Vec<SeedReport> = (s0..s1)
         .into_par_iter()
         .map(|seed| {
-            let (mut lines, mut sales, mut scores) = (Vec::new(), Vec::new(), Vec::new());
+            let (mut lines, mut sales, mut scores, mut levels) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
             for (i, r) in play_games(&game, &agents, seed, 0, games, true, 1)
                 .iter()
                 .enumerate()
@@ -103,6 +110,8 @@ fn main() {
                     }
                     let seat = replay(&game, r, p);
                     sales.push((seat.canal_sales, vp));
+                    let (_, lvl, money) = seat.canal_end.unwrap_or_default();
+                    levels.push((lvl, money, seat.canal_sales, vp));
                     if vp == 0 {
                         let (cvp, level, money) = seat.canal_end.unwrap_or_default();
                         lines.push(format!(
@@ -114,12 +123,24 @@ fn main() {
                     }
                 }
             }
-            (lines, sales, scores)
+            (lines, sales, scores, levels)
         })
         .collect();
     let mut by_sales: BTreeMap<u32, (u32, u32, u32, i64)> = BTreeMap::new();
     let (mut zero, mut under20, mut seats, mut total) = (0, 0, 0, 0i64);
-    for (lines, sales, scores) in per_seed {
+    let mut by_level: BTreeMap<(i32, bool), (u32, u32, u32, i64)> = BTreeMap::new();
+    for (lines, sales, scores, levels) in per_seed {
+        for (lvl, money, cs, vp) in levels {
+            let e = by_level
+                .entry((lvl.clamp(-10, 0), cs > 0 || money >= 20))
+                .or_default();
+            *e = (
+                e.0 + 1,
+                e.1 + u32::from(vp == 0),
+                e.2 + u32::from(vp < 20),
+                e.3 + vp as i64,
+            );
+        }
         for l in lines {
             println!("{l}");
         }
@@ -140,6 +161,13 @@ fn main() {
         }
     }
     if sales_table {
+        println!("level at Canal end (max 0), sold or >=£20 | seats | 0 VP | under 20 | mean");
+        for ((l, s), (count, z, u, vp)) in by_level {
+            println!(
+                "{l} {s} | {count} | {z} | {u} | {:.1}",
+                vp as f64 / count as f64
+            );
+        }
         println!("Canal Era sales (4: 4 or more) | seats | at 0 VP | under 20 VP | mean VP");
         for (k, (count, z, u, vp)) in by_sales {
             println!(
