@@ -129,10 +129,15 @@ def test_the_command_refuses_a_used_folder_and_resumes_it(tmp_path: pathlib.Path
     small = ["--widths", "16", "--games-per-iteration", "2", "--simulations", "3", "--parallel", "2"]
     small += ["--steps-per-iteration", "3", "--batch-size", "8", "--eval-every", "0"]
     small += ["--decay-iterations", "5", "--final-learning-rate", "2e-4", "--value-sample-rate", "0.5"]
+    small += ["--c-visit", "30", "--c-scale", "0.25"]
     assert main(args + small) == 0
     stored = json.loads((folder / "config.json").read_text())
     assert stored["game"] == "lancashire" and stored["decay_iterations"] == 5
     assert stored["final_learning_rate"] == 2e-4 and stored["value_sample_rate"] == 0.5
+    # The Gumbel settings reach the run and the network's file, whose NetMCTS then searches with them.
+    assert stored["c_visit"] == 30 and stored["c_scale"] == 0.25
+    meta = agents.Net(folder / "net.safetensors").metadata
+    assert (meta["search"], meta["gumbel_c_visit"], meta["gumbel_c_scale"]) == ('"gumbel"', "30.0", "0.25")
     assert main(args + small) == 2
     assert "already holds a run" in capsys.readouterr().err
     assert main(["learn", "--out", str(folder), "--resume", "--iterations", "2"]) == 0

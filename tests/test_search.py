@@ -264,3 +264,50 @@ def test_completed_q_targets_follow_what_the_search_found() -> None:
         assert ((policy > 0) == masks).all()
     with pytest.raises(brass.ConfigError, match="policy_target is"):
         search.SearchGames(game, zeros, 1, policy_target="greedy")
+
+
+def test_gumbel_c_visit_and_c_scale_weigh_the_values_and_a_network_file_names_its_own(tmp_path: pathlib.Path) -> None:
+    """σ(q) = (c_visit + most visits) · c_scale · q (docs/learning.md, "The search"): at c_scale 0 the improved
+    policy is the network's prior, whatever the search found, and above 0 it is not; the settings belong to the
+    Gumbel search only; and a network file that names its own (`gumbel_c_scale`) has its NetMCTS search with
+    them unless told otherwise."""
+    game = brass.Game("lancashire", players=2)
+    path = tmp_path / "net.safetensors"
+    tensors = network_file(path, game)
+    net = agents.Net(path)
+    for c_scale, off in ((0.0, False), (0.1, True)):
+        settings = {"simulations": 8, "policy_target": "completed_q", "search": "gumbel", "c_scale": c_scale}
+        played = next(iter(search.SearchGames(game, net, 1, **settings)))
+        masks = selfplay.unpack_masks(played.samples["legal_mask"], game.num_actions)
+        logits, _ = forward(tensors, played.samples["observation"].astype(np.float32))
+        prior = np.exp(np.where(masks, logits - logits.max(axis=1, keepdims=True), -np.inf))
+        prior /= prior.sum(axis=1, keepdims=True)
+        assert (np.abs(played.samples["policy"] - prior).max() > 0.01) == off, c_scale
+    # One search from the start: the root actions Sequential Halving keeps depend on c_scale, and the defaults
+    # given are the defaults.
+    state = game.new_state(seed=1)
+
+    def visits(**settings):
+        return search.analyse(state, net, simulations=64, search="gumbel", **settings)[0]
+
+    assert visits() == visits(c_visit=50, c_scale=0.1) != visits(c_scale=0.0)
+    assert visits(c_visit=50) != visits(c_visit=500)
+    for bad, match in (({"search": "puct", "c_scale": 0.1}, "settings of search"), ({"c_visit": -1}, "c_visit")):
+        with pytest.raises(brass.ConfigError, match=match):
+            search.analyse(state, net, simulations=4, **{"search": "gumbel", **bad})
+    # A network file that names c_scale 0: its NetMCTS plays as one told c_scale=0, not as one told 1.
+    from safetensors.numpy import load_file
+
+    meta = {
+        "format": "brass-net/1",
+        "game": json.dumps({"name": "lancashire", "players": 2, "options": {}}),
+        "search": '"gumbel"',
+        "gumbel_c_scale": "0.0",
+    }
+    save_file(load_file(str(path)), str(path), metadata=meta)
+
+    def record(**settings):
+        player = agents.NetMCTS(path, simulations=16, **settings)
+        return agents.play_games(game, [player, player], 1, seed=3)[0].record
+
+    assert record() == record(c_scale=0.0) != record(c_scale=1.0)

@@ -175,7 +175,9 @@ class Net(Agent):
 class NetMCTS(Agent):
     """The search a trained network (a `Net` or a network file) guides, without noise: `search="puct"` plays the
     most visited action, `"gumbel"` the Sequential Halving winner over `considered` root actions; None: the search
-    the network was trained with (its metadata `search`), else PUCT."""
+    the network was trained with (its metadata `search`, `gumbel_rescale`, `gumbel_c_visit`, `gumbel_c_scale`),
+    else PUCT. `c_visit` and `c_scale` (Gumbel) scale the completed Q-values in the improved policy:
+    σ(q) = (c_visit + most visits) · c_scale · q (defaults 50 and 0.1, or the network's own)."""
 
     def __new__(
         cls,
@@ -186,6 +188,8 @@ class NetMCTS(Agent):
         search: str | None = None,
         considered: int | None = None,
         rescale: bool | None = None,
+        c_visit: float | None = None,
+        c_scale: float | None = None,
     ) -> NetMCTS: ...
 
 def play_games(

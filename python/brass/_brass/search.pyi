@@ -51,7 +51,8 @@ class SearchGames:
     yields each `SearchGame` as it ends (not in index order). `policy_target`: "visits" (default, the visit
     distribution) or "completed_q" (the improved policy of the completed Q-values). `search`: "puct" (default)
     or "gumbel" (Gumbel AlphaZero: `considered` root actions, Gumbel draws of `gumbel_scale`, completed Q-values
-    rescaled per node unless `rescale=False`).
+    rescaled per node unless `rescale=False`, and scaled by σ(q) = (`c_visit` + most visits) · `c_scale` · q,
+    defaults 50 and 0.1).
     `full_search_fraction` (default 1): the share of decisions searched in full, the others with
     `fast_simulations` (default 16), no noise, and their policy no target (playout-cap randomisation)."""
 
@@ -76,6 +77,8 @@ class SearchGames:
         full_search_fraction: float | None = None,
         fast_simulations: int | None = None,
         rescale: bool | None = None,
+        c_visit: float | None = None,
+        c_scale: float | None = None,
     ) -> SearchGames: ...
     def __iter__(self) -> SearchGames: ...
     def __next__(self) -> SearchGame: ...
@@ -97,6 +100,8 @@ def analyse(
     considered: int | None = None,
     gumbel_scale: float | None = None,
     rescale: bool | None = None,
+    c_visit: float | None = None,
+    c_scale: float | None = None,
 ) -> tuple[dict[int, int], list[float]]:
     """One search from `state` (`search` "puct", the default, or "gumbel"): the visits of each root action and
     the root's mean value per seat."""

@@ -58,6 +58,8 @@ def add_parser(sub: Any) -> None:
         ("eval_simulations", int),
         ("seed", int),
         ("considered", int),
+        ("c_visit", float),
+        ("c_scale", float),
         ("full_search_fraction", float),
         ("fast_simulations", int),
         ("value_weight", float),

@@ -53,6 +53,10 @@ class LearnConfig:
     #: Gumbel: rescale each node's completed Q-values to [0, 1] (mctx's default, right for exact values); off,
     #: a small difference between noisy values stays small in the policy target.
     rescale: bool = True
+    #: Gumbel: σ(q) = (c_visit + most visits) · c_scale · q, the weight of the completed Q-values against the
+    #: priors in the improved policy (mctx's `maxvisit_init` and `value_scale`).
+    c_visit: float = 50.0
+    c_scale: float = 0.1
     parallel: int = 64
     c_puct: float = 1.5
     #: PUCT's root noise and the decisions drawn by visit counts (Gumbel draws its own).
@@ -305,7 +309,14 @@ class Trainer:
 
     def _export(self, path: str, iteration: int) -> None:
         """The network as a file, naming the search it was trained with (`NetMCTS` uses it by default)."""
-        about = {"iteration": iteration, "search": self.config.search, "gumbel_rescale": self.config.rescale}
+        c = self.config
+        about = {
+            "iteration": iteration,
+            "search": c.search,
+            "gumbel_rescale": c.rescale,
+            "gumbel_c_visit": c.c_visit,
+            "gumbel_c_scale": c.c_scale,
+        }
         save_network(self.params, self.game, path, about)
 
     def _save_checkpoint(self, minutes: float, best: dict[str, Any] | None = None) -> None:
@@ -488,6 +499,8 @@ class Trainer:
             "search": c.search,
             "considered": c.considered if gumbel else None,
             "rescale": c.rescale if gumbel else None,
+            "c_visit": c.c_visit if gumbel else None,
+            "c_scale": c.c_scale if gumbel else None,
             "full_search_fraction": c.full_search_fraction,
             "fast_simulations": c.fast_simulations,
         }

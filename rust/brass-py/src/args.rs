@@ -718,11 +718,13 @@ pub(crate) fn policy_target_arg(py: Python<'_>, target: Option<&str>) -> PyResul
 }
 
 /// The Gumbel settings given with a search rule: root actions Sequential Halving starts from, the scale of the
-/// root's Gumbel draws, whether completed Q-values are rescaled per node.
+/// root's Gumbel draws, whether completed Q-values are rescaled per node, and σ's `c_visit` and `c_scale`.
 pub(crate) struct GumbelArgs<'a, 'py> {
     pub considered: Option<&'a Bound<'py, PyAny>>,
     pub scale: Option<&'a Bound<'py, PyAny>>,
     pub rescale: Option<bool>,
+    pub c_visit: Option<&'a Bound<'py, PyAny>>,
+    pub c_scale: Option<&'a Bound<'py, PyAny>>,
 }
 
 /// The search rule of `SearchGames`, `NetMCTS` and `analyse`: `search` is `"puct"` or `"gumbel"` (None:
@@ -748,10 +750,15 @@ pub(crate) fn search_rule_arg(
         }
     };
     if !gumbel {
-        if considered.is_some() || gumbel_scale.is_some() || given.rescale.is_some() {
+        if considered.is_some()
+            || gumbel_scale.is_some()
+            || given.rescale.is_some()
+            || given.c_visit.is_some()
+            || given.c_scale.is_some()
+        {
             return Err(config_error(
                 py,
-                "considered, gumbel_scale and rescale are settings of search=\"gumbel\""
+                "considered, gumbel_scale, rescale, c_visit and c_scale are settings of search=\"gumbel\""
                     .to_string(),
             ));
         }
@@ -767,20 +774,38 @@ pub(crate) fn search_rule_arg(
     if let Some(x) = gumbel_scale {
         g.scale = non_negative_arg(py, x, "gumbel_scale")?;
     }
+    if let Some(x) = given.c_visit {
+        g.c_visit = non_negative_arg(py, x, "c_visit")?;
+    }
+    if let Some(x) = given.c_scale {
+        g.c_scale = non_negative_arg(py, x, "c_scale")?;
+    }
     Ok(Some(g))
 }
 
 /// The Gumbel search a network's file names as the one it was trained with (metadata `search`, and
-/// `gumbel_rescale`), which its `NetMCTS` then uses unless told otherwise; None for PUCT.
+/// `gumbel_rescale`, `gumbel_c_visit`, `gumbel_c_scale` when given), which its `NetMCTS` then uses unless told
+/// otherwise; None for PUCT.
 pub(crate) fn trained_search(net: &CoreNet) -> Option<GumbelConfig> {
     let meta = |key: &str| {
         net.metadata
             .get(key)
             .map(|s| s.trim_matches('"').to_string())
     };
+    let default = GumbelConfig::default();
+    // A value the file gives that is not a finite non-negative number keeps the default (files written before
+    // these settings had none).
+    let number = |key: &str, otherwise: f32| {
+        meta(key)
+            .and_then(|s| s.parse::<f32>().ok())
+            .filter(|x| x.is_finite() && *x >= 0.0)
+            .unwrap_or(otherwise)
+    };
     (meta("search").as_deref() == Some("gumbel")).then(|| GumbelConfig {
         rescale: meta("gumbel_rescale").as_deref() != Some("false"),
-        ..GumbelConfig::default()
+        c_visit: number("gumbel_c_visit", default.c_visit),
+        c_scale: number("gumbel_c_scale", default.c_scale),
+        ..default
     })
 }
 

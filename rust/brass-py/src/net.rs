@@ -144,9 +144,9 @@ impl Net {
 }
 
 /// The search a trained network guides (`NetMCTS(path_or_net, simulations=64, c_puct=1.5, fpu_reduction=0.0,
-/// search=None, considered=16)`): `search="puct"` plays the most visited action, `"gumbel"` the Sequential
-/// Halving winner (no noise either way); None: the search the network was trained with (its file's metadata
-/// `search`), else PUCT.
+/// search=None, considered=16, rescale=None, c_visit=None, c_scale=None)`): `search="puct"` plays the most
+/// visited action, `"gumbel"` the Sequential Halving winner (no noise either way); None: the search the network
+/// was trained with (its file's metadata `search`, and the Gumbel settings it names), else PUCT.
 #[pyclass(module = "brass.agents", extends = Agent, frozen, name = "NetMCTS")]
 pub(crate) struct NetMcts;
 
@@ -154,7 +154,7 @@ pub(crate) struct NetMcts;
 impl NetMcts {
     #[new]
     #[pyo3(signature = (network, simulations = None, c_puct = None, fpu_reduction = None, search = None,
-                        considered = None, rescale = None))]
+                        considered = None, rescale = None, c_visit = None, c_scale = None))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         py: Python<'_>,
@@ -165,6 +165,8 @@ impl NetMcts {
         search: Option<&str>,
         considered: Option<&Bound<'_, PyAny>>,
         rescale: Option<bool>,
+        c_visit: Option<&Bound<'_, PyAny>>,
+        c_scale: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<PyClassInitializer<NetMcts>> {
         let (net, game) = net_or_network_arg(py, network)?;
         let mut config = PuctConfig {
@@ -176,6 +178,8 @@ impl NetMcts {
                     considered,
                     scale: None,
                     rescale,
+                    c_visit,
+                    c_scale,
                 },
                 trained_search(&net),
             )?

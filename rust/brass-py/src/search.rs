@@ -113,7 +113,7 @@ impl SearchGames {
                         parallel = None, c_puct = None, dirichlet_alpha = None, dirichlet_fraction = None,
                         temperature = None, temperature_decisions = None, policy_target = None,
                         search = None, considered = None, gumbel_scale = None, full_search_fraction = None,
-                        fast_simulations = None, rescale = None))]
+                        fast_simulations = None, rescale = None, c_visit = None, c_scale = None))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         py: Python<'_>,
@@ -136,6 +136,8 @@ impl SearchGames {
         full_search_fraction: Option<&Bound<'_, PyAny>>,
         fast_simulations: Option<&Bound<'_, PyAny>>,
         rescale: Option<bool>,
+        c_visit: Option<&Bound<'_, PyAny>>,
+        c_scale: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<SearchGames> {
         let g = game_arg(py, game, "game")?;
         let native = match evaluator_arg(py, evaluator, &g)? {
@@ -176,6 +178,8 @@ impl SearchGames {
             considered,
             scale: gumbel_scale,
             rescale,
+            c_visit,
+            c_scale,
         };
         c.search.gumbel = search_rule_arg(py, search, given, None)?;
         if let Some(x) = full_search_fraction {
@@ -387,7 +391,7 @@ impl SearchGame {
 /// value per seat. `evaluator` as for `SearchGames`.
 #[pyfunction]
 #[pyo3(signature = (state, evaluator, simulations = None, c_puct = None, seed = None, search = None,
-                    considered = None, gumbel_scale = None, rescale = None))]
+                    considered = None, gumbel_scale = None, rescale = None, c_visit = None, c_scale = None))]
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn analyse(
     py: Python<'_>,
@@ -400,6 +404,8 @@ pub(crate) fn analyse(
     considered: Option<&Bound<'_, PyAny>>,
     gumbel_scale: Option<&Bound<'_, PyAny>>,
     rescale: Option<bool>,
+    c_visit: Option<&Bound<'_, PyAny>>,
+    c_scale: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<(std::collections::BTreeMap<u16, u32>, Vec<f32>)> {
     let (game, s) = state_arg(py, state, "state")?;
     if s.is_terminal() {
@@ -419,6 +425,8 @@ pub(crate) fn analyse(
         considered,
         scale: gumbel_scale,
         rescale,
+        c_visit,
+        c_scale,
     };
     c.gumbel = search_rule_arg(py, search, given, None)?;
     let seed = seed_or_zero(py, seed)?;
