@@ -436,8 +436,13 @@ fn advantage(game: &Game, state: &State, player: u8) -> f64 {
     mine - best_other
 }
 
+/// The deals of what the player cannot see over which Greedy averages an action that draws from a face-down
+/// pile (the Distant Cotton Market's, L-42).
+const HIDDEN_DEALS: usize = 8;
+
 /// One-ply greedy: the action whose result has the best [`evaluate`] advantage over the best opponent
-/// (in Birmingham a pass less [`PASS_COST`]); ties broken at random.
+/// (in Birmingham a pass less [`PASS_COST`]; an action that draws a hidden tile averaged over
+/// [`HIDDEN_DEALS`] deals of what the player cannot see); ties broken at random.
 #[derive(Clone, Debug, Default)]
 pub struct GreedyAgent;
 
@@ -450,10 +455,28 @@ impl Agent for GreedyAgent {
         let mut best = f64::NEG_INFINITY;
         let mut choice = ids[0];
         let mut ties = 0u64;
+        // What the player cannot see, dealt again for actions that draw from a face-down pile.
+        let mut redealer: Option<Redealer> = None;
         for &id in &ids {
+            let action = game.decode(id as i64).expect("legal id");
             let mut next = *state;
-            apply_unchecked(game, &mut next, game.decode(id as i64).expect("legal id"));
-            let mut v = advantage(game, &next, me);
+            apply_unchecked(game, &mut next, action);
+            let mut v = if crate::games::hidden_order_differs(state, &next) {
+                // The action drew the top tile of a face-down pile (a sale to the Distant Cotton Market,
+                // L-42): it is worth the mean over deals of what the player cannot see. Played on the state
+                // itself, one ply read the hidden tile, and a tile that would end the sale kept Greedy from
+                // ever trying it (docs/agents.md).
+                let r = redealer.get_or_insert_with(|| Redealer::new(game, state, me));
+                let mut sum = 0.0;
+                for _ in 0..HIDDEN_DEALS {
+                    let mut dealt = r.deal(game, rng.next_u64());
+                    apply_unchecked(game, &mut dealt, action);
+                    sum += advantage(game, &dealt, me);
+                }
+                sum / HIDDEN_DEALS as f64
+            } else {
+                advantage(game, &next, me)
+            };
             if birmingham && id == pass {
                 v -= PASS_COST;
             }
