@@ -144,33 +144,3 @@ def test_the_shipped_networks_are_listed_and_the_env_adapters_take_them_as_oppon
     assert policy(state) in state.legal_actions()
     with pytest.raises(brass.ConfigError):
         as_policy("netmcts:8:no-such-network", seed=1)
-
-
-def dcm_sale_at_the_last_action(top: int) -> brass.State:
-    """The last action of a 3-player Lancashire game: player 0 (10 VP) wins by selling their cotton mill to the
-    Distant Cotton Market (18 VP against 16) unless the drawn tile takes the marker to X (L-42). The marker is
-    on space 4: of the ten face-down tiles only the 4 ends the sale, and `top` is the one on top."""
-    game = brass.Game("lancashire", players=3)
-    pos = brass.Position("lancashire", players=3, era="rail", round=game.rounds_per_era)
-    pos.tile("lancaster/2", owner=0, industry="cotton_mill", level=2)
-    pos.tile("lancaster/1", owner=1, industry="port", level=2)
-    pos.turn_order(1, 2, 0).to_move(0, actions_left=1).hand(0, "bolton")
-    pos.player(0, vp=10).player(1, vp=13).player(2, vp=3)
-    rest = [2, 3, 0, 2, 2, 2, 1, 3, 4, 3]
-    rest.remove(top)
-    return pos.dcm(marker=4, pile=[top, *rest]).state()
-
-
-@pytest.mark.parametrize("top", [0, 4])
-def test_l4_l42_greedy_weighs_a_dcm_sale_by_the_tiles_it_cannot_see_not_the_top_one(top: int) -> None:
-    # The DCM pile is face down (L-4): Greedy used to play the sale on the state itself, saw the 4 on top and
-    # linked instead; nine tiles in ten make the sale, whatever lies on top.
-    state = dcm_sale_at_the_last_action(top)
-    game = state.game
-    for seed in range(4):
-        assert game.action_name(agents.Greedy().choose(state, seed=seed)) == "sell lancaster/2 distant"
-    # The pile is as it was set: the sale made on this state with the 4 on top does fail.
-    sale = next(a for a in state.legal_actions() if game.action_name(a) == "sell lancaster/2 distant")
-    after = state.clone()
-    after.apply(sale)
-    assert after.scores[0] == (13 if top == 4 else 18)

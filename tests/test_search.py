@@ -50,16 +50,22 @@ def uniform(observations: np.ndarray, masks: np.ndarray) -> tuple[np.ndarray, np
     return np.zeros(masks.shape, np.float32), np.zeros((len(masks), 3), np.float32)
 
 
-def winning_sale() -> brass.State:
+def winning_sale(dcm_top: int | None = None) -> brass.State:
     """The last action of a 3-player Lancashire game: player 0 (10 VP) can sell their cotton mill in Lancaster
     to the Distant Cotton Market and win (18 VP against 16), or sell it to player 1's port, which flips it too
-    and lets player 1 win, or pass and lose; links and develops start longer moves."""
+    and lets player 1 win, or pass and lose; links and develops start longer moves. With `dcm_top`, the DCM
+    marker is on space 4, where of the ten face-down tiles only the 4 ends the sale (L-42), and `dcm_top` is the
+    tile on top of the pile."""
     game = brass.Game("lancashire", players=3)
     pos = brass.Position("lancashire", players=3, era="rail", round=game.rounds_per_era)
     pos.tile("lancaster/2", owner=0, industry="cotton_mill", level=2)
     pos.tile("lancaster/1", owner=1, industry="port", level=2)
     pos.turn_order(1, 2, 0).to_move(0, actions_left=1).hand(0, "bolton")
     pos.player(0, vp=10).player(1, vp=13).player(2, vp=3)
+    if dcm_top is not None:
+        rest = [2, 3, 0, 2, 2, 2, 1, 3, 4, 3]
+        rest.remove(dcm_top)
+        pos.dcm(marker=4, pile=[dcm_top, *rest])
     return pos.state()
 
 
@@ -311,3 +317,18 @@ def test_gumbel_c_visit_and_c_scale_weigh_the_values_and_a_network_file_names_it
         return agents.play_games(game, [player, player], 1, seed=3)[0].record
 
     assert record() == record(c_scale=0.0) != record(c_scale=1.0)
+
+
+@pytest.mark.parametrize("top", [0, 4])
+def test_l4_l42_greedy_weighs_a_dcm_sale_by_the_tiles_it_cannot_see_not_the_top_one(top: int) -> None:
+    """The DCM pile is face down (L-4): Greedy used to play the sale on the state itself, saw the 4 on top and
+    linked instead; nine tiles in ten make the sale, whatever lies on top (docs/agents.md)."""
+    state = winning_sale(dcm_top=top)
+    game = state.game
+    for seed in range(4):
+        assert game.action_name(agents.Greedy().choose(state, seed=seed)) == "sell lancaster/2 distant"
+    # The pile is as it was set: the sale made on this state with the 4 on top does fail.
+    sale = next(a for a in state.legal_actions() if game.action_name(a) == "sell lancaster/2 distant")
+    after = state.clone()
+    after.apply(sale)
+    assert after.scores[0] == (13 if top == 4 else 18)
