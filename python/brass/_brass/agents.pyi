@@ -53,7 +53,9 @@ class Random(Agent):
 
 @final
 class Greedy(Agent):
-    """One-ply greedy on the evaluation of docs/agents.md (VP, tiles, links, income, money)."""
+    """One-ply greedy on the evaluation of docs/agents.md (VP, tiles, links, income, money). An action that draws a
+    face-down tile (a sale to the Distant Cotton Market) is averaged over 8 deals of what the player cannot see:
+    Greedy never reads hidden information."""
 
     def __new__(cls) -> Greedy: ...
 
