@@ -146,6 +146,39 @@ def test_the_command_refuses_a_used_folder_and_resumes_it(tmp_path: pathlib.Path
     assert "no run to resume" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize(
+    ("setting", "value", "message"),
+    [
+        ("c_visit", -1.0, "c_visit must not be negative"),
+        ("c_scale", float("nan"), "c_scale must be a finite number"),
+        ("simulations", 0, "simulations must be a whole number of at least 1"),
+        ("value_sample_rate", 1.5, "value_sample_rate is a share"),
+        ("search", "alphabeta", "search must be one of gumbel, puct"),
+        ("widths", [64, 0], "widths must be one or more layer sizes"),
+        ("learning_rate", 0.0, "learning_rate must be positive"),
+    ],
+)
+def test_a_bad_setting_is_refused_before_the_run_is_made(
+    tmp_path: pathlib.Path, setting: str, value: object, message: str
+) -> None:
+    config = dataclasses.replace(TINY, **{setting: value})
+    with pytest.raises(learn.LearnError, match=message):
+        config.check()
+    folder = tmp_path / "run"
+    with pytest.raises(learn.LearnError, match=message):
+        learn.Trainer(str(folder), config, say=lambda _: None)
+    assert not folder.exists()  # nothing made, no warm start played
+    assert TINY.check() == brass.Game("birmingham", players=2)
+
+
+def test_the_command_refuses_a_bad_search_setting_in_one_line(tmp_path: pathlib.Path, capsys) -> None:
+    folder = tmp_path / "run"
+    assert main(["learn", "--out", str(folder), "--warm-start-games", "5000", "--c-visit", "-5"]) == 2
+    err = capsys.readouterr().err
+    assert "c_visit must not be negative, not -5.0" in err and "Traceback" not in err
+    assert not folder.exists()
+
+
 def test_without_jax_the_command_says_how_to_get_it(tmp_path: pathlib.Path, monkeypatch, capsys) -> None:
     monkeypatch.setitem(__import__("sys").modules, "jax", None)
     assert main(["learn", "--out", str(tmp_path / "run")]) == 2

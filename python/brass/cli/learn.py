@@ -117,12 +117,13 @@ def run(args: argparse.Namespace) -> int:
         args.game, args.players = args.game or "lancashire", args.players or 2
         settings = {k: v for k, v in chosen.items() if k not in ("game", "players", "options")}
         config = LearnConfig(game=args.game, players=args.players, options=options(args), **settings)
-        config.make_game()  # a bad configuration is reported before the folder is made
+        config.check()  # a bad configuration is reported before the folder is made
         trainer = Trainer(args.out, config)
     if args.resume:  # a resumed run may be given a new budget
         for name in ("minutes", "iterations", "ray"):
             if getattr(args, name) is not None:
                 setattr(trainer.config, name, getattr(args, name))
+        trainer.config.check()
     trainer.run()
     print(f"network: {trainer.net_path} (brass.agents.Net / NetMCTS); log: {os.path.join(args.out, 'log.csv')}")
     return 0

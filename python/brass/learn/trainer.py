@@ -12,6 +12,7 @@ from __future__ import annotations
 import csv
 import dataclasses
 import json
+import math
 import os
 import re
 import time
@@ -104,6 +105,42 @@ class LearnConfig:
 
     def make_game(self) -> brass.Game:
         return brass.Game(self.game, players=self.players, **self.options)
+
+    def check(self) -> brass.Game:
+        """The run's game, once every setting is known to be usable: a `LearnError` naming the first that is not
+        (a bad game, player count or option is the engine's own error). A new run calls this before it makes its
+        folder or plays its warm start, so a bad search setting is not found minutes later by the first
+        iteration's self-play."""
+        game = self.make_game()
+        choices = {"search": ("gumbel", "puct"), "policy_target": ("completed_q", "visits")}
+        for name, allowed in choices.items():
+            if getattr(self, name) not in allowed:
+                raise LearnError(f"{name} must be one of {', '.join(allowed)}, not {getattr(self, name)!r}")
+        at_least_one = ["iterations", "games_per_iteration", "simulations", "parallel", "batch_size", "buffer"]
+        at_least_one += ["eval_deals", "eval_simulations", "fast_simulations", "considered"]
+        at_least_zero = ["steps_per_iteration", "decay_iterations", "temperature_decisions", "eval_every"]
+        at_least_zero += ["warm_start_games", "warm_start_steps"]
+        non_negative = ["c_puct", "dirichlet_alpha", "c_visit", "c_scale", "weight_decay", "value_weight"]
+        non_negative += ["aux_weight"]
+        shares = ["full_search_fraction", "value_margin", "value_sample_rate", "warm_start_sample_rate"]
+        positive = ["learning_rate", "final_learning_rate"] + ([] if self.minutes is None else ["minutes"])
+        for name in at_least_one + at_least_zero:
+            value, least = getattr(self, name), 1 if name in at_least_one else 0
+            if isinstance(value, bool) or not isinstance(value, int) or value < least:
+                raise LearnError(f"{name} must be a whole number of at least {least}, not {value!r}")
+        for name in non_negative + shares + positive:
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+                raise LearnError(f"{name} must be a finite number, not {value!r}")
+            if name in non_negative and value < 0:
+                raise LearnError(f"{name} must not be negative, not {value!r}")
+            if name in shares and not 0 <= value <= 1:
+                raise LearnError(f"{name} is a share: it must lie between 0 and 1, not {value!r}")
+            if name in positive and value <= 0:
+                raise LearnError(f"{name} must be positive, not {value!r}")
+        if not self.widths or any(isinstance(w, bool) or not isinstance(w, int) or w < 1 for w in self.widths):
+            raise LearnError(f"widths must be one or more layer sizes of at least 1, not {self.widths!r}")
+        return game
 
 
 #: The columns of log.csv.
@@ -225,7 +262,9 @@ class Trainer:
             if os.path.exists(path):
                 raise LearnError(f"{folder} already holds a run: pass --resume to continue it, or another --out")
             self.config = config or LearnConfig()
-            learning_rate_schedule(self.config, self.optax)  # a bad schedule is refused before the folder is made
+            # A bad setting or schedule is refused before the folder is made.
+            self.config.check()
+            learning_rate_schedule(self.config, self.optax)
             os.makedirs(os.path.join(folder, "data"), exist_ok=True)
             os.makedirs(os.path.join(folder, "nets"), exist_ok=True)
             write_whole(path, json.dumps(asdict(self.config), indent=1))
