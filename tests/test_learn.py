@@ -15,6 +15,7 @@ import signal
 import stat
 import subprocess
 import sys
+from typing import Any
 
 import jax
 import jax.numpy as jnp
@@ -261,19 +262,91 @@ def test_a_value_head_learns_what_held_out_games_confirm_and_a_planted_seat_erro
     assert held_out_r2(planted, test, game, 300) <= 0.1
 
 
-def test_held_out_measures_are_exact_on_a_network_that_predicts_its_own_targets(tmp_path: pathlib.Path) -> None:
-    game = brass.Game("birmingham", players=2)
+def own_prior(game: brass.Game) -> tuple[dict[str, Any], learn.Samples, np.ndarray, np.ndarray, np.ndarray]:
+    """A small network, two Greedy games' decisions, and the network's values, legal masks and priors on them."""
     params = {k: jnp.asarray(v) for k, v in learn.init_params(game, [16], seed=4).items()}
     data = learn.imitation_samples(game, 2, seed=5)
     logits, values, _ = learn.network.forward_all(params, jnp.asarray(data.observation, jnp.float32))
     mask = brass.samples.unpack_masks(data.legal_mask, game.num_actions)
     prior = np.where(mask, np.exp(np.asarray(logits, np.float64) - np.asarray(logits).max()), 0.0)
     prior /= prior.sum(axis=1, keepdims=True)
-    own = learn.Samples(data.observation, data.legal_mask, prior, np.asarray(values), data.policy_weight, data.aux)
+    return params, data, np.asarray(values), mask, prior
+
+
+def test_held_out_measures_are_exact_on_a_network_that_predicts_its_own_targets(tmp_path: pathlib.Path) -> None:
+    game = brass.Game("birmingham", players=2)
+    params, data, values, _, prior = own_prior(game)
+    own = learn.Samples(
+        data.observation, data.legal_mask, prior, values, data.policy_weight, data.aux, data.sampling_weight
+    )
     measured = learn.held_out(params, own, game.num_actions)
     assert measured["value_mse"] == pytest.approx(0.0, abs=1e-6) and measured["value_r2"] == pytest.approx(1.0)
     assert measured["policy_kl"] == pytest.approx(0.0, abs=1e-6) and measured["policy_agreement"] == 1.0
     assert measured["prior_entropy"] == pytest.approx(measured["target_entropy"], abs=1e-6)
+
+
+def test_policy_surprise_weights_decisions_by_how_far_the_target_is_from_the_prior() -> None:
+    """Policy surprise weighting: a decision whose target is the network's own prior has no surprise (weight
+    1 − share), one whose target the prior finds unlikely a large weight; the weights of the decisions with a
+    target average 1; a decision without a policy target (a quick search) gets 1 − share."""
+    game = brass.Game("birmingham", players=2)
+    params, data, _, mask, prior = own_prior(game)
+    choice = mask.sum(axis=1) > 1
+    policy = prior.copy()
+    surprising = np.flatnonzero(choice)[::3]  # a third of the decisions: a one-hot target on the least likely action
+    for r in surprising:
+        least = np.flatnonzero(mask[r])[np.argmin(prior[r][mask[r]])]
+        policy[r] = 0.0
+        policy[r, least] = 1.0
+    quick = np.flatnonzero(choice)[1]
+    weight = np.ones(len(data), np.float32)
+    weight[quick] = 0.0
+    own = learn.Samples(data.observation, data.legal_mask, policy, data.value, weight, data.aux, data.sampling_weight)
+    w = learn.surprise_weights(params, own, game.num_actions, 0.5)
+    assert w.shape == (len(data),) and w.dtype == np.float32
+    calm = np.setdiff1d(np.flatnonzero(choice), np.append(surprising, quick))
+    assert np.allclose(w[calm], 0.5, atol=1e-4) and w[quick] == pytest.approx(0.5)
+    targets = choice & (weight > 0)
+    # The surprise of a one-hot target is −ln(prior of its action); the weights are relative to their mean.
+    kl = np.zeros(len(data))
+    kl[surprising] = -np.log(prior[surprising, np.argmax(policy[surprising], axis=1)])
+    expected = 0.5 + 0.5 * kl[surprising] / kl[targets].mean()
+    assert np.allclose(w[surprising], expected, rtol=1e-3) and np.all(w[surprising] > 0.6)
+    assert w[targets].mean() == pytest.approx(1.0, rel=1e-5)
+    assert np.all(w[~choice] == pytest.approx(0.5))
+    # Share 0 would be uniform; a network whose prior is every target: no surprise anywhere, uniform too.
+    same = learn.Samples(data.observation, data.legal_mask, prior, data.value, weight, data.aux, data.sampling_weight)
+    assert np.all(learn.surprise_weights(params, same, game.num_actions, 0.5) == 1.0)
+
+
+def test_the_buffer_draws_in_proportion_to_the_sampling_weights() -> None:
+    """Uniform draws while every weight is 1 (the same rows as before weights existed); once weights come in,
+    a row of weight 3 is drawn about three times as often as a row of weight 1, and a row of weight 0 never."""
+    game = brass.Game("birmingham", players=2)
+    data = learn.imitation_samples(game, 1, seed=6)
+    rows = len(data)
+    buffer = learn.Buffer(rows)
+    buffer.add(data)
+    assert not buffer.weighted
+    drawn = buffer.stored_batch(np.random.default_rng(3), 50)
+    expected = np.random.default_rng(3).integers(0, rows, 50)
+    assert np.array_equal(drawn["observation"], buffer.arrays["observation"][expected])
+    assert "sampling_weight" not in drawn
+    weights = np.ones(rows, np.float32)
+    weights[: rows // 2] = 3.0
+    weights[-1] = 0.0
+    tagged = dataclasses.replace(
+        data, sampling_weight=weights, value=np.arange(rows, dtype=np.float32)[:, None].repeat(2, 1)
+    )
+    buffer = learn.Buffer(rows)
+    buffer.add(tagged)
+    assert buffer.weighted
+    picked = buffer.stored_batch(np.random.default_rng(4), 40_000)["value"][:, 0].astype(int)
+    heavy = np.mean(picked < rows // 2)
+    # Expected share of the heavy half: 3·h / (3·h + (rows − h − 1)).
+    h = rows // 2
+    assert heavy == pytest.approx(3 * h / (3 * h + rows - h - 1), abs=0.02)
+    assert not np.any(picked == rows - 1)
 
 
 def test_resume_refuses_another_configuration_and_names_both(tmp_path: pathlib.Path, capsys) -> None:
@@ -512,3 +585,25 @@ def test_a_value_sample_rate_keeps_that_share_of_value_targets_and_the_rest_teac
     assert float(policy_loss) == pytest.approx(float(want_policy), rel=1e-6)
     grads = trainer.jax.grad(lambda p: trainer._loss(p, batch)[0])(trainer.params)
     assert all(np.isfinite(np.asarray(g)).all() for g in grads.values())
+
+
+def test_a_run_with_policy_surprise_saves_the_weights_and_draws_by_them(tmp_path: pathlib.Path) -> None:
+    """`policy_surprise`: the iteration's samples are saved with their surprise weights (not all 1, mean 1 over
+    the decisions with a policy target), the buffer draws by them, and a resumed run reads them back."""
+    config = dataclasses.replace(TINY, policy_surprise=0.5, iterations=1, eval_every=0)
+    folder = tmp_path / "run"
+    trainer = learn.Trainer(str(folder), config, say=lambda _: None)
+    trainer.run()
+    assert trainer.buffer.weighted
+    (name,) = [n for n in os.listdir(folder / "data") if n.startswith("0001-")]
+    data = learn.load_samples(str(folder / "data" / name))
+    w = data.sampling_weight
+    assert np.all(w >= 0.5 - 1e-6) and np.any(w > 1.0) and np.any(w < 1.0)
+    choice = brass.samples.unpack_masks(data.legal_mask, trainer.game.num_actions).sum(axis=1) > 1
+    assert w[choice].mean() == pytest.approx(1.0, rel=1e-4)
+    again = learn.Trainer(str(folder), resume=True, say=lambda _: None)
+    assert again.buffer.weighted
+    # Without it (the default) every weight is 1 and the draws are uniform.
+    plain = learn.Trainer(str(tmp_path / "plain"), dataclasses.replace(config, policy_surprise=0.0), say=lambda _: None)
+    plain.run()
+    assert not plain.buffer.weighted

@@ -67,6 +67,7 @@ def add_parser(sub: Any) -> None:
         ("warm_start_sample_rate", float),
         ("value_margin", float),
         ("value_sample_rate", float),
+        ("policy_surprise", float),
     ):
         flag = "--" + name.replace("_", "-")
         p.add_argument(flag, type=kind, default=None, help=f"(default {getattr(defaults, name)})")

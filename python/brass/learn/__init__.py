@@ -47,6 +47,7 @@ from brass.learn.trainer import (
     learning_rate_schedule,
     plot_log,
     stored_config,
+    surprise_weights,
 )
 
 __all__ = [
@@ -77,4 +78,5 @@ __all__ = [
     "save_network",
     "save_samples",
     "stored_config",
+    "surprise_weights",
 ]

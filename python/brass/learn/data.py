@@ -22,9 +22,10 @@ MARGIN_SCALE = 20.0
 class Samples:
     """Decisions to learn from: observations, bit-packed legal masks, policy targets (a distribution over
     actions) and their weights (0 where the decision's policy is no target: a quick search of playout-cap
-    randomisation), value targets (relative to the player who decided), and the auxiliary targets: the final
+    randomisation), value targets (relative to the player who decided), the auxiliary targets: the final
     and the first era's VP margins of every seat, relative to the player who decided, divided by
-    `MARGIN_SCALE` (NaN where unknown)."""
+    `MARGIN_SCALE` (NaN where unknown), and each decision's weight in the buffer's draws (1: uniform; policy
+    surprise weighting, `LearnConfig.policy_surprise`, sets it)."""
 
     observation: np.ndarray
     legal_mask: np.ndarray
@@ -32,6 +33,7 @@ class Samples:
     value: np.ndarray
     policy_weight: np.ndarray
     aux: np.ndarray
+    sampling_weight: np.ndarray
 
     def __len__(self) -> int:
         return len(self.observation)
@@ -69,7 +71,8 @@ def samples_of(played: Any, game: brass.Game) -> Samples:
     s = played.samples
     value, aux = _targets(game, s["player"], played.returns, played.scores, played.era_scores)
     weight = np.asarray(s["target"], np.float32) if "target" in s else np.ones(len(s["player"]), np.float32)
-    return Samples(s["observation"], s["legal_mask"], s["policy"], value, weight, aux)
+    ones = np.ones(len(s["player"]), np.float32)
+    return Samples(s["observation"], s["legal_mask"], s["policy"], value, weight, aux, ones)
 
 
 def imitation_samples(game: brass.Game, games: int, seed: int, threads: int = 0, sample_rate: float = 1.0) -> Samples:
@@ -87,20 +90,24 @@ def imitation_samples(game: brass.Game, games: int, seed: int, threads: int = 0,
         policy = np.zeros((rows, game.num_actions), np.float16)
         policy[np.arange(rows), s["action"]] = 1.0
         value, aux = _targets(game, s["player"], played.returns, played.scores, None)
-        parts.append(Samples(s["observation"], s["legal_mask"], policy, value, np.ones(rows, np.float32), aux))
+        ones = np.ones(rows, np.float32)
+        parts.append(Samples(s["observation"], s["legal_mask"], policy, value, ones, aux, ones.copy()))
     return Samples.concatenate(parts)
 
 
 class Buffer:
     """The last `capacity` decisions, in a ring. Observations and policy targets are kept as float16 (half
     the memory; observations are small counts and fractions, and targets are probabilities) and given back
-    as float32."""
+    as float32. Draws are uniform until a decision of weight other than 1 comes in (`Samples.sampling_weight`),
+    then in proportion to the weights."""
 
     def __init__(self, capacity: int) -> None:
         self.capacity = capacity
         self.arrays: dict[str, np.ndarray] = {}
         self.size = 0
         self.next = 0  # where the next row goes
+        self.weighted = False
+        self._cumulative: np.ndarray | None = None  # of the weights, made at the first draw after an add
 
     def add(self, samples: Samples) -> None:
         rows = len(samples)
@@ -114,6 +121,7 @@ class Buffer:
                 "value": np.float32,
                 "policy_weight": np.float16,
                 "aux": np.float16,
+                "sampling_weight": np.float32,
             }
             self.arrays = {
                 name: np.zeros((self.capacity, *getattr(samples, name).shape[1:]), kind) for name, kind in kinds.items()
@@ -126,15 +134,25 @@ class Buffer:
             array[at] = getattr(samples, name)
         self.next = (self.next + rows) % self.capacity
         self.size = min(self.capacity, self.size + rows)
+        self.weighted = self.weighted or bool(np.any(samples.sampling_weight != 1.0))
+        self._cumulative = None
 
     def __len__(self) -> int:
         return self.size
 
     def stored_batch(self, rng: np.random.Generator, size: int) -> dict[str, np.ndarray]:
-        """`size` rows drawn uniformly, as the buffer keeps them (float16, the mask bit-packed): the trainer's
-        compiled step widens them (`widen`), far faster than numpy's float16 conversion."""
-        rows = rng.integers(0, self.size, size)
-        return {name: array[rows] for name, array in self.arrays.items()}
+        """`size` rows drawn (uniformly, or by weight: the class's note), as the buffer keeps them (float16, the
+        mask bit-packed): the trainer's compiled step widens them (`widen`), far faster than numpy's float16
+        conversion. The weights themselves are not part of the batch."""
+        if self.weighted:
+            if self._cumulative is None:
+                self._cumulative = np.cumsum(self.arrays["sampling_weight"][: self.size], dtype=np.float64)
+            total = self._cumulative[-1]
+            rows = np.searchsorted(self._cumulative, rng.random(size) * total, side="right")
+            rows = np.minimum(rows, self.size - 1)  # a draw of exactly the total (rounding)
+        else:
+            rows = rng.integers(0, self.size, size)
+        return {name: array[rows] for name, array in self.arrays.items() if name != "sampling_weight"}
 
     def batch(self, rng: np.random.Generator, size: int, num_actions: int) -> dict[str, np.ndarray]:
         """`size` rows drawn uniformly (the same rows as `stored_batch` from the same generator), as float32
@@ -173,10 +191,11 @@ def save_samples(samples: Samples, path: str) -> None:
 
 def load_samples(path: str) -> Samples:
     """A run's saved samples (files of runs before the weights and auxiliary targets get weight 1, and NaN:
-    unknown)."""
+    unknown; before the sampling weights, 1)."""
     with np.load(path) as f:
         fields = {name: f[name] for name in Samples.__dataclass_fields__ if name in f.files}
     rows = len(fields["observation"])
     fields.setdefault("policy_weight", np.ones(rows, np.float32))
     fields.setdefault("aux", np.full((rows, 2 * fields["value"].shape[1]), np.nan, np.float32))
+    fields.setdefault("sampling_weight", np.ones(rows, np.float32))
     return Samples(**fields)

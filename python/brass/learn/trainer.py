@@ -88,6 +88,11 @@ class LearnConfig:
     #: once, seeded): a game's ~150 decisions share one result, and a value head trained on all of them learns
     #: the buffer's games by heart (held-out error above the constant's) while its training loss falls.
     value_sample_rate: float = 1.0
+    #: Policy surprise weighting (KataGo): each self-play decision is drawn from the buffer with weight
+    #: (1 − s) + s × its surprise / the iteration's mean surprise, the surprise being the KL divergence from
+    #: the network's prior (the one that played) to the search's policy target. Decisions where the search
+    #: taught the prior something are learnt from more often. 0: uniform draws.
+    policy_surprise: float = 0.0
     buffer: int = 50_000
     #: Greedy self-play games imitated before the first iteration (each decision kept with probability
     #: `warm_start_sample_rate`), and the training steps on them.
@@ -123,6 +128,7 @@ class LearnConfig:
         non_negative = ["c_puct", "dirichlet_alpha", "c_visit", "c_scale", "weight_decay", "value_weight"]
         non_negative += ["aux_weight"]
         shares = ["full_search_fraction", "value_margin", "value_sample_rate", "warm_start_sample_rate"]
+        shares += ["policy_surprise"]
         positive = ["learning_rate", "final_learning_rate"] + ([] if self.minutes is None else ["minutes"])
         for name in at_least_one + at_least_zero:
             value, least = getattr(self, name), 1 if name in at_least_one else 0
@@ -195,23 +201,54 @@ def held_out(params: dict[str, Any], data: Samples, num_actions: int) -> dict[st
     target = data.value.astype(np.float64)
     mse = float(np.mean(np.sum((values - target) ** 2, axis=1)))
     constant = float(np.mean(np.sum((target - target.mean(axis=0)) ** 2, axis=1)))
-    mask = unpack_masks(data.legal_mask, num_actions)
-    rows = (np.asarray(data.policy_weight) > 0) & (mask.sum(axis=1) > 1)
     out = {"value_mse": mse, "value_mse_constant": constant, "value_r2": 1 - mse / constant if constant else 0.0}
+    rows, kl, parts = _policy_divergence(logits, data, num_actions)
     if rows.any():
-        masked = np.where(mask[rows], logits[rows], -np.inf)
-        log_prior = masked - np.logaddexp.reduce(masked, axis=1, keepdims=True)
-        policy = data.policy[rows].astype(np.float64)
-        policy /= policy.sum(axis=1, keepdims=True)
-        legal = mask[rows]
-        log_target = np.log(np.where(policy > 0, policy, 1.0))  # 0 where the target is 0, which it multiplies
-        finite_prior = np.where(legal, log_prior, 0.0)  # the target is 0 off the legal actions
-        prior = np.exp(log_prior)
+        masked, policy, log_target, prior, finite_prior = parts
         out["policy_agreement"] = float(np.mean(np.argmax(masked, axis=1) == np.argmax(policy, axis=1)))
-        out["policy_kl"] = float(np.mean(np.sum(policy * (log_target - finite_prior), axis=1)))
+        out["policy_kl"] = float(np.mean(kl))
         out["target_entropy"] = float(np.mean(-np.sum(policy * log_target, axis=1)))
         out["prior_entropy"] = float(np.mean(-np.sum(prior * finite_prior, axis=1)))
     return {k: round(v, 4) for k, v in out.items()}
+
+
+def _policy_divergence(logits: np.ndarray, data: Samples, num_actions: int) -> tuple[np.ndarray, np.ndarray, Any]:
+    """The decisions with a policy target and a choice (a mask over the rows), the KL divergence from the
+    prior (`logits` over the legal actions) to the target on each of them, and the arrays it was made of."""
+    mask = unpack_masks(data.legal_mask, num_actions)
+    rows = (np.asarray(data.policy_weight) > 0) & (mask.sum(axis=1) > 1)
+    masked = np.where(mask[rows], logits[rows], -np.inf)
+    log_prior = masked - np.logaddexp.reduce(masked, axis=1, keepdims=True) if rows.any() else masked
+    policy = data.policy[rows].astype(np.float64)
+    policy /= np.maximum(policy.sum(axis=1, keepdims=True), 1e-30)
+    log_target = np.log(np.where(policy > 0, policy, 1.0))  # 0 where the target is 0, which it multiplies
+    finite_prior = np.where(mask[rows], log_prior, 0.0)  # the target is 0 off the legal actions
+    kl = np.sum(policy * (log_target - finite_prior), axis=1)
+    return rows, kl, (masked, policy, log_target, np.exp(log_prior), finite_prior)
+
+
+#: The rows of one forward pass of `surprise_weights` (bounds its memory: 4,096 × 569 logits in float64).
+SURPRISE_CHUNK = 4096
+
+
+def surprise_weights(params: dict[str, Any], data: Samples, num_actions: int, share: float) -> np.ndarray:
+    """Policy surprise weighting (`LearnConfig.policy_surprise`): each decision's sampling weight, (1 − share) +
+    share × its KL divergence from prior to target / the mean of those divergences. Decisions without a policy
+    target or without a choice have no surprise (weight 1 − share); the weights' mean over the decisions with
+    one is 1, as an unweighted decision's."""
+    kl = np.zeros(len(data), np.float64)
+    for start in range(0, len(data), SURPRISE_CHUNK):
+        part = Samples(*(getattr(data, f)[start : start + SURPRISE_CHUNK] for f in Samples.__dataclass_fields__))
+        logits, _, _ = forward_all(params, part.observation.astype(np.float32))
+        rows, divergence, _ = _policy_divergence(np.asarray(logits, np.float64), part, num_actions)
+        kl[start : start + len(part)][rows] = np.maximum(divergence, 0.0)
+    targets = (np.asarray(data.policy_weight) > 0) & (unpack_masks(data.legal_mask, num_actions).sum(axis=1) > 1)
+    mean = float(kl[targets].mean()) if targets.any() else 0.0
+    # Below this the divergences are rounding (a prior that is the target: ~1e-9), not surprise; self-play's
+    # mean is 0.005-0.02.
+    if mean <= 1e-6:
+        return np.ones(len(data), np.float32)
+    return ((1.0 - share) + share * kl / mean).astype(np.float32)
 
 
 def stored_config(folder: str) -> LearnConfig:
@@ -578,6 +615,9 @@ class Trainer:
         # all of them took a quarter of an iteration's time.
         quarter = Samples(*(getattr(data, f)[::HELD_OUT_STRIDE] for f in Samples.__dataclass_fields__))
         measured = held_out(self.params, quarter, self.game.num_actions)
+        if c.policy_surprise > 0.0:
+            # The prior is the network that played these games: the parameters before this iteration's training.
+            data.sampling_weight = surprise_weights(self.params, data, self.game.num_actions, c.policy_surprise)
         if c.value_sample_rate < 1.0:
             dropped = np.random.default_rng([c.seed, i, 1]).random(len(data)) >= c.value_sample_rate
             data.value[dropped] = np.nan
