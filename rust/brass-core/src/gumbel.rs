@@ -58,13 +58,18 @@ pub fn sigma(
     sigma: &mut Vec<f32>,
 ) {
     sigma.clear();
-    let visits: u32 = actions.iter().map(|a| a.visits).sum();
-    let most = actions.iter().map(|a| a.visits).max().unwrap_or(0);
+    // One pass for the visits, the most visits and the visited actions' prior-weighted values (the search
+    // calls this at every node of every simulation).
+    let (mut visits, mut most) = (0u32, 0u32);
     let (mut weight, mut weighted) = (0.0f32, 0.0f32);
-    for a in actions.iter().filter(|a| a.visits > 0) {
-        let p = a.prior.max(f32::MIN_POSITIVE);
-        weight += p;
-        weighted += p * a.q;
+    for a in actions {
+        visits += a.visits;
+        most = most.max(a.visits);
+        if a.visits > 0 {
+            let p = a.prior.max(f32::MIN_POSITIVE);
+            weight += p;
+            weighted += p * a.q;
+        }
     }
     let mixed = if weight > 0.0 {
         (raw + visits as f32 * weighted / weight) / (1.0 + visits as f32)
@@ -72,12 +77,12 @@ pub fn sigma(
         raw
     };
     let completed = |a: &ActionStats| if a.visits > 0 { a.q } else { mixed };
-    let low = actions.iter().map(completed).fold(f32::INFINITY, f32::min);
-    let high = actions
-        .iter()
-        .map(completed)
-        .fold(f32::NEG_INFINITY, f32::max);
     let (low, range) = if rescale {
+        let low = actions.iter().map(completed).fold(f32::INFINITY, f32::min);
+        let high = actions
+            .iter()
+            .map(completed)
+            .fold(f32::NEG_INFINITY, f32::max);
         (low, (high - low).max(1e-8))
     } else {
         (-1.0, 2.0)

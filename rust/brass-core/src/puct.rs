@@ -302,16 +302,18 @@ impl Search {
             self.ask(game, 0, None, observation, mask);
             return Need::Evaluation;
         }
+        // The position of a simulation's deal once it has left the fixed nodes (`dealt`), dealt into one
+        // buffer for all the simulations of this call.
+        let mut deal_buffer = self.fixed[0].state;
         while self.done < self.config.simulations {
             self.path.clear();
             self.path.push(0);
             let mut node = 0u32;
-            // The position of this simulation's deal, once it has left the fixed nodes.
-            let mut dealt: Option<State> = None;
+            let mut dealt: Option<&mut State> = None;
             loop {
                 let n = self.nodes[node as usize];
                 let state = match &dealt {
-                    Some(s) => s,
+                    Some(s) => &**s,
                     None => &self.fixed[n.fixed as usize].state,
                 };
                 if state.is_terminal() {
@@ -328,7 +330,7 @@ impl Search {
                 }
                 let mover = state.current_player(game).expect("a player to move") as usize;
                 if !n.evaluated {
-                    self.ask(game, node, dealt.as_ref(), observation, mask);
+                    self.ask(game, node, dealt.as_deref(), observation, mask);
                     return Need::Evaluation;
                 }
                 match &dealt {
@@ -345,9 +347,9 @@ impl Search {
                             c => c,
                         };
                         if self.nodes[child as usize].fixed == NONE {
-                            let mut s = self.deal(game, node);
-                            apply_unchecked(game, &mut s, decoded);
-                            dealt = Some(s);
+                            self.deal(game, node, &mut deal_buffer);
+                            apply_unchecked(game, &mut deal_buffer, decoded);
+                            dealt = Some(&mut deal_buffer);
                         }
                         child
                     }
@@ -400,15 +402,15 @@ impl Search {
         self.pending = Some(Pending { node, observer });
     }
 
-    /// The hidden cards dealt afresh at fixed `node`, for a step that leaves the fixed nodes.
-    fn deal(&mut self, game: &Game, node: u32) -> State {
+    /// The hidden cards dealt afresh at fixed `node` (into `out`), for a step that leaves the fixed nodes.
+    fn deal(&mut self, game: &Game, node: u32, out: &mut State) {
         let (me, seed) = (self.me, self.rng.next_u64());
         let Fixed {
             state, redealer, ..
         } = &mut self.fixed[self.nodes[node as usize].fixed as usize];
         redealer
             .get_or_insert_with(|| Redealer::new(game, state, me))
-            .deal(game, seed)
+            .deal_into(game, seed, out);
     }
 
     /// The child of fixed `node` through its `e`-th action, made now: fixed when the step touches nothing
