@@ -471,21 +471,30 @@ impl Net {
         } else {
             Product::RowByRow
         };
-        // The observation is sparse (about one value in fifteen is not 0): its layer skips the zeros.
-        let mut product = Product::RowByRow;
+        // The observation is sparse (about one value in fifteen is not 0): its layer skips the zeros. It is
+        // read where it is (a search's batch is some 240 KB: not worth a copy).
         let Scratch { a, b } = scratch;
-        a.clear();
-        a.extend_from_slice(&observations[..rows * self.inputs()]);
-        for layer in &self.trunk {
-            layer.forward(a, rows, product, b);
-            for x in b.iter_mut() {
-                *x = x.max(0.0);
+        let observations = &observations[..rows * self.inputs()];
+        let (hidden, product) = match self.trunk.split_first() {
+            // (A file with no hidden layer: the heads read the observation.)
+            None => (observations, Product::RowByRow),
+            Some((first, rest)) => {
+                first.forward(observations, rows, Product::RowByRow, a);
+                for x in a.iter_mut() {
+                    *x = x.max(0.0);
+                }
+                for layer in rest {
+                    layer.forward(a, rows, dense, b);
+                    for x in b.iter_mut() {
+                        *x = x.max(0.0);
+                    }
+                    std::mem::swap(a, b);
+                }
+                (&a[..], dense)
             }
-            std::mem::swap(a, b);
-            product = dense;
-        }
-        self.policy.forward(a, rows, product, logits);
-        self.value.forward(a, rows, product, values);
+        };
+        self.policy.forward(hidden, rows, product, logits);
+        self.value.forward(hidden, rows, product, values);
         for v in values.iter_mut() {
             *v = v.tanh();
         }
@@ -647,6 +656,44 @@ pub(crate) mod tests {
         assert_eq!(out, vec![2.5, 4.5]);
         layer.forward(&x, 1, Product::General, &mut out);
         assert!(out[0].is_nan() && out[1] == 4.5, "{out:?}");
+    }
+
+    #[test]
+    fn a_network_with_no_hidden_layer_reads_the_observation_in_its_heads() {
+        let g = game();
+        let (net, _) = Net::from_bytes(&file(&g, &[], &g)).expect("net");
+        assert!(net.widths().is_empty());
+        let n = net.inputs();
+        let rows = 6;
+        let obs: Vec<f32> = (0..rows * n)
+            .map(|i| {
+                if i % 7 == 0 {
+                    (i % 5) as f32 * 0.25
+                } else {
+                    0.0
+                }
+            })
+            .collect();
+        let (mut logits, mut values) = (Vec::new(), Vec::new());
+        let mut scratch = Scratch::default();
+        net.evaluate_batch(&obs, rows, &mut scratch, &mut logits, &mut values);
+        let a = net.actions();
+        assert_eq!((logits.len(), values.len()), (rows * a, rows * 2));
+        for row in 0..rows {
+            let x = &obs[row * n..(row + 1) * n];
+            for j in (0..a).step_by(37) {
+                let want: f32 = net.policy.bias[j]
+                    + (0..n)
+                        .map(|i| x[i] * net.policy.weight[i * a + j])
+                        .sum::<f32>();
+                assert!((logits[row * a + j] - want).abs() < 1e-4);
+            }
+        }
+        // One row alone: the same values.
+        let (mut one, mut one_values) = (Vec::new(), Vec::new());
+        net.evaluate_batch(&obs[n..2 * n], 1, &mut scratch, &mut one, &mut one_values);
+        assert_eq!(&one[..], &logits[a..2 * a]);
+        assert_eq!(&one_values[..], &values[2..4]);
     }
 
     #[test]
