@@ -47,11 +47,7 @@ impl Dense {
             // A row or two (a search's single leaf): stream the weights once, row by row. A general product
             // would first copy (pack) the whole weight matrix, which costs more than the product itself.
             // A sparse input skips the weight rows of its zeros, most of them.
-            if rows >= BY_INPUT_ROWS {
-                by_input(&self.weight, self.inputs, self.outputs, x, rows, out);
-            } else {
-                row_by_row(&self.weight, self.inputs, self.outputs, x, out);
-            }
+            row_by_row(&self.weight, self.inputs, self.outputs, x, out);
         } else {
             matmul_add(x, rows, self.inputs, &self.weight, self.outputs, out);
         }
@@ -91,83 +87,6 @@ fn row_by_row_portable(weight: &[f32], inputs: usize, outputs: usize, x: &[f32],
                 for (o, &wij) in row.iter_mut().zip(w) {
                     *o += xi * wij;
                 }
-            }
-        }
-    }
-}
-
-/// From this many rows on, the row-by-row product is computed input by input ([`by_input`]).
-const BY_INPUT_ROWS: usize = 4;
-
-/// The row-by-row product (`out[r] += x[r] @ weight`, skipping zeros) with the loops turned: input by input,
-/// each weight row added to every row of the batch whose input is not 0. Row by row, each of a batch's rows
-/// reads its own weight rows (about 80 of 1,254 in a search's observation, a kilobyte each) from the outer
-/// caches, a 48-row batch some 4 MB; here each weight row is read once per batch and stays in the first-level
-/// cache while it is used. Each row still gets the same additions in the same order (its inputs in
-/// ascending order), so the same values as [`row_by_row`], bit for bit (tested).
-fn by_input(
-    weight: &[f32],
-    inputs: usize,
-    outputs: usize,
-    x: &[f32],
-    rows: usize,
-    out: &mut [f32],
-) {
-    // The non-zero inputs sorted by input (a counting sort), rows in order within an input.
-    let mut starts = vec![0u32; inputs + 1];
-    for xs in x.chunks_exact(inputs).take(rows) {
-        for (i, &xi) in xs.iter().enumerate() {
-            starts[i + 1] += u32::from(xi != 0.0);
-        }
-    }
-    for i in 0..inputs {
-        starts[i + 1] += starts[i];
-    }
-    let mut next = starts.clone();
-    let mut entries = vec![(0u32, 0.0f32); starts[inputs] as usize];
-    for (r, xs) in x.chunks_exact(inputs).take(rows).enumerate() {
-        for (i, &xi) in xs.iter().enumerate() {
-            if xi != 0.0 {
-                entries[next[i] as usize] = (r as u32, xi);
-                next[i] += 1;
-            }
-        }
-    }
-    #[cfg(target_arch = "x86_64")]
-    if std::is_x86_feature_detected!("avx2") {
-        // SAFETY: the processor has AVX2 (checked just above), the only feature the function is compiled for.
-        unsafe { add_by_input_avx2(weight, outputs, &starts, &entries, out) };
-        return;
-    }
-    add_by_input(weight, outputs, &starts, &entries, out);
-}
-
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
-unsafe fn add_by_input_avx2(
-    weight: &[f32],
-    outputs: usize,
-    starts: &[u32],
-    entries: &[(u32, f32)],
-    out: &mut [f32],
-) {
-    add_by_input(weight, outputs, starts, entries, out);
-}
-
-#[inline(always)]
-fn add_by_input(
-    weight: &[f32],
-    outputs: usize,
-    starts: &[u32],
-    entries: &[(u32, f32)],
-    out: &mut [f32],
-) {
-    for (i, w) in weight.chunks_exact(outputs).enumerate() {
-        for &(r, xi) in &entries[starts[i] as usize..starts[i + 1] as usize] {
-            let row = &mut out[r as usize * outputs..][..outputs];
-            // The same expression as `row_by_row_portable`'s (a product, then a sum: no fused step).
-            for (o, &wij) in row.iter_mut().zip(w) {
-                *o += xi * wij;
             }
         }
     }
@@ -694,47 +613,6 @@ pub(crate) mod tests {
         net.evaluate_batch(&obs[n..2 * n], 1, &mut scratch, &mut one, &mut one_values);
         assert_eq!(&one[..], &logits[a..2 * a]);
         assert_eq!(&one_values[..], &values[2..4]);
-    }
-
-    #[test]
-    fn the_product_input_by_input_is_the_row_by_row_product_bit_for_bit() {
-        // Sparse rows of awkward values (some rows all zero, some dense), weights of mixed magnitude: any
-        // change in the order of a row's additions shows in the last bits.
-        let mut rng = crate::rng::Rng(11);
-        let mut draw = || (rng.next_u64() >> 40) as f32 / (1u64 << 24) as f32;
-        let (inputs, outputs) = (37, 24);
-        let weight: Vec<f32> = (0..inputs * outputs)
-            .map(|k| (draw() - 0.5) * 10f32.powi((k % 7) as i32 - 3))
-            .collect();
-        for rows in [1, 2, 4, 5, 17, 48] {
-            let x: Vec<f32> = (0..rows * inputs)
-                .map(|k| {
-                    let density = [0.1, 0.0, 0.5, 1.0][(k / inputs) % 4];
-                    if draw() < density {
-                        (draw() - 0.3) * 3.0
-                    } else {
-                        0.0
-                    }
-                })
-                .collect();
-            let bias: Vec<f32> = (0..rows * outputs).map(|_| draw()).collect();
-            let (mut a, mut b) = (bias.clone(), bias.clone());
-            row_by_row(&weight, inputs, outputs, &x, &mut a);
-            by_input(&weight, inputs, outputs, &x, rows, &mut b);
-            let bits = |v: &[f32]| v.iter().map(|f| f.to_bits()).collect::<Vec<_>>();
-            assert_eq!(bits(&a), bits(&b), "{rows} rows");
-            assert_ne!(a, bias, "the rows got something added");
-        }
-    }
-
-    #[test]
-    fn the_product_input_by_input_skips_the_weights_of_zero_inputs() {
-        // As row by row: an infinite weight on an input that is 0 in every row is never read.
-        let weight = vec![1.0, 2.0, f32::INFINITY, 3.0, 0.5, 0.25];
-        let x = [2.0, 0.0, 1.0, 0.0, 0.0, 4.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0];
-        let mut out = vec![0.0; 8];
-        by_input(&weight, 3, 2, &x, 4, &mut out);
-        assert_eq!(out, vec![2.5, 4.25, 2.0, 1.0, 1.0, 2.0, 0.0, 0.0]);
     }
 
     /// A network whose second hidden unit is always 0 (after ReLU) and whose policy weight on that unit is
