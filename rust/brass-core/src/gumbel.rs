@@ -58,37 +58,83 @@ pub fn sigma(
     sigma: &mut Vec<f32>,
 ) {
     sigma.clear();
-    // One pass for the visits, the most visits and the visited actions' prior-weighted values (the search
-    // calls this at every node of every simulation).
-    let (mut visits, mut most) = (0u32, 0u32);
-    let (mut weight, mut weighted) = (0.0f32, 0.0f32);
-    for a in actions {
-        visits += a.visits;
-        most = most.max(a.visits);
-        if a.visits > 0 {
-            let p = a.prior.max(f32::MIN_POSITIVE);
-            weight += p;
-            weighted += p * a.q;
+    let c = Completion::new(actions, false, raw, c_visit, c_scale, rescale);
+    sigma.extend(actions.iter().map(|a| c.sigma(a)));
+}
+
+/// What [`sigma`] of a node's actions is made of: its mixed value and the linear map to σ. Made from the
+/// visited actions alone when the others are only known to exist (`unvisited_elsewhere`) — every one of them
+/// has the mixed value, which is all they add — so a search can compute σ of a few actions of a node with
+/// hundreds, the same to the bit as [`sigma`] of them all.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Completion {
+    /// The completed value of an unvisited action.
+    pub mixed: f32,
+    low: f32,
+    scale: f32,
+}
+
+impl Completion {
+    pub fn new(
+        actions: &[ActionStats],
+        unvisited_elsewhere: bool,
+        raw: f32,
+        c_visit: f32,
+        c_scale: f32,
+        rescale: bool,
+    ) -> Completion {
+        // One pass for the visits, the most visits and the visited actions' prior-weighted values (the search
+        // calls this at every node of every simulation).
+        let (mut visits, mut most) = (0u32, 0u32);
+        let (mut weight, mut weighted) = (0.0f32, 0.0f32);
+        for a in actions {
+            visits += a.visits;
+            most = most.max(a.visits);
+            if a.visits > 0 {
+                let p = a.prior.max(f32::MIN_POSITIVE);
+                weight += p;
+                weighted += p * a.q;
+            }
+        }
+        let mixed = if weight > 0.0 {
+            (raw + visits as f32 * weighted / weight) / (1.0 + visits as f32)
+        } else {
+            raw
+        };
+        let (low, range) = if rescale {
+            // (A minimum and a maximum do not depend on the order they are taken in: the unvisited actions
+            // elsewhere count once, as `mixed`.)
+            let start = |x: f32| if unvisited_elsewhere { mixed } else { x };
+            let completed = |a: &ActionStats| if a.visits > 0 { a.q } else { mixed };
+            let low = actions
+                .iter()
+                .map(completed)
+                .fold(start(f32::INFINITY), f32::min);
+            let high = actions
+                .iter()
+                .map(completed)
+                .fold(start(f32::NEG_INFINITY), f32::max);
+            (low, (high - low).max(1e-8))
+        } else {
+            (-1.0, 2.0)
+        };
+        Completion {
+            mixed,
+            low,
+            scale: (c_visit + most as f32) * c_scale / range,
         }
     }
-    let mixed = if weight > 0.0 {
-        (raw + visits as f32 * weighted / weight) / (1.0 + visits as f32)
-    } else {
-        raw
-    };
-    let completed = |a: &ActionStats| if a.visits > 0 { a.q } else { mixed };
-    let (low, range) = if rescale {
-        let low = actions.iter().map(completed).fold(f32::INFINITY, f32::min);
-        let high = actions
-            .iter()
-            .map(completed)
-            .fold(f32::NEG_INFINITY, f32::max);
-        (low, (high - low).max(1e-8))
-    } else {
-        (-1.0, 2.0)
-    };
-    let scale = (c_visit + most as f32) * c_scale / range;
-    sigma.extend(actions.iter().map(|a| (completed(a) - low) * scale));
+
+    /// σ of one action of the node.
+    pub fn sigma(&self, a: &ActionStats) -> f32 {
+        let completed = if a.visits > 0 { a.q } else { self.mixed };
+        (completed - self.low) * self.scale
+    }
+
+    /// σ of an unvisited action of the node.
+    pub fn unvisited(&self) -> f32 {
+        (self.mixed - self.low) * self.scale
+    }
 }
 
 /// The improved policy softmax(ln prior + σ) over `actions` (written to `policy`).
@@ -181,6 +227,37 @@ mod tests {
             &mut s,
         );
         assert_eq!(s, vec![0.0, 0.0]);
+    }
+
+    /// σ made from the visited actions alone, the unvisited ones only known to exist, is σ of them all to the
+    /// bit — with and without rescaling, the mixed value the lowest, the highest or in between.
+    #[test]
+    fn the_completion_of_the_visited_actions_is_sigma_of_them_all() {
+        let mut rng = Rng(17);
+        let mut all = Vec::new();
+        for case in 0..300 {
+            let n = 2 + (rng.next_u64() % 30) as usize;
+            let actions: Vec<ActionStats> = (0..n)
+                .map(|_| {
+                    let prior = (rng.next_u64() % 1000) as f32 / 1000.0;
+                    let visits = [0, 0, 1, 3][(rng.next_u64() % 4) as usize];
+                    let q = (rng.next_u64() % 2001) as f32 / 1000.0 - 1.0;
+                    stats(prior, visits, q)
+                })
+                .collect();
+            let raw = (rng.next_u64() % 2001) as f32 / 1000.0 - 1.0;
+            let visited: Vec<ActionStats> =
+                actions.iter().copied().filter(|a| a.visits > 0).collect();
+            let elsewhere = visited.len() < actions.len();
+            for rescale in [true, false] {
+                sigma(&actions, raw, 50.0, 0.1, rescale, &mut all);
+                let c = Completion::new(&visited, elsewhere, raw, 50.0, 0.1, rescale);
+                for (a, &want) in actions.iter().zip(&all) {
+                    let got = if a.visits > 0 { c.sigma(a) } else { c.unvisited() };
+                    assert_eq!(got.to_bits(), want.to_bits(), "case {case}, rescale {rescale}");
+                }
+            }
+        }
     }
 
     #[test]

@@ -42,6 +42,10 @@ impl Evaluator for NetEvaluator<'_> {
         }
         Ok(())
     }
+
+    fn reads_masks(&self) -> bool {
+        false
+    }
 }
 
 /// The network's raw policy: the legal action with the highest logit (the lower id on a tie); no search.

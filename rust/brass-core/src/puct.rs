@@ -106,6 +106,14 @@ pub trait Evaluator {
         logits: &mut Vec<f32>,
         values: &mut Vec<f32>,
     ) -> crate::error::Result<()>;
+
+    /// Whether [`evaluate`](Evaluator::evaluate) reads the masks. One that does not (the native network: it
+    /// gives every action's logit) is handed none, and the search skips listing the legal actions of the
+    /// leaves it asks for in a deal of its own (the search's priors are made from the logits of the actions
+    /// legal in each deal, whatever the leaf's mask was).
+    fn reads_masks(&self) -> bool {
+        true
+    }
 }
 
 const NONE: u32 = u32::MAX;
@@ -199,6 +207,10 @@ pub struct Search {
     policy: Vec<f32>,
     listed: Vec<u16>,
     child_of: Vec<u32>,
+    /// The visited root actions' indices (`root_choice`).
+    visited: Vec<u32>,
+    /// Where a simulation's hidden cards are dealt (`advance`).
+    deal_buffer: Option<Box<State>>,
 }
 
 /// What a search needs next.
@@ -235,6 +247,8 @@ impl Search {
             policy: Vec::new(),
             listed: Vec::with_capacity(128),
             child_of: vec![NONE; game.num_actions()],
+            visited: Vec::new(),
+            deal_buffer: None,
         };
         s.restart(game, root, config, seed);
         s
@@ -291,6 +305,8 @@ impl Search {
 
     /// Run simulations until one needs a leaf evaluated (its observation is written to `observation`,
     /// `observation::size` floats, and its legal actions to `mask`, `num_actions` bools) or all are done.
+    /// An empty `mask` asks for no mask (an evaluator that does not read them, [`Evaluator::reads_masks`]):
+    /// the search is the same, without listing the legal actions of a leaf in a deal of its own.
     pub fn advance(&mut self, game: &Game, observation: &mut [f32], mask: &mut [bool]) -> Need {
         debug_assert!(
             self.pending.is_none(),
@@ -303,8 +319,24 @@ impl Search {
             return Need::Evaluation;
         }
         // The position of a simulation's deal once it has left the fixed nodes (`dealt`), dealt into one
-        // buffer for all the simulations of this call.
-        let mut deal_buffer = self.fixed[0].state;
+        // buffer kept by the search (each deal overwrites all of it).
+        let mut buffer = self
+            .deal_buffer
+            .take()
+            .unwrap_or_else(|| Box::new(self.fixed[0].state));
+        let need = self.simulate(game, observation, mask, &mut buffer);
+        self.deal_buffer = Some(buffer);
+        need
+    }
+
+    /// [`advance`](Search::advance) once the root is evaluated, dealing into `deal_buffer`.
+    fn simulate(
+        &mut self,
+        game: &Game,
+        observation: &mut [f32],
+        mask: &mut [bool],
+        deal_buffer: &mut State,
+    ) -> Need {
         while self.done < self.config.simulations {
             self.path.clear();
             self.path.push(0);
@@ -333,12 +365,21 @@ impl Search {
                     self.ask(game, node, dealt.as_deref(), observation, mask);
                     return Need::Evaluation;
                 }
-                match &dealt {
-                    Some(s) => self.dealt_edges(game, node, s),
-                    None => self.fixed_edges(node),
-                }
-                let e = self.select(node, mover);
-                let Edge { action, child, .. } = self.edges[e];
+                let (e, action, child) = match self.root_choice(node) {
+                    Some(e) => {
+                        let at = self.fixed[0].at as usize;
+                        (e, self.ids[at + e], self.kids[at + e])
+                    }
+                    None => {
+                        match &dealt {
+                            Some(s) => self.dealt_edges(game, node, s),
+                            None => self.fixed_edges(node),
+                        }
+                        let e = self.select(node, mover);
+                        let Edge { action, child, .. } = self.edges[e];
+                        (e, action, child)
+                    }
+                };
                 let decoded = game.decode(action as i64).expect("legal");
                 let child = match dealt.as_mut() {
                     None => {
@@ -347,9 +388,9 @@ impl Search {
                             c => c,
                         };
                         if self.nodes[child as usize].fixed == NONE {
-                            self.deal(game, node, &mut deal_buffer);
-                            apply_unchecked(game, &mut deal_buffer, decoded);
-                            dealt = Some(&mut deal_buffer);
+                            self.deal(game, node, deal_buffer);
+                            apply_unchecked(game, deal_buffer, decoded);
+                            dealt = Some(&mut *deal_buffer);
                         }
                         child
                     }
@@ -383,18 +424,22 @@ impl Search {
             Some(state) => {
                 let observer = state.current_player(game).expect("a player to move");
                 observation::write(game, state, observer, observation);
-                self.listed.clear();
-                rules::legal_actions(game, state, &mut self.listed);
-                for &id in &self.listed {
-                    mask[id as usize] = true;
+                if !mask.is_empty() {
+                    self.listed.clear();
+                    rules::legal_actions(game, state, &mut self.listed);
+                    for &id in &self.listed {
+                        mask[id as usize] = true;
+                    }
                 }
                 observer
             }
             None => {
                 let f = &self.fixed[self.nodes[node as usize].fixed as usize];
                 observation::write(game, &f.state, self.me, observation);
-                for &id in &self.ids[f.at as usize..(f.at + f.len) as usize] {
-                    mask[id as usize] = true;
+                if !mask.is_empty() {
+                    for &id in &self.ids[f.at as usize..(f.at + f.len) as usize] {
+                        mask[id as usize] = true;
+                    }
                 }
                 self.me
             }
@@ -503,6 +548,77 @@ impl Search {
             self.child_of[child.action as usize] = NONE;
             c = child.next_sibling;
         }
+    }
+
+    /// Sequential Halving's choice at the root (Gumbel; None otherwise, or once the schedule is spent): the
+    /// root action's index, the same as [`select`](Search::select)'s, computed from the visited root actions
+    /// alone (σ of the others is the one value, [`gumbel::Completion`]) — the root is passed by every
+    /// simulation and has the most actions, and only the first phase looks past the visited ones.
+    fn root_choice(&mut self, node: u32) -> Option<usize> {
+        if node != 0 {
+            return None;
+        }
+        let g = self.config.gumbel.as_ref()?;
+        let f = &self.fixed[0];
+        let (at, len) = (f.at as usize, f.len as usize);
+        let mover = self.me as usize;
+        self.stats.clear();
+        self.visited.clear();
+        let mut simulation = 0usize;
+        for e in 0..len {
+            let c = self.kids[at + e];
+            if c == NONE {
+                continue;
+            }
+            let child = &self.nodes[c as usize];
+            simulation += child.visits as usize;
+            self.stats.push(ActionStats {
+                prior: self.priors[at + e],
+                log_prior: self.log_priors[at + e],
+                visits: child.visits,
+                q: child.value[mover] / child.visits.max(1) as f32,
+            });
+            self.visited.push(e as u32);
+        }
+        let wanted = *self.schedule.get(simulation)?;
+        let raw = self.nodes[0].raw[mover];
+        let unvisited_elsewhere = self.stats.len() < len;
+        let c = gumbel::Completion::new(
+            &self.stats,
+            unvisited_elsewhere,
+            raw,
+            g.c_visit,
+            g.c_scale,
+            g.rescale,
+        );
+        // The best Gumbel draw + log prior + σ among the actions with `wanted` visits, the first on a tie
+        // (in the root's order, as `best_considered`).
+        let mut best = (f32::NEG_INFINITY, 0usize);
+        if wanted > 0 {
+            for (a, &e) in self.stats.iter().zip(&self.visited) {
+                let e = e as usize;
+                if a.visits != wanted {
+                    continue;
+                }
+                let score = self.root_noise[e] + a.log_prior + c.sigma(a);
+                if score > best.0 {
+                    best = (score, e);
+                }
+            }
+        } else {
+            let unvisited = c.unvisited();
+            for e in 0..len {
+                let kid = self.kids[at + e];
+                if kid != NONE && self.nodes[kid as usize].visits != 0 {
+                    continue;
+                }
+                let score = self.root_noise[e] + self.log_priors[at + e] + unvisited;
+                if score > best.0 {
+                    best = (score, e);
+                }
+            }
+        }
+        Some(best.1)
     }
 
     /// The statistics of `edges` for the player to move (`mover`), into `stats`.
@@ -862,14 +978,16 @@ pub fn search(
 ) -> crate::error::Result<Search> {
     let mut s = Search::new(game, state, config, seed);
     let mut batch = Batch::new(game, 1);
+    let masks = evaluator.reads_masks();
     loop {
         let (obs, mask) = batch.row(0);
+        let mask = if masks { mask } else { &mut [] };
         match s.advance(game, obs, mask) {
             Need::Finished => return Ok(s),
             Need::Evaluation => {
                 evaluator.evaluate(
                     &batch.observations,
-                    &batch.masks,
+                    if masks { &batch.masks } else { &[] },
                     1,
                     &mut batch.logits,
                     &mut batch.values,
@@ -964,6 +1082,55 @@ pub(crate) mod tests {
             apply_unchecked(&g, &mut s, g.decode(a as i64).expect("legal"));
         }
         (g, out)
+    }
+
+    /// The root's Sequential Halving choice made from its visited actions alone (`root_choice`) is the choice
+    /// `select` makes over all of them, before every simulation of searches of the three games (rescaled
+    /// and not, 12 to 40 simulations, 4 to 16 considered actions).
+    #[test]
+    fn the_roots_choice_from_its_visited_actions_is_the_choice_over_all() {
+        let mut compared = 0;
+        for (name, players) in [("birmingham", 2), ("lancashire", 4), ("brass", 3)] {
+            let (g, states) = positions(name, players, 9);
+            let mut net = Varied::new(&g);
+            let mut batch = Batch::new(&g, 1);
+            for (i, state) in states.iter().enumerate().take(14) {
+                let mut config = gumbel_config([12, 24, 40][i % 3]);
+                let gc = config.gumbel.as_mut().expect("gumbel");
+                gc.rescale = i % 2 == 0;
+                gc.considered = [4, 16, 8][i % 3];
+                let mut s = Search::new(&g, state, &config, i as u64);
+                let me = s.me as usize;
+                loop {
+                    if s.nodes[0].evaluated && s.done < config.simulations {
+                        let sparse = s.root_choice(0);
+                        s.fixed_edges(0);
+                        let full = s.select(0, me);
+                        assert_eq!(
+                            sparse,
+                            Some(full),
+                            "{name}, position {i}, simulation {}",
+                            s.done
+                        );
+                        compared += 1;
+                    }
+                    let (obs, mask) = batch.row(0);
+                    if s.advance(&g, obs, mask) == Need::Finished {
+                        break;
+                    }
+                    net.evaluate(
+                        &batch.observations,
+                        &batch.masks,
+                        1,
+                        &mut batch.logits,
+                        &mut batch.values,
+                    )
+                    .expect("evaluated");
+                    s.deliver(&g, &batch.logits, &batch.values);
+                }
+            }
+        }
+        assert!(compared > 500, "{compared}");
     }
 
     /// Mean, variance and third central moment of `n` draws.

@@ -185,12 +185,14 @@ impl SearchGames {
     /// leaves go to `evaluator` together, and the evaluations go back. Returns the games that ended.
     pub fn step(&mut self, evaluator: &mut dyn Evaluator) -> crate::error::Result<Vec<SearchGame>> {
         let started = Instant::now();
-        let finished = self.advance();
-        let rows = self.pack();
+        // An evaluator that reads no masks is handed none: the leaves' legal actions are not listed.
+        let masks = evaluator.reads_masks();
+        let finished = self.play_on(masks);
+        let rows = self.pack(masks);
         self.engine_seconds += started.elapsed().as_secs_f64();
         if rows > 0 {
             let size = observation::size(&self.game);
-            let actions = self.game.num_actions();
+            let actions = if masks { self.game.num_actions() } else { 0 };
             let b = &mut self.batch;
             let started = Instant::now();
             evaluator.evaluate(
@@ -215,7 +217,7 @@ impl SearchGames {
 
     /// Move the rows of the waiting leaves to the front of the batch, in slot order (most often they are
     /// there already); their number.
-    fn pack(&mut self) -> usize {
+    fn pack(&mut self, masks: bool) -> usize {
         let size = observation::size(&self.game);
         let actions = self.game.num_actions();
         let mut rows = 0;
@@ -225,8 +227,10 @@ impl SearchGames {
                     let b = &mut self.batch;
                     b.observations
                         .copy_within(i * size..(i + 1) * size, rows * size);
-                    b.masks
-                        .copy_within(i * actions..(i + 1) * actions, rows * actions);
+                    if masks {
+                        b.masks
+                            .copy_within(i * actions..(i + 1) * actions, rows * actions);
+                    }
                 }
                 rows += 1;
             }
@@ -237,6 +241,11 @@ impl SearchGames {
     /// The first half of [`step`](SearchGames::step): every game advances until its search needs a leaf
     /// evaluated or it ends (new games take the places of those that end). Returns the games that ended.
     pub fn advance(&mut self) -> Vec<SearchGame> {
+        self.play_on(true)
+    }
+
+    /// [`advance`](SearchGames::advance), the leaves' masks written only when `masks`.
+    fn play_on(&mut self, masks: bool) -> Vec<SearchGame> {
         let mut finished = Vec::new();
         loop {
             for i in 0..self.slots.len() {
@@ -257,6 +266,7 @@ impl SearchGames {
             let one = |((slot, obs), mask): ((&mut Option<Slot>, &mut [f32]), &mut [bool])| {
                 if let Some(s) = slot.as_mut() {
                     if !s.waiting {
+                        let mask = if masks { mask } else { &mut [] };
                         advance(game, config, fast, s, obs, mask);
                     }
                 }
@@ -838,7 +848,7 @@ mod tests {
         assert_ne!(second, third, "two games, two leaves");
         // The first game ended: the leaves of the second and third move up.
         play.slots[0] = None;
-        assert_eq!(play.pack(), 2);
+        assert_eq!(play.pack(true), 2);
         assert_eq!(
             (rows(&play.batch, 0), rows(&play.batch, 1)),
             (second, third)
@@ -1089,6 +1099,96 @@ mod tests {
             same(&mut got, &plain_varied, &format!("{count} lanes (Varied)"));
             let rows: usize = evaluators.iter().map(|e| e.rows).sum();
             assert_eq!(rows, varied.rows, "{count} lanes (Varied)");
+        }
+    }
+
+    /// A network evaluator that says whether it reads the masks, and records the masks' sizes it was given.
+    struct Told<'n> {
+        inner: crate::net_agents::NetEvaluator<'n>,
+        reads: bool,
+        mask_sizes: Vec<usize>,
+    }
+    impl Evaluator for Told<'_> {
+        fn evaluate(
+            &mut self,
+            observations: &[f32],
+            masks: &[bool],
+            rows: usize,
+            logits: &mut Vec<f32>,
+            values: &mut Vec<f32>,
+        ) -> crate::error::Result<()> {
+            self.mask_sizes.push(masks.len() / rows.max(1));
+            self.inner
+                .evaluate(observations, masks, rows, logits, values)
+        }
+        fn reads_masks(&self) -> bool {
+            self.reads
+        }
+    }
+
+    /// The native network reads no masks: it is handed none, the leaves' legal actions are not listed, and
+    /// the games are the same bit for bit as when the masks are written (Birmingham 2p and Lancashire 4p,
+    /// Gumbel, some decisions searched quickly).
+    #[test]
+    fn an_evaluator_that_reads_no_masks_gets_none_and_the_same_games() {
+        use crate::net::{Net, Scratch};
+        use crate::net_agents::NetEvaluator;
+        for (name, players) in [("birmingham", 2), ("lancashire", 4)] {
+            let g = Game::new(name, players, &BTreeMap::new()).expect("game");
+            let (net, _) = Net::from_bytes(&crate::net::tests::file(&g, &[16], &g)).expect("net");
+            assert!(!NetEvaluator {
+                net: &net,
+                scratch: Scratch::default(),
+                batch: true,
+                on_this_thread: true,
+            }
+            .reads_masks());
+            let config = SearchGamesConfig {
+                search: PuctConfig {
+                    simulations: 6,
+                    gumbel: Some(crate::puct::GumbelConfig::default()),
+                    ..PuctConfig::default()
+                },
+                policy_target: PolicyTarget::CompletedQ,
+                full_search_fraction: 0.5,
+                fast_simulations: 2,
+                parallel: 3,
+                ..SearchGamesConfig::default()
+            };
+            let play = |reads: bool| {
+                let mut told = Told {
+                    inner: NetEvaluator {
+                        net: &net,
+                        scratch: Scratch::default(),
+                        batch: true,
+                        on_this_thread: true,
+                    },
+                    reads,
+                    mask_sizes: Vec::new(),
+                };
+                let mut play = SearchGames::new(&g, config.clone(), 21, 0, 3);
+                let mut got = Vec::new();
+                while !play.is_done() {
+                    got.extend(play.step(&mut told).expect("step"));
+                }
+                got.sort_by_key(|x| x.index);
+                (got, told.mask_sizes, play.evaluations)
+            };
+            let (with, sizes, evaluations) = play(true);
+            let (without, no_sizes, no_evaluations) = play(false);
+            assert!(sizes.iter().all(|&n| n == g.num_actions()), "{name}");
+            assert!(
+                !no_sizes.is_empty() && no_sizes.iter().all(|&n| n == 0),
+                "{name}"
+            );
+            assert_eq!(evaluations, no_evaluations, "{name}");
+            assert_eq!(with.len(), 3);
+            for (a, b) in with.iter().zip(&without) {
+                assert_same_game(a, b, name);
+                let bits =
+                    |x: &SearchGame| x.policies.iter().map(|p| p.to_bits()).collect::<Vec<_>>();
+                assert_eq!(bits(a), bits(b), "{name}");
+            }
         }
     }
 
