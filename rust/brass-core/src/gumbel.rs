@@ -253,8 +253,16 @@ mod tests {
                 sigma(&actions, raw, 50.0, 0.1, rescale, &mut all);
                 let c = Completion::new(&visited, elsewhere, raw, 50.0, 0.1, rescale);
                 for (a, &want) in actions.iter().zip(&all) {
-                    let got = if a.visits > 0 { c.sigma(a) } else { c.unvisited() };
-                    assert_eq!(got.to_bits(), want.to_bits(), "case {case}, rescale {rescale}");
+                    let got = if a.visits > 0 {
+                        c.sigma(a)
+                    } else {
+                        c.unvisited()
+                    };
+                    assert_eq!(
+                        got.to_bits(),
+                        want.to_bits(),
+                        "case {case}, rescale {rescale}"
+                    );
                 }
             }
         }

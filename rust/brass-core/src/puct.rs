@@ -117,6 +117,8 @@ pub trait Evaluator {
 }
 
 const NONE: u32 = u32::MAX;
+/// No player to move: the game is over.
+const GAME_OVER: u8 = u8::MAX;
 
 #[derive(Clone, Copy, Debug)]
 struct Node {
@@ -127,6 +129,9 @@ struct Node {
     /// The network's values at this node (absolute seats), once evaluated; a finished game's result.
     raw: [f32; MAX_PLAYERS],
     evaluated: bool,
+    /// A fixed node's player to move, or `GAME_OVER` (a dealt node's are its deal's): kept here so that a
+    /// simulation passing through reads the node, not the far end of its 2 KB position.
+    fixed_mover: u8,
     /// Its entry in `Search::fixed`, or NONE for a dealt node.
     fixed: u32,
     /// A dealt node's logits, `Search::logits[logits_at..][..num_actions]`.
@@ -144,6 +149,7 @@ impl Node {
             value: [0.0; MAX_PLAYERS],
             raw: [0.0; MAX_PLAYERS],
             evaluated: false,
+            fixed_mover: GAME_OVER,
             fixed,
             logits_at: NONE,
             first_child: NONE,
@@ -290,6 +296,7 @@ impl Search {
         self.kids.resize(self.ids.len(), NONE);
         let node = self.nodes.len() as u32;
         self.nodes.push(Node::new(action, self.fixed.len() as u32));
+        self.nodes[node as usize].fixed_mover = player_to_move(game, &state);
         if state.is_terminal() {
             self.nodes[node as usize].raw = result(game, &state);
             self.nodes[node as usize].evaluated = true;
@@ -344,11 +351,11 @@ impl Search {
             let mut dealt: Option<&mut State> = None;
             loop {
                 let n = self.nodes[node as usize];
-                let state = match &dealt {
-                    Some(s) => &**s,
-                    None => &self.fixed[n.fixed as usize].state,
+                let mover = match &dealt {
+                    Some(s) => player_to_move(game, s),
+                    None => n.fixed_mover,
                 };
-                if state.is_terminal() {
+                if mover == GAME_OVER {
                     // A fixed node's result is the same in every deal (`add_fixed` set it). A dealt one's is
                     // this deal's only: the same actions may end the game in one deal and not in another (a
                     // sale to the Distant Cotton Market draws a hidden tile, L-42), so the node is not marked
@@ -360,7 +367,7 @@ impl Search {
                     self.backup(&value);
                     break;
                 }
-                let mover = state.current_player(game).expect("a player to move") as usize;
+                let mover = mover as usize;
                 if !n.evaluated {
                     self.ask(game, node, dealt.as_deref(), observation, mask);
                     return Need::Evaluation;
@@ -864,6 +871,15 @@ impl Search {
     /// Nodes in the tree, and how many of them are fixed (for tests and profiles).
     pub fn nodes(&self) -> (usize, usize) {
         (self.nodes.len(), self.fixed.len())
+    }
+}
+
+/// The player to move, or `GAME_OVER`.
+fn player_to_move(game: &Game, state: &State) -> u8 {
+    if state.is_terminal() {
+        GAME_OVER
+    } else {
+        state.current_player(game).expect("a player to move")
     }
 }
 
