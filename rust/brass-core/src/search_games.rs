@@ -1136,13 +1136,13 @@ mod tests {
         for (name, players) in [("birmingham", 2), ("lancashire", 4)] {
             let g = Game::new(name, players, &BTreeMap::new()).expect("game");
             let (net, _) = Net::from_bytes(&crate::net::tests::file(&g, &[16], &g)).expect("net");
-            assert!(!NetEvaluator {
+            let native = || NetEvaluator {
                 net: &net,
                 scratch: Scratch::default(),
                 batch: true,
                 on_this_thread: true,
-            }
-            .reads_masks());
+            };
+            assert!(!native().reads_masks());
             let config = SearchGamesConfig {
                 search: PuctConfig {
                     simulations: 6,
@@ -1157,12 +1157,7 @@ mod tests {
             };
             let play = |reads: bool| {
                 let mut told = Told {
-                    inner: NetEvaluator {
-                        net: &net,
-                        scratch: Scratch::default(),
-                        batch: true,
-                        on_this_thread: true,
-                    },
+                    inner: native(),
                     reads,
                     mask_sizes: Vec::new(),
                 };
