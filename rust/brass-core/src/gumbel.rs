@@ -69,7 +69,7 @@ pub fn sigma(
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Completion {
     /// The completed value of an unvisited action.
-    pub mixed: f32,
+    mixed: f32,
     low: f32,
     scale: f32,
 }
@@ -127,8 +127,11 @@ impl Completion {
 
     /// σ of one action of the node.
     pub fn sigma(&self, a: &ActionStats) -> f32 {
-        let completed = if a.visits > 0 { a.q } else { self.mixed };
-        (completed - self.low) * self.scale
+        if a.visits > 0 {
+            (a.q - self.low) * self.scale
+        } else {
+            self.unvisited()
+        }
     }
 
     /// σ of an unvisited action of the node.
