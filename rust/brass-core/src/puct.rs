@@ -1120,6 +1120,7 @@ pub(crate) mod tests {
                 loop {
                     if s.nodes[0].evaluated && s.done < config.simulations {
                         let sparse = s.root_choice(0);
+                        let visited = s.stats.clone();
                         s.fixed_edges(0);
                         let full = s.select(0, me);
                         assert_eq!(
@@ -1128,6 +1129,15 @@ pub(crate) mod tests {
                             "{name}, position {i}, simulation {}",
                             s.done
                         );
+                        // The visited actions' statistics are those of the pass over all, in its order.
+                        let kids: Vec<ActionStats> = s
+                            .edges
+                            .iter()
+                            .zip(&s.stats)
+                            .filter(|(e, _)| e.child != NONE)
+                            .map(|(_, a)| *a)
+                            .collect();
+                        assert_eq!(visited, kids, "{name}, position {i}");
                         compared += 1;
                     }
                     let (obs, mask) = batch.row(0);
