@@ -143,6 +143,13 @@ def test_the_command_refuses_a_used_folder_and_resumes_it(tmp_path: pathlib.Path
     assert "already holds a run" in capsys.readouterr().err
     assert main(["learn", "--out", str(folder), "--resume", "--iterations", "2"]) == 0
     assert len(log_rows(folder)) == 2
+    # The raised budget is the run's own now: config.json records it, and a resume that names none keeps it.
+    assert json.loads((folder / "config.json").read_text())["iterations"] == 2
+    assert main(["learn", "--out", str(folder), "--resume", "--iterations", "3", "--minutes", "30"]) == 0
+    stored = json.loads((folder / "config.json").read_text())
+    assert (stored["iterations"], stored["minutes"], stored["c_scale"]) == (3, 30, 0.25)
+    assert main(["learn", "--out", str(folder), "--resume"]) == 0
+    assert len(log_rows(folder)) == 3
     assert main(["learn", "--out", str(tmp_path / "none"), "--resume"]) == 2
     assert "no run to resume" in capsys.readouterr().err
 

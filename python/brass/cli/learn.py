@@ -121,10 +121,7 @@ def run(args: argparse.Namespace) -> int:
         config.check()  # a bad configuration is reported before the folder is made
         trainer = Trainer(args.out, config)
     if args.resume:  # a resumed run may be given a new budget
-        for name in ("minutes", "iterations", "ray"):
-            if getattr(args, name) is not None:
-                setattr(trainer.config, name, getattr(args, name))
-        trainer.config.check()
+        trainer.change_budget(args.minutes, args.iterations, args.ray)
     trainer.run()
     print(f"network: {trainer.net_path} (brass.agents.Net / NetMCTS); log: {os.path.join(args.out, 'log.csv')}")
     return 0

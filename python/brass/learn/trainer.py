@@ -574,6 +574,23 @@ class Trainer:
         row["best"] = self.best["iteration"]
         return row
 
+    def change_budget(
+        self, minutes: float | None = None, iterations: int | None = None, ray: str | None = None
+    ) -> None:
+        """Give a resumed run a new budget (totals, not more) or Ray cluster; what is None stays. The run's
+        config.json records it, so the folder says what the run was last given and a later `--resume` without
+        these settings keeps them."""
+        c = self.config
+        config = dataclasses.replace(
+            c,
+            minutes=c.minutes if minutes is None else minutes,
+            iterations=c.iterations if iterations is None else iterations,
+            ray=c.ray if ray is None else ray,
+        )
+        config.check()
+        self.config = config
+        write_whole(os.path.join(self.folder, "config.json"), json.dumps(asdict(config), indent=1))
+
     def run(self) -> None:
         c = self.config
         started = time.perf_counter()
