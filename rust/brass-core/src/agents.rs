@@ -58,7 +58,7 @@ impl Agent for RandomAgent {
 
 /// Rounds still to be played in the game, the current one included (an introductory game has no Rail
 /// Era, L-54, B-22).
-fn rounds_left(game: &Game, state: &State) -> i32 {
+pub fn rounds_left(game: &Game, state: &State) -> i32 {
     let r = game.rounds_per_era as i32;
     let this_era = r - state.round as i32 + 1;
     match (state.era, game.switches.last_era) {
@@ -446,9 +446,21 @@ const HIDDEN_DEALS: usize = 8;
 #[derive(Clone, Debug, Default)]
 pub struct GreedyAgent;
 
-impl Agent for GreedyAgent {
-    fn choose(&self, game: &Game, state: &State, rng: &mut Rng) -> u16 {
+impl GreedyAgent {
+    /// [`choose`](Agent::choose), with every legal action and its value (the advantage Greedy compares, a
+    /// pass's cost included) written to `scores` in the order of the legal actions: for tools that explain
+    /// Greedy's choice or build on it (the `rescue` example). The choice and the draws from `rng` are
+    /// those of `choose`.
+    pub fn choose_scored(
+        &self,
+        game: &Game,
+        state: &State,
+        rng: &mut Rng,
+        scores: &mut Vec<(u16, f64)>,
+    ) -> u16 {
+        scores.clear();
         let ids = legal(game, state);
+        scores.reserve(ids.len());
         let me = state.current_player(game).expect("a player to move");
         let birmingham = matches!(game.variant, Variant::Birmingham(_));
         let pass = game.encode(Action::Pass);
@@ -480,6 +492,7 @@ impl Agent for GreedyAgent {
             if birmingham && id == pass {
                 v -= PASS_COST;
             }
+            scores.push((id, v));
             if v > best + 1e-9 {
                 best = v;
                 choice = id;
@@ -492,6 +505,12 @@ impl Agent for GreedyAgent {
             }
         }
         choice
+    }
+}
+
+impl Agent for GreedyAgent {
+    fn choose(&self, game: &Game, state: &State, rng: &mut Rng) -> u16 {
+        self.choose_scored(game, state, rng, &mut Vec::new())
     }
     fn name(&self) -> String {
         "greedy".into()

@@ -567,3 +567,35 @@ fn b16_b18_all_greedy_birmingham_games_rarely_leave_a_seat_at_zero_vp() {
     assert!(zero.len() <= 2, "{zero:?}");
     assert!(low <= 8, "{low} seats under 20 VP");
 }
+
+/// `choose_scored` is `choose` with its values shown: the same action and the same draws from the generator,
+/// a value for every legal action in their order, and the chosen action's the largest (ties at random).
+#[test]
+fn greedy_choose_scored_shows_the_values_choose_compares() {
+    for (name, players) in [("birmingham", 2), ("lancashire", 3), ("brass", 4)] {
+        let game = Game::new(name, players, &BTreeMap::new()).unwrap();
+        let mut state = apply::new_state(&game, 9);
+        let mut rng = Rng(3);
+        let mut scores = Vec::new();
+        for _ in 0..60 {
+            let seed = rng.next_u64();
+            let (mut a, mut b) = (Rng(seed), Rng(seed));
+            let plain = GreedyAgent.choose(&game, &state, &mut a);
+            let shown = GreedyAgent.choose_scored(&game, &state, &mut b, &mut scores);
+            assert_eq!(plain, shown, "{name}");
+            assert_eq!(a.0, b.0, "{name}: the same draws");
+            let mut legal = Vec::new();
+            brass_core::rules::legal_actions(&game, &state, &mut legal);
+            let ids: Vec<u16> = scores.iter().map(|s| s.0).collect();
+            assert_eq!(ids, legal, "{name}");
+            let best = scores.iter().map(|s| s.1).fold(f64::NEG_INFINITY, f64::max);
+            let chosen = scores.iter().find(|s| s.0 == shown).unwrap().1;
+            assert!(chosen >= best - 1e-9, "{name}: {chosen} < {best}");
+            let action = game.decode(shown as i64).unwrap();
+            apply::apply_unchecked(&game, &mut state, action);
+            if state.is_terminal() {
+                break;
+            }
+        }
+    }
+}

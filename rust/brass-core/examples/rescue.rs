@@ -1,0 +1,165 @@
+//! Greedy with playouts when its debt outruns its money: a measured experiment, not an agent of the library
+//! (docs/agents.md, "Playouts in debt").
+//!
+//! At a decision where the player's income level is negative and its money plus that level times the rounds
+//! still to play is below zero, the agent plays out Greedy's best `K` actions (by Greedy's own values) to the
+//! end of the game, `D` deals each of what it cannot see (the same deals for every candidate), every seat
+//! played by Greedy, and takes the one with the best mean final VP lead over the best opponent; elsewhere it
+//! is Greedy. With a last argument `kinds`, the candidates also take the best action of every other kind.
+//!
+//! - `cargo run --release --example rescue -- zero GAME PLAYERS S0 S1 K D [kinds]`: all-rescue games, 200 a seed for
+//!   seeds S0 … S1 − 1, seats rotated: seats at 0 VP, under 20 VP, mean VP (the `zero` example counts Greedy's);
+//! - `cargo run --release --example rescue -- h2h GAME PLAYERS GAMES SEED K D [kinds]`: the agent in one seat, Greedy
+//!   in the others, seats rotated.
+use brass_core::actions::Action;
+use brass_core::agents::{play_games, rounds_left, Agent, GreedyAgent};
+use brass_core::apply::apply_unchecked;
+use brass_core::hidden::Redealer;
+use brass_core::rng::Rng;
+use brass_core::state::State;
+use brass_core::Game;
+use std::collections::BTreeMap;
+use std::time::Instant;
+
+struct Rescue {
+    candidates: usize,
+    deals: usize,
+    /// Also the best action of every kind (build, link, sell, loan, …) not among the best `candidates`.
+    kinds: bool,
+}
+
+fn in_debt(game: &Game, state: &State, me: u8) -> bool {
+    let level = state.income_level(game, me);
+    level < 0 && state.players[me as usize].money + level * rounds_left(game, state) < 0
+}
+
+/// The final VP lead of `me` over the best other player.
+fn lead(game: &Game, s: &State, me: u8) -> f64 {
+    let best_other = (0..game.players)
+        .filter(|&q| q != me)
+        .map(|q| s.players[q as usize].vp)
+        .max()
+        .unwrap_or(0);
+    (s.players[me as usize].vp - best_other) as f64
+}
+
+impl Agent for Rescue {
+    fn choose(&self, game: &Game, state: &State, rng: &mut Rng) -> u16 {
+        let mut scores = Vec::new();
+        let choice = GreedyAgent.choose_scored(game, state, rng, &mut scores);
+        let me = state.current_player(game).expect("a player to move");
+        if scores.len() < 2 || !in_debt(game, state, me) {
+            return choice;
+        }
+        scores.sort_by(|a, b| b.1.total_cmp(&a.1));
+        let kind = |id: u16| std::mem::discriminant(&game.decode(id as i64).expect("a legal id"));
+        let mut kept: Vec<(u16, f64)> = scores.iter().take(self.candidates).copied().collect();
+        if self.kinds {
+            for &(id, v) in scores.iter().skip(self.candidates) {
+                if !kept.iter().any(|&(k, _)| kind(k) == kind(id)) {
+                    kept.push((id, v));
+                }
+            }
+        }
+        let scores = kept;
+        let mut redealer = Redealer::new(game, state, me);
+        let seeds: Vec<u64> = (0..self.deals).map(|_| rng.next_u64()).collect();
+        let mut best = (f64::NEG_INFINITY, choice);
+        for &(id, _) in &scores {
+            let action: Action = game.decode(id as i64).expect("a legal id");
+            let mut sum = 0.0;
+            for &seed in &seeds {
+                let mut s = redealer.deal(game, seed);
+                apply_unchecked(game, &mut s, action);
+                let mut r = Rng(seed ^ 0x9E37_79B9_7F4A_7C15);
+                while !s.is_terminal() {
+                    let a = GreedyAgent.choose(game, &s, &mut r);
+                    apply_unchecked(game, &mut s, game.decode(a as i64).expect("a legal id"));
+                }
+                sum += lead(game, &s, me);
+            }
+            if sum > best.0 {
+                best = (sum, id);
+            }
+        }
+        best.1
+    }
+    fn name(&self) -> String {
+        format!("rescue({},{})", self.candidates, self.deals)
+    }
+}
+
+fn main() {
+    let a: Vec<String> = std::env::args().collect();
+    let num = |i: usize| -> u64 { a[i].parse().expect("a number") };
+    let game = Game::new(&a[2], num(3) as i64, &BTreeMap::new()).expect("a game");
+    let n = game.players as usize;
+    let t = Instant::now();
+    match a[1].as_str() {
+        "zero" => {
+            let rescue = Rescue {
+                candidates: num(6) as usize,
+                deals: num(7) as usize,
+                kinds: a.get(8).is_some_and(|k| k == "kinds"),
+            };
+            let seats: Vec<&dyn Agent> = (0..n).map(|_| &rescue as &dyn Agent).collect();
+            let (mut zero, mut low, mut vp, mut count) = (0, 0, 0i64, 0);
+            for seed in num(4)..num(5) {
+                for r in play_games(&game, &seats, seed, 0, 200, true, 0) {
+                    for &v in &r.scores {
+                        zero += u32::from(v == 0);
+                        low += u32::from(v < 20);
+                        vp += v as i64;
+                        count += 1;
+                    }
+                }
+            }
+            println!(
+                "{} {}p seeds {}-{}: 0-VP seats {zero} of {count}, under 20 VP {low}, mean VP {:.1}, {:.0} s",
+                a[2],
+                n,
+                num(4),
+                num(5) - 1,
+                vp as f64 / count as f64,
+                t.elapsed().as_secs_f64()
+            );
+        }
+        "h2h" => {
+            let (games, seed) = (num(4), num(5));
+            let rescue = Rescue {
+                candidates: num(6) as usize,
+                deals: num(7) as usize,
+                kinds: a.get(8).is_some_and(|k| k == "kinds"),
+            };
+            let mut seats: Vec<&dyn Agent> = vec![&rescue];
+            seats.extend((1..n).map(|_| &GreedyAgent as &dyn Agent));
+            let (mut wins, mut vp, mut zero, mut others_zero) = (0.0, 0i64, 0, 0);
+            for (i, r) in play_games(&game, &seats, seed, 0, games, true, 0)
+                .iter()
+                .enumerate()
+            {
+                for p in 0..n {
+                    if (p + i) % n == 0 {
+                        vp += r.scores[p] as i64;
+                        zero += u32::from(r.scores[p] == 0);
+                        if r.winners.contains(&(p as u8)) {
+                            wins += 1.0 / r.winners.len() as f64;
+                        }
+                    } else {
+                        others_zero += u32::from(r.scores[p] == 0);
+                    }
+                }
+            }
+            let p = wins / games as f64;
+            println!(
+                "{}: wins {:.1} % (± {:.1}) of {games} against Greedy, mean VP {:.1}, seats at 0 VP {zero} (Greedy's {others_zero}), {:.0} s",
+                rescue.name(),
+                100.0 * p,
+                196.0 * (p * (1.0 - p) / games as f64).sqrt(),
+                vp as f64 / games as f64,
+                t.elapsed().as_secs_f64()
+            );
+        }
+        _ => panic!("rescue zero … or rescue h2h …"),
+    }
+}
