@@ -6,6 +6,8 @@
 //! end of the game, `D` deals each of what it cannot see (the same deals for every candidate), every seat
 //! played by Greedy, and takes the one with the best mean final VP lead over the best opponent; elsewhere it
 //! is Greedy. With a last argument `kinds`, the candidates also take the best action of every other kind.
+//! With `BRASS_TRIGGER=pass` it also plays out where Greedy would pass holding £8 or more; with `BRASS_KINDS=1`
+//! it prints, after the totals, how often each of Greedy's choices (its first word) became which.
 //!
 //! - `cargo run --release --example rescue -- zero GAME PLAYERS S0 S1 K D [kinds]`: all-rescue games, 200 a seed for
 //!   seeds S0 … S1 − 1, seats rotated: seats at 0 VP, under 20 VP, mean VP (the `zero` example counts Greedy's);
@@ -19,6 +21,7 @@ use brass_core::rng::Rng;
 use brass_core::state::State;
 use brass_core::Game;
 use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
 
 struct Rescue {
@@ -43,14 +46,31 @@ fn lead(game: &Game, s: &State, me: u8) -> f64 {
     (s.players[me as usize].vp - best_other) as f64
 }
 
+/// Playout decisions made so far (printed with the totals).
+static TRIGGERED: AtomicU64 = AtomicU64::new(0);
+/// With `BRASS_KINDS` set: how often Greedy's choice (its first word) was replaced by which.
+static CHOSEN: std::sync::Mutex<BTreeMap<String, u64>> = std::sync::Mutex::new(BTreeMap::new());
+
+/// Where the playouts are used: in debt ([`in_debt`]); with `BRASS_TRIGGER=pass` also where Greedy would pass
+/// holding £8 or more (Lancashire's idle seats, docs/agents.md).
+fn triggered(game: &Game, state: &State, me: u8, choice: u16) -> bool {
+    let idle = || {
+        std::env::var("BRASS_TRIGGER").is_ok_and(|t| t == "pass")
+            && state.players[me as usize].money >= 8
+            && matches!(game.decode(choice as i64), Ok(Action::Pass))
+    };
+    in_debt(game, state, me) || idle()
+}
+
 impl Agent for Rescue {
     fn choose(&self, game: &Game, state: &State, rng: &mut Rng) -> u16 {
         let mut scores = Vec::new();
         let choice = GreedyAgent.choose_scored(game, state, rng, &mut scores);
         let me = state.current_player(game).expect("a player to move");
-        if scores.len() < 2 || !in_debt(game, state, me) {
+        if scores.len() < 2 || !triggered(game, state, me, choice) {
             return choice;
         }
+        TRIGGERED.fetch_add(1, Ordering::Relaxed);
         scores.sort_by(|a, b| b.1.total_cmp(&a.1));
         let kind = |id: u16| std::mem::discriminant(&game.decode(id as i64).expect("a legal id"));
         let mut kept: Vec<(u16, f64)> = scores.iter().take(self.candidates).copied().collect();
@@ -81,6 +101,15 @@ impl Agent for Rescue {
             if sum > best.0 {
                 best = (sum, id);
             }
+        }
+        if std::env::var("BRASS_KINDS").is_ok() {
+            let words = |id: u16| {
+                let t = game.notation(game.decode(id as i64).expect("a legal id"));
+                t.split_whitespace().next().unwrap_or("").to_string()
+            };
+            let mut m = CHOSEN.lock().expect("a lock");
+            *m.entry(format!("{} -> {}", words(choice), words(best.1)))
+                .or_insert(0) += 1;
         }
         best.1
     }
@@ -115,13 +144,14 @@ fn main() {
                 }
             }
             println!(
-                "{} {}p seeds {}-{}: 0-VP seats {zero} of {count}, under 20 VP {low}, mean VP {:.1}, {:.0} s",
+                "{} {}p seeds {}-{}: 0-VP seats {zero} of {count}, under 20 VP {low}, mean VP {:.1}, {:.0} s, {} playout decisions",
                 a[2],
                 n,
                 num(4),
                 num(5) - 1,
                 vp as f64 / count as f64,
-                t.elapsed().as_secs_f64()
+                t.elapsed().as_secs_f64(),
+                TRIGGERED.load(Ordering::Relaxed)
             );
         }
         "h2h" => {
@@ -152,14 +182,18 @@ fn main() {
             }
             let p = wins / games as f64;
             println!(
-                "{}: wins {:.1} % (± {:.1}) of {games} against Greedy, mean VP {:.1}, seats at 0 VP {zero} (Greedy's {others_zero}), {:.0} s",
+                "{}: wins {:.1} % (± {:.1}) of {games} against Greedy, mean VP {:.1}, seats at 0 VP {zero} (Greedy's {others_zero}), {:.0} s, {} playout decisions",
                 rescue.name(),
                 100.0 * p,
                 196.0 * (p * (1.0 - p) / games as f64).sqrt(),
                 vp as f64 / games as f64,
-                t.elapsed().as_secs_f64()
+                t.elapsed().as_secs_f64(),
+                TRIGGERED.load(Ordering::Relaxed)
             );
         }
         _ => panic!("rescue zero … or rescue h2h …"),
+    }
+    for (k, v) in CHOSEN.lock().expect("a lock").iter() {
+        println!("  {k}: {v}");
     }
 }
