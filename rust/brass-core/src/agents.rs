@@ -4,7 +4,7 @@
 //! Every agent is deterministic for a given random generator: the caller seeds it per decision.
 use crate::actions::Action;
 use crate::apply::{self, apply_unchecked, link_icons};
-use crate::game::{Era, Game, SaleTarget, MAX_INDUSTRIES, MAX_SPACES, NONE};
+use crate::game::{Era, Game, SaleTarget, MAX_INDUSTRIES, MAX_LOCATIONS, MAX_SPACES, NONE};
 use crate::games::birmingham::Config as BirminghamConfig;
 use crate::games::Variant;
 use crate::hidden::Redealer;
@@ -230,25 +230,118 @@ fn port_prospect(game: &Game, state: &State, ctx: &Ctx, space: usize) -> f64 {
     PORT_ALONE
 }
 
-/// Lancashire and classic Brass: the share of an own unflipped cotton mill's VP counted while the rules' sale
-/// check passes for a port or the Distant Cotton Market (L-40 … L-42) …
-const MILL_SELLS: f64 = 0.8;
-/// … and while it does not. The same half for every mill left Greedy nothing to gain from the links that would
-/// sell one: it built mills it could not sell, ran out of money and passed.
-const MILL_STUCK: f64 = 0.5;
+/// Lancashire and classic Brass: the share of an own unflipped cotton mill's VP counted, by the fewest links
+/// still to build between it and a place it could sell to ([`links_to_market`]): 0 (the rules' sale check
+/// passes for a port or the Distant Cotton Market, L-40 … L-42), 1, 2, 3, and 4 or more (or none of this era's
+/// kind leads there). The same half for every mill that could not sell left Greedy nothing to gain from the
+/// links that would sell one: it built mills no port reached, ran out of money and passed; all-Greedy
+/// Lancashire averaged 19.5 VP a seat at 2 players, and two seats in three ended under 20 (docs/agents.md,
+/// "Mills by the links they still need").
+const MILL_PROSPECT: [f64; 5] = [0.8, 0.6, 0.45, 0.35, 0.3];
 
-/// The chance counted for the own unflipped cotton mill on `space` (see [`MILL_SELLS`]).
-fn mill_prospect(game: &Game, state: &State, ctx: &Ctx, space: u8) -> f64 {
+/// The chance counted for the own unflipped cotton mill on `space` (see [`MILL_PROSPECT`]); `links` holds the
+/// distances to a market once worked out for this position.
+fn mill_prospect(
+    game: &Game,
+    state: &State,
+    ctx: &Ctx,
+    space: u8,
+    links: &mut Option<[u8; MAX_LOCATIONS]>,
+) -> f64 {
     let sells = game
         .layout
         .sale_targets
         .iter()
         .any(|&target| rules::check_sell(game, state, ctx, space, target).is_ok());
     if sells {
-        MILL_SELLS
-    } else {
-        MILL_STUCK
+        return MILL_PROSPECT[0];
     }
+    let links = links.get_or_insert_with(|| links_to_market(game, state));
+    let d = links[game.spaces[space as usize].location as usize];
+    // A mill that cannot sell needs at least one link, whatever the map says.
+    MILL_PROSPECT[(d as usize).clamp(1, MILL_PROSPECT.len() - 1)]
+}
+
+/// Lancashire and classic Brass: for every location, the fewest links of the current era's kind (L-14) still
+/// to build to join it to a place a cotton mill sells to: a location with an unflipped port of anyone's (L-41)
+/// or, while the Distant Cotton Market buys (its marker short of X and a tile left, L-42), a market trade icon —
+/// printed or a port's (L-15). Links already placed cost nothing; [`u8::MAX`] where none leads. Who may build
+/// each link (L-14's adjacency) is not asked: the distance is a prospect, not a plan.
+fn links_to_market(game: &Game, state: &State) -> [u8; MAX_LOCATIONS] {
+    let mut links = [u8::MAX; MAX_LOCATIONS];
+    let Variant::Lancashire(config) = &game.variant else {
+        return links;
+    };
+    let extra = state.lancashire();
+    let distant = extra.dcm_marker < config.dcm_x && !extra.dcm_exhausted();
+    let mut markets = if distant {
+        game.printed_trade_locations()
+    } else {
+        0
+    };
+    let mut ports = state.tiles_of_industry(game.port_industry);
+    while ports != 0 {
+        let s = ports.trailing_zeros() as usize;
+        ports &= ports - 1;
+        if distant || !state.board[s].flipped {
+            markets |= 1 << game.spaces[s].location;
+        }
+    }
+    let placed = state.occupancy.placed_links();
+    let key = (game.uid, placed, markets, state.era == Era::Rail);
+    if let Some((known, links)) = LAST_LINKS_TO_MARKET.get() {
+        if known == key {
+            return links;
+        }
+    }
+    for (l, d) in links.iter_mut().enumerate() {
+        if markets & (1 << l) != 0 {
+            *d = 0;
+        }
+    }
+    // Relax every line until nothing changes (the map is small: a few passes over ~60 lines).
+    loop {
+        let mut changed = false;
+        for (i, line) in game.lines.iter().enumerate() {
+            let cost = if placed & (1 << i) != 0 {
+                0
+            } else if (state.era == Era::Canal && line.canal)
+                || (state.era == Era::Rail && line.rail)
+            {
+                1
+            } else {
+                continue;
+            };
+            let nearest = line
+                .ends
+                .iter()
+                .map(|&e| links[e as usize])
+                .min()
+                .unwrap_or(u8::MAX);
+            let through = nearest.saturating_add(cost);
+            for &e in line.ends.iter() {
+                if links[e as usize] > through {
+                    links[e as usize] = through;
+                    changed = true;
+                }
+            }
+        }
+        if !changed {
+            LAST_LINKS_TO_MARKET.set(Some((key, links)));
+            return links;
+        }
+    }
+}
+
+/// What decides [`links_to_market`]: the game, the links placed, the market locations and the era.
+type LinksKey = (u64, u64, u64, bool);
+
+thread_local! {
+    /// The last distances [`links_to_market`] worked out, and what they were for: it is asked about the same
+    /// board many times in a row (each player's evaluation of one position; most of Greedy's candidate actions
+    /// place no link and no port), and working them out again made Greedy several times slower.
+    static LAST_LINKS_TO_MARKET: std::cell::Cell<Option<(LinksKey, [u8; MAX_LOCATIONS])>> =
+        const { std::cell::Cell::new(None) };
 }
 
 /// Lancashire and classic Brass: money at the next turn (money + income) below this leaves a player broke:
@@ -277,6 +370,10 @@ fn money_value(game: &Game, state: &State, player: u8) -> f64 {
 /// The evaluation of a position for one player, in VP-like units (docs/agents.md):
 /// VP scored + VP of flipped tiles (level 2+ counted again in the Canal Era, they score twice) + half the
 /// VP of unflipped tiles + current link VP + income level × rounds left × 0.15 + money / 8.
+///
+/// Lancashire and classic Brass count an own unflipped cotton mill by its sale prospect (`MILL_PROSPECT`:
+/// 0.8 if it can sell now, less the more links it still needs to a market) and an own unflipped port by
+/// whether a mill could flip it (`PORT_CONNECTED`), and add a cushion against being broke (`money_value`).
 ///
 /// Birmingham (where money scores no VP, B-21, and a tile pays only once sold, B-15) changes some terms:
 /// - an unflipped tile that sells counts its VP and its income (income spaces / 2 × rounds left × 0.15)
@@ -319,8 +416,10 @@ fn evaluate_position(game: &Game, state: &State, player: u8) -> f64 {
         Variant::Birmingham(config) => Some((config, Ctx::new(game, state, player))),
         Variant::Lancashire(_) => None,
     };
-    // Lancashire's connections, made only when an own unflipped port needs them.
+    // Lancashire's connections, made only when an own unflipped port or mill needs them, and the links from
+    // each location to a market, only when a mill cannot sell.
     let mut lancashire_ctx: Option<Ctx> = None;
+    let mut links_to_markets: Option<[u8; MAX_LOCATIONS]> = None;
     // Per space, the sale prospect of an own unflipped tile that sells (Birmingham).
     let mut prospect = [0.0f64; MAX_SPACES];
     // Per industry, the own unflipped producers counted so far (Birmingham, PRODUCER_REPEAT).
@@ -359,7 +458,7 @@ fn evaluate_position(game: &Game, state: &State, player: u8) -> f64 {
                 }
                 None if sold => {
                     let ctx = lancashire_ctx.get_or_insert_with(|| Ctx::new(game, state, player));
-                    mill_prospect(game, state, ctx, s as u8)
+                    mill_prospect(game, state, ctx, s as u8, &mut links_to_markets)
                 }
                 _ => 0.5,
             };

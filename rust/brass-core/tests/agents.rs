@@ -143,8 +143,9 @@ fn birmingham_greedy_takes_a_loan_rather_than_pass_when_broke() {
 #[test]
 fn lancashire_evaluation_is_the_plain_formula() {
     // Lancashire keeps the formula without the Birmingham terms: VP + flipped VP (level 2+ twice in the
-    // Canal Era) + the share of unflipped tiles' VP (a mill that cannot sell now: a half) + link VP + 0.15 ×
-    // income level × rounds left + money / 8 + the broke cushion (5, counted in full: £24 at the next turn).
+    // Canal Era) + the share of unflipped tiles' VP (a mill that cannot sell now and is four canals from the
+    // nearest market, Bury–Manchester–Oldham–Rochdale–Yorkshire: 0.3) + link VP + 0.15 × income level ×
+    // rounds left + money / 8 + the broke cushion (5, counted in full: £24 at the next turn).
     let mut p = Pos::new(3);
     p.tile("bolton/1", 0, "cotton_mill", 2, 0)
         .flipped("bolton/1")
@@ -163,7 +164,7 @@ fn lancashire_evaluation_is_the_plain_formula() {
     );
     let rounds_left = 2.0 * g.rounds_per_era as f64 - 1.0; // round 2 of the Canal Era
     let expected = 2.0 * spec(2).vp as f64
-        + 0.5 * spec(1).vp as f64
+        + 0.3 * spec(1).vp as f64
         + link_vp as f64
         + 0.15 * p.s.income_level(g, 0) as f64 * rounds_left
         + 24.0 / 8.0
@@ -203,7 +204,8 @@ fn l41_an_own_port_counts_more_with_a_cotton_mill_connected_that_could_flip_it()
 
 #[test]
 fn l40_an_own_mill_that_can_sell_counts_more() {
-    // The same mill with and without a port of another player's connected to it.
+    // The same mill with and without a port of another player's connected to it (without: four canals from
+    // the nearest market, Bury–Manchester–Oldham–Rochdale–Yorkshire, 0.3 of its VP).
     let pos = |port: bool| {
         let mut p = Pos::new(3);
         p.tile("bury/1", 0, "cotton_mill", 1, 0)
@@ -217,7 +219,68 @@ fn l40_an_own_mill_that_can_sell_counts_more() {
     assert!(sells.legal().iter().any(|a| a.starts_with("sell bury/1")));
     let mill = stuck.g.tile_spec(stuck.ind("cotton_mill"), 1).unwrap().vp as f64;
     let port_score = |p: &Pos| evaluate(&p.g, &p.s, 0);
-    assert!((port_score(&sells) - port_score(&stuck) - (0.8 - 0.5) * mill).abs() < 1e-9);
+    assert!((port_score(&sells) - port_score(&stuck) - (0.8 - 0.3) * mill).abs() < 1e-9);
+}
+
+/// Player 0's Cotton Mill I at Warrington & Runcorn in the Canal Era, player 1's port at `port` (if any).
+fn mill_at_warrington(port: Option<&str>) -> Pos {
+    let mut p = Pos::new(3);
+    p.tile("warrington_runcorn/2", 0, "cotton_mill", 1, 0)
+        .money(0, 20)
+        .hand(0, &["iron_works", "iron_works"]);
+    if let Some(port) = port {
+        p.tile(port, 1, "port", 1, 0);
+    }
+    p
+}
+
+#[test]
+fn l14_l41_l42_a_mill_that_cannot_sell_counts_more_the_fewer_links_it_needs_to_a_market() {
+    // Canals still to build from Warrington & Runcorn to a place its mill could sell to: a port of anyone's
+    // one canal away at Ellesmere Port (0.6 of its VP); one two away at Liverpool, through Ellesmere Port
+    // (0.45); none, and the nearest market trade icon for the Distant Cotton Market three away, through
+    // Ellesmere Port and Northwich to the Midlands (0.35); with the Distant Cotton Market closed (its
+    // marker on X), none at all (0.3).
+    let mill = |p: &Pos| p.g.tile_spec(p.ind("cotton_mill"), 1).unwrap().vp as f64;
+    let none = mill_at_warrington(None);
+    let value = |p: &Pos| evaluate(&p.g, &p.s, 0);
+    let vp = mill(&none);
+    assert!(vp > 0.0);
+    for (port, share) in [("ellesmere_port/1", 0.6), ("liverpool/1", 0.45)] {
+        let p = mill_at_warrington(Some(port));
+        assert!(!p.legal().iter().any(|a| a.starts_with("sell")), "{port}");
+        let gain = value(&p) - value(&none);
+        assert!((gain - (share - 0.35) * vp).abs() < 1e-9, "{port}: {gain}");
+    }
+    let mut closed = mill_at_warrington(None);
+    let x = match &closed.g.variant {
+        brass_core::games::Variant::Lancashire(config) => config.dcm_x,
+        brass_core::games::Variant::Birmingham(_) => unreachable!("Lancashire"),
+    };
+    closed.s.lancashire_mut().dcm_marker = x;
+    let gain = value(&none) - value(&closed);
+    assert!((gain - (0.35 - 0.3) * vp).abs() < 1e-9, "{gain}");
+}
+
+#[test]
+fn l14_l41_greedy_values_the_canal_towards_a_port_above_passing_and_other_canals() {
+    // Player 1's port two canals away at Liverpool: the canal to Ellesmere Port brings it within one (0.45 →
+    // 0.6 of the mill's VP, for £3), as does the one to Wigan (Wigan–Liverpool); the one to Manchester brings
+    // nothing nearer. Before the mills were judged by the links they need, every canal was worth less than a
+    // pass to Greedy, and all-Greedy Lancashire seats built mills no port reached and passed (docs/agents.md).
+    let p = mill_at_warrington(Some("liverpool/1"));
+    let mut scores = Vec::new();
+    GreedyAgent.choose_scored(&p.g, &p.s, &mut Rng(1), &mut scores);
+    let score = |name: &str| {
+        scores
+            .iter()
+            .find(|(id, _)| p.g.action_name(*id as i64).unwrap() == name)
+            .unwrap_or_else(|| panic!("{name} is not legal: {:?}", p.legal()))
+            .1
+    };
+    let towards = score("link warrington_runcorn-ellesmere_port");
+    assert!(towards > score("pass"), "{scores:?}");
+    assert!(towards > score("link manchester-warrington_runcorn"));
 }
 
 /// Greedy must not collapse (issue 32). All-Greedy games of Lancashire and classic Brass, 800 per
@@ -430,7 +493,8 @@ fn b16_l11_b21_birmingham_greedy_never_collapses_against_random_in_two_player_ga
 /// Speed work on the search must not change what it finds (issue 23): the root visits of searches from
 /// positions of random games, hashed, for both playout samplers, as recorded before the tree's lookups were
 /// made linear (commit 3a36c10). Lancashire's and classic Brass's were recorded again when their evaluation
-/// changed on purpose (issue 32: the broke cushion, mills that sell, ports that can flip), Birmingham's when
+/// changed on purpose (issue 32: the broke cushion, mills that sell, ports that can flip; mills by the links
+/// they still need, 6 Dec 2026), Birmingham's when
 /// its evaluation counted repeated producers less (4 Dec 2026) and when a sale's beer was promised to one tile
 /// at a time (5 Dec 2026).
 #[test]
@@ -474,12 +538,12 @@ fn mcts_searches_find_what_they_found_before_the_speed_work() {
 }
 
 const EXPECTED_SEARCH_HASHES: [&str; 6] = [
-    "lancashire list 0x7bcf3aad3d0001f2",
-    "lancashire draw 0x3c9ec967ed975442",
+    "lancashire list 0xf99c95d5e155e1a0",
+    "lancashire draw 0x3cd43b5a34091805",
     "birmingham list 0xd360c8dc27647fb2",
     "birmingham draw 0x5ca974728f16328",
-    "brass list 0xe11359e088f75326",
-    "brass draw 0x22597b6cdace8c2c",
+    "brass list 0x13f2071ef6f7ee43",
+    "brass draw 0x32b38470eca44ddb",
 ];
 
 #[test]
