@@ -79,10 +79,14 @@ const BARREL_VALUE: f64 = 0.5;
 const SELLABLE: f64 = 0.8;
 /// … connected to such a merchant but short of beer …
 const CONNECTED: f64 = 0.5;
-/// … or connected to none. At 0.3, tiles no merchant reached drew seats that never sold into loans they could
-/// not repay: every all-Greedy seat that ended at 0 VP or under 20 had made no sale in the Canal Era
-/// (docs/agents.md, 5 December 2026); at 0.15 half as many collapse, and Greedy is no weaker.
-const UNCONNECTED: f64 = 0.15;
+/// … or connected to none, by the links of the era's kind still to build to such a merchant: one, two, three,
+/// four or more (or none leads there). At 0.3 wherever they stood, tiles no merchant reached drew seats that never
+/// sold into loans they could not repay: every all-Greedy seat that ended at 0 VP or under 20 had made no sale in
+/// the Canal Era (docs/agents.md, 5 December 2026); at 0.15 half as many collapsed. By the links they need, a link
+/// towards a merchant is worth something before the one that reaches it, and a tile far from every merchant is
+/// worth less to build: a quarter of those collapses left, and Greedy a little stronger (docs/agents.md, "Mills by
+/// the links they still need").
+const UNCONNECTED: [f64; 4] = [0.4, 0.25, 0.15, 0.1];
 
 /// Birmingham, two players: the share of an unflipped brewery's VP counted (elsewhere a producer counts
 /// half). A brewery flips only when its beer is drunk, mostly in other players' sales; with one opponent
@@ -156,7 +160,16 @@ fn sale_prospect(
     if connected {
         CONNECTED
     } else {
-        UNCONNECTED
+        // Not connected: by the links still to build to a merchant whose tile buys it.
+        let mut markets = 0u64;
+        for (m, merchant) in config.spaces.iter().enumerate() {
+            let kind = state.birmingham().tile[m];
+            if kind != NONE && config.accepts[kind as usize] & (1 << t.industry) != 0 {
+                markets |= 1 << merchant.location;
+            }
+        }
+        let links = links_to(game, state, markets)[loc as usize] as usize;
+        UNCONNECTED[links.clamp(1, UNCONNECTED.len()) - 1]
     }
 }
 
@@ -268,9 +281,8 @@ fn mill_prospect(
 /// printed or a port's (L-15). Links already placed cost nothing; [`u8::MAX`] where none leads. Who may build
 /// each link (L-14's adjacency) is not asked: the distance is a prospect, not a plan.
 fn links_to_market(game: &Game, state: &State) -> [u8; MAX_LOCATIONS] {
-    let mut links = [u8::MAX; MAX_LOCATIONS];
     let Variant::Lancashire(config) = &game.variant else {
-        return links;
+        return [u8::MAX; MAX_LOCATIONS];
     };
     let extra = state.lancashire();
     let distant = extra.dcm_marker < config.dcm_x && !extra.dcm_exhausted();
@@ -287,13 +299,24 @@ fn links_to_market(game: &Game, state: &State) -> [u8; MAX_LOCATIONS] {
             markets |= 1 << game.spaces[s].location;
         }
     }
+    links_to(game, state, markets)
+}
+
+/// For every location, the fewest links of the current era's kind still to build to join it to one of the
+/// locations in `markets` (a bitmask); links already placed cost nothing; [`u8::MAX`] where none leads.
+fn links_to(game: &Game, state: &State, markets: u64) -> [u8; MAX_LOCATIONS] {
     let placed = state.occupancy.placed_links();
     let key = (game.uid, placed, markets, state.era == Era::Rail);
-    if let Some((known, links)) = LAST_LINKS_TO_MARKET.get() {
-        if known == key {
-            return links;
-        }
+    let known = LAST_LINKS_TO_MARKET.with_borrow(|last| {
+        last.iter()
+            .flatten()
+            .find(|(k, _)| *k == key)
+            .map(|&(_, links)| links)
+    });
+    if let Some(links) = known {
+        return links;
     }
+    let mut links = [u8::MAX; MAX_LOCATIONS];
     for (l, d) in links.iter_mut().enumerate() {
         if markets & (1 << l) != 0 {
             *d = 0;
@@ -327,21 +350,28 @@ fn links_to_market(game: &Game, state: &State) -> [u8; MAX_LOCATIONS] {
             }
         }
         if !changed {
-            LAST_LINKS_TO_MARKET.set(Some((key, links)));
+            LAST_LINKS_TO_MARKET.with_borrow_mut(|last| {
+                last.rotate_right(1);
+                last[0] = Some((key, links));
+            });
             return links;
         }
     }
 }
 
-/// What decides [`links_to_market`]: the game, the links placed, the market locations and the era.
+/// What decides [`links_to`]: the game, the links placed, the market locations and the era.
 type LinksKey = (u64, u64, u64, bool);
 
+/// Distances [`links_to`] worked out, with what they were for.
+type KnownLinks = Option<(LinksKey, [u8; MAX_LOCATIONS])>;
+
 thread_local! {
-    /// The last distances [`links_to_market`] worked out, and what they were for: it is asked about the same
-    /// board many times in a row (each player's evaluation of one position; most of Greedy's candidate actions
-    /// place no link and no port), and working them out again made Greedy several times slower.
-    static LAST_LINKS_TO_MARKET: std::cell::Cell<Option<(LinksKey, [u8; MAX_LOCATIONS])>> =
-        const { std::cell::Cell::new(None) };
+    /// The last distances [`links_to`] worked out, and what they were for: it is asked about the same board
+    /// many times in a row (each player's evaluation of one position, for each kind of tile a Birmingham
+    /// merchant buys; most of Greedy's candidate actions place no link and no port), and working them out again
+    /// made Greedy several times slower.
+    static LAST_LINKS_TO_MARKET: std::cell::RefCell<[KnownLinks; 4]> =
+        const { std::cell::RefCell::new([None; 4]) };
 }
 
 /// Lancashire and classic Brass: money at the next turn (money + income) below this leaves a player broke:
@@ -379,7 +409,8 @@ fn money_value(game: &Game, state: &State, player: u8) -> f64 {
 /// - an unflipped tile that sells counts its VP and its income (income spaces / 2 × rounds left × 0.15)
 ///   times its *sale prospect*: 0.8 if the rules' sale check passes now for some merchant (connected, a
 ///   merchant tile that buys it, beer from own breweries, connected ones or the merchant's barrel), 0.5 if
-///   only the beer is missing, 0.15 if no merchant that buys it is connected; the tiles are judged in space
+///   only the beer is missing, 0.4 / 0.25 / 0.15 / 0.1 if no merchant that buys it is connected (one, two,
+///   three, four or more links still to build to one); the tiles are judged in space
 ///   order, each sellable one taking the beer its sale would spend (so one barrel makes one tile sellable);
 /// - each own link also counts the link icons of the player's own unflipped tiles that sell at its ends,
 ///   times their sale prospect (they show once the tile is sold, B-19);

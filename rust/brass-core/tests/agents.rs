@@ -36,11 +36,16 @@ fn birmingham_a_tile_that_can_be_sold_is_worth_more_than_one_that_cannot() {
     assert!(v(&connected_no_beer) > v(&unconnected));
     // The link is player 1's: only the tile's prospect differs. Cotton Mill I: 5 VP, 5 income spaces;
     // with R rounds left (15: round 2 of the Canal Era, 8 rounds an era) it counts 5 + 0.15 × 5/2 × R
-    // VP-like units times its prospect (0.8, 0.5, 0.15).
+    // VP-like units times its prospect (0.8, 0.5; unconnected 0.4, 0.25, 0.15 or 0.1 as one, two, three, four
+    // or more canals are still to build to a merchant that buys it: Gloucester is one away).
     let rounds = 2.0 * sellable.g.rounds_per_era as f64 - 1.0;
     let tile = 5.0 + 0.15 * 2.5 * rounds;
-    assert!((v(&sellable) - v(&unconnected) - (0.8 - 0.15) * tile).abs() < 1e-9);
-    assert!((v(&connected_no_beer) - v(&unconnected) - (0.5 - 0.15) * tile).abs() < 1e-9);
+    assert!((v(&sellable) - v(&unconnected) - (0.8 - 0.4) * tile).abs() < 1e-9);
+    assert!((v(&connected_no_beer) - v(&unconnected) - (0.5 - 0.4) * tile).abs() < 1e-9);
+    // With nobody buying it anywhere, no link leads to a market: 0.1.
+    let mut nobody = cotton_mill_at_worcester(false);
+    nobody.merchant("gloucester/1", "blank", false);
+    assert!((v(&unconnected) - v(&nobody) - (0.4 - 0.1) * tile).abs() < 1e-9);
 
     // Beer from an own brewery anywhere (B-8) makes the connected tile sellable again.
     let mut own_beer = cotton_mill_at_worcester(true);
@@ -50,7 +55,7 @@ fn birmingham_a_tile_that_can_be_sold_is_worth_more_than_one_that_cannot() {
     no_sale.merchant("gloucester/1", "cotton_mill", false);
     no_sale.tile("stone/1", 0, "brewery", 2, 1);
     no_sale.merchant("gloucester/1", "blank", false); // nobody buys it now
-    assert!((v(&own_beer) - v(&no_sale) - (0.8 - 0.15) * tile).abs() < 1e-9);
+    assert!((v(&own_beer) - v(&no_sale) - (0.8 - 0.1) * tile).abs() < 1e-9);
 
     // The merchant's barrel is not player 1's: their evaluation does not move with player 0's prospect.
     assert_eq!(
@@ -496,7 +501,7 @@ fn b16_l11_b21_birmingham_greedy_never_collapses_against_random_in_two_player_ga
 /// changed on purpose (issue 32: the broke cushion, mills that sell, ports that can flip; mills by the links
 /// they still need, 6 Dec 2026), Birmingham's when
 /// its evaluation counted repeated producers less (4 Dec 2026) and when a sale's beer was promised to one tile
-/// at a time (5 Dec 2026).
+/// at a time (5 Dec 2026), and when tiles no merchant reaches were judged by the links they need (6 Dec 2026).
 #[test]
 fn mcts_searches_find_what_they_found_before_the_speed_work() {
     use brass_core::agents::{MctsAgent, MctsConfig};
@@ -540,8 +545,8 @@ fn mcts_searches_find_what_they_found_before_the_speed_work() {
 const EXPECTED_SEARCH_HASHES: [&str; 6] = [
     "lancashire list 0xf99c95d5e155e1a0",
     "lancashire draw 0x3cd43b5a34091805",
-    "birmingham list 0xd360c8dc27647fb2",
-    "birmingham draw 0x5ca974728f16328",
+    "birmingham list 0x7888e54c4adc950b",
+    "birmingham draw 0x13bf95acc95308ef",
     "brass list 0x13f2071ef6f7ee43",
     "brass draw 0x32b38470eca44ddb",
 ];
