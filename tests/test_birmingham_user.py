@@ -86,7 +86,7 @@ def test_a_whole_birmingham_game_can_be_played_in_the_terminal(
     monkeypatch.setattr("builtins.input", lambda prompt="": "0")  # always the first move listed
     assert main(["play", "--game", "birmingham", "--players", "2", "--agents", "greedy", "--seed", "4"]) == 0
     out = capsys.readouterr().out
-    assert "Game over: player 1 wins with 113 VP. VP: [" in out and "Rail Era, round 10 of 10" in out
+    assert "Game over: player 1 wins with 135 VP. VP: [" in out and "Rail Era, round 10 of 10" in out
 
 
 def test_a_bare_source_name_is_enough_at_a_beer_decision() -> None:
