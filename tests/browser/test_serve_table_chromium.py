@@ -219,8 +219,12 @@ class Table:
                 self.pick(rng, "[aria-label=hand] .card.usable")
             elif rng.random() < 0.5 and self.count("#board .playable:not(.chosen)"):
                 self.pick(rng, "#board .playable:not(.chosen)")
-            else:
-                assert self.pick(rng, "#choices button.move"), "the guided turn offers no move"
+            elif not self.pick(rng, "#choices button.move"):
+                # Choices that nothing fits (a place, then an industry not built there): the page says so and
+                # offers Back, as a person would take it.
+                hint = self.page.evaluate("document.getElementById('turnhint').textContent")
+                assert hint.startswith("Nothing fits these choices") and self.count("#back"), "no move, no way back"
+                self.page.click("#back")
             self.page.wait_for("document.body.dataset.busy === '0'", timeout=30)
             if narrowing and snapshot is not None and self.moves() == before and clicks >= 1:
                 snapshot()
