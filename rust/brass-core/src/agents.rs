@@ -84,7 +84,7 @@ const CONNECTED: f64 = 0.5;
 /// sold into loans they could not repay: every all-Greedy seat that ended at 0 VP or under 20 had made no sale in
 /// the Canal Era (docs/agents.md, 5 December 2026); at 0.15 half as many collapsed. By the links they need, a link
 /// towards a merchant is worth something before the one that reaches it, and a tile far from every merchant is
-/// worth less to build: a quarter of those collapses left, and Greedy a little stronger (docs/agents.md, "Mills by
+/// worth less to build: a quarter of those collapses left, and Greedy a little stronger (docs/agents.md, "Tiles by
 /// the links they still need").
 const UNCONNECTED: [f64; 4] = [0.4, 0.25, 0.15, 0.1];
 
@@ -252,15 +252,8 @@ fn port_prospect(game: &Game, state: &State, ctx: &Ctx, space: usize) -> f64 {
 /// "Mills by the links they still need").
 const MILL_PROSPECT: [f64; 5] = [0.8, 0.6, 0.45, 0.35, 0.3];
 
-/// The chance counted for the own unflipped cotton mill on `space` (see [`MILL_PROSPECT`]); `links` holds the
-/// distances to a market once worked out for this position.
-fn mill_prospect(
-    game: &Game,
-    state: &State,
-    ctx: &Ctx,
-    space: u8,
-    links: &mut Option<[u8; MAX_LOCATIONS]>,
-) -> f64 {
+/// The chance counted for the own unflipped cotton mill on `space` (see [`MILL_PROSPECT`]).
+fn mill_prospect(game: &Game, state: &State, ctx: &Ctx, space: u8) -> f64 {
     let sells = game
         .layout
         .sale_targets
@@ -269,17 +262,14 @@ fn mill_prospect(
     if sells {
         return MILL_PROSPECT[0];
     }
-    let links = links.get_or_insert_with(|| links_to_market(game, state));
-    let d = links[game.spaces[space as usize].location as usize];
+    let d = links_to_market(game, state)[game.spaces[space as usize].location as usize];
     // A mill that cannot sell needs at least one link, whatever the map says.
     MILL_PROSPECT[(d as usize).clamp(1, MILL_PROSPECT.len() - 1)]
 }
 
-/// Lancashire and classic Brass: for every location, the fewest links of the current era's kind (L-14) still
-/// to build to join it to a place a cotton mill sells to: a location with an unflipped port of anyone's (L-41)
-/// or, while the Distant Cotton Market buys (its marker short of X and a tile left, L-42), a market trade icon —
-/// printed or a port's (L-15). Links already placed cost nothing; [`u8::MAX`] where none leads. Who may build
-/// each link (L-14's adjacency) is not asked: the distance is a prospect, not a plan.
+/// Lancashire and classic Brass: for every location, the links still to build ([`links_to`]) to a place a cotton
+/// mill sells to: a location with an unflipped port of anyone's (L-41) or, while the Distant Cotton Market buys
+/// (its marker short of X and a tile left, L-42), a market trade icon — printed or a port's (L-15).
 fn links_to_market(game: &Game, state: &State) -> [u8; MAX_LOCATIONS] {
     let Variant::Lancashire(config) = &game.variant else {
         return [u8::MAX; MAX_LOCATIONS];
@@ -302,64 +292,31 @@ fn links_to_market(game: &Game, state: &State) -> [u8; MAX_LOCATIONS] {
     links_to(game, state, markets)
 }
 
-/// For every location, the fewest links of the current era's kind still to build to join it to one of the
-/// locations in `markets` (a bitmask); links already placed cost nothing; [`u8::MAX`] where none leads.
+/// [`crate::network::links_to`], remembered: it is asked about the same board many times in a row.
 fn links_to(game: &Game, state: &State, markets: u64) -> [u8; MAX_LOCATIONS] {
-    let placed = state.occupancy.placed_links();
-    let key = (game.uid, placed, markets, state.era == Era::Rail);
+    let key = (
+        game.uid,
+        state.occupancy.placed_links(),
+        markets,
+        state.era == Era::Rail,
+    );
     let known = LAST_LINKS_TO_MARKET.with_borrow(|last| {
         last.iter()
             .flatten()
             .find(|(k, _)| *k == key)
             .map(|&(_, links)| links)
     });
-    if let Some(links) = known {
-        return links;
-    }
-    let mut links = [u8::MAX; MAX_LOCATIONS];
-    for (l, d) in links.iter_mut().enumerate() {
-        if markets & (1 << l) != 0 {
-            *d = 0;
-        }
-    }
-    // Relax every line until nothing changes (the map is small: a few passes over ~60 lines).
-    loop {
-        let mut changed = false;
-        for (i, line) in game.lines.iter().enumerate() {
-            let cost = if placed & (1 << i) != 0 {
-                0
-            } else if (state.era == Era::Canal && line.canal)
-                || (state.era == Era::Rail && line.rail)
-            {
-                1
-            } else {
-                continue;
-            };
-            let nearest = line
-                .ends
-                .iter()
-                .map(|&e| links[e as usize])
-                .min()
-                .unwrap_or(u8::MAX);
-            let through = nearest.saturating_add(cost);
-            for &e in line.ends.iter() {
-                if links[e as usize] > through {
-                    links[e as usize] = through;
-                    changed = true;
-                }
-            }
-        }
-        if !changed {
-            LAST_LINKS_TO_MARKET.with_borrow_mut(|last| {
-                last.rotate_right(1);
-                last[0] = Some((key, links));
-            });
-            return links;
-        }
-    }
+    known.unwrap_or_else(|| {
+        let links = crate::network::links_to(game, state, markets);
+        LAST_LINKS_TO_MARKET.with_borrow_mut(|last| {
+            last.rotate_right(1);
+            last[0] = Some((key, links));
+        });
+        links
+    })
 }
 
-/// What decides [`links_to`]: the game, the links placed, the market locations and the era.
+/// What decides [`crate::network::links_to`]: the game, the links placed, the market locations and the era.
 type LinksKey = (u64, u64, u64, bool);
 
 /// Distances [`links_to`] worked out, with what they were for.
@@ -447,10 +404,8 @@ fn evaluate_position(game: &Game, state: &State, player: u8) -> f64 {
         Variant::Birmingham(config) => Some((config, Ctx::new(game, state, player))),
         Variant::Lancashire(_) => None,
     };
-    // Lancashire's connections, made only when an own unflipped port or mill needs them, and the links from
-    // each location to a market, only when a mill cannot sell.
+    // Lancashire's connections, made only when an own unflipped port or mill needs them.
     let mut lancashire_ctx: Option<Ctx> = None;
-    let mut links_to_markets: Option<[u8; MAX_LOCATIONS]> = None;
     // Per space, the sale prospect of an own unflipped tile that sells (Birmingham).
     let mut prospect = [0.0f64; MAX_SPACES];
     // Per industry, the own unflipped producers counted so far (Birmingham, PRODUCER_REPEAT).
@@ -489,7 +444,7 @@ fn evaluate_position(game: &Game, state: &State, player: u8) -> f64 {
                 }
                 None if sold => {
                     let ctx = lancashire_ctx.get_or_insert_with(|| Ctx::new(game, state, player));
-                    mill_prospect(game, state, ctx, s as u8, &mut links_to_markets)
+                    mill_prospect(game, state, ctx, s as u8)
                 }
                 _ => 0.5,
             };

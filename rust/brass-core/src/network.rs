@@ -1,5 +1,5 @@
 //! Networks, connection and distance over the links on the board (L-13, L-14, L-15, L-38).
-use crate::game::{Game, Resource, MAX_LOCATIONS, NONE};
+use crate::game::{Era, Game, Resource, MAX_LOCATIONS, NONE};
 use crate::state::State;
 
 /// Per location, the bitmask of locations one placed link away (links of any owner, L-38).
@@ -55,6 +55,46 @@ pub fn layers(adj: &[u64; MAX_LOCATIONS], from: u64, out: &mut [u64; MAX_LOCATIO
         seen |= frontier;
     }
     n
+}
+
+/// Per location, the fewest links still to build to join it to one of `targets` (a bitmask of locations):
+/// links of the kind the current era builds (L-14: canals in the Canal Era, rails in the Rail Era), placed links
+/// of any owner free; `u8::MAX` where none leads. Who may build each link is not asked.
+pub fn links_to(game: &Game, state: &State, targets: u64) -> [u8; MAX_LOCATIONS] {
+    let placed = adjacency(game, state);
+    let built = state.occupancy.placed_links();
+    let mut unbuilt = [0u64; MAX_LOCATIONS];
+    for (i, line) in game.lines.iter().enumerate() {
+        let this_era = match state.era {
+            Era::Canal => line.canal,
+            Era::Rail => line.rail,
+        };
+        if built & (1 << i) == 0 && this_era {
+            let ends = line.ends();
+            for &e in line.ends.iter() {
+                unbuilt[e as usize] |= ends & !(1 << e);
+            }
+        }
+    }
+    // Breadth first by links to build; each layer closed over the placed links, which cost nothing.
+    let mut out = [u8::MAX; MAX_LOCATIONS];
+    let mut seen = reachable(&placed, targets);
+    let mut layer = seen;
+    let mut distance = 0u8;
+    while layer != 0 {
+        let mut next = 0u64;
+        let mut l = layer;
+        while l != 0 {
+            let at = l.trailing_zeros() as usize;
+            l &= l - 1;
+            out[at] = distance;
+            next |= unbuilt[at];
+        }
+        layer = reachable(&placed, next & !seen) & !seen;
+        seen |= layer;
+        distance += 1;
+    }
+    out
 }
 
 /// A player's network: locations holding one of their industry tiles or at an end of one of their

@@ -228,3 +228,30 @@ fn l14_context_components_joined_link_by_link_agree_with_a_search() {
         assert!(checked > 300);
     }
 }
+
+#[test]
+fn l14_links_to_counts_the_links_of_the_eras_kind_still_to_build_placed_links_free() {
+    use brass_core::network::links_to;
+    let loc = |p: &Pos, id: &str| p.g.location_by_id(id).unwrap() as usize;
+    let mut p = Pos::new(3);
+    let liverpool = 1u64 << loc(&p, "liverpool");
+    // Canal Era: Warrington is two canals from Liverpool (by Wigan or Ellesmere Port), Bolton four (and Manchester).
+    let canal = links_to(&p.g, &p.s, liverpool);
+    assert_eq!(canal[loc(&p, "liverpool")], 0);
+    assert_eq!(canal[loc(&p, "warrington_runcorn")], 2);
+    assert_eq!(canal[loc(&p, "bolton")], 4);
+    // A placed link of anyone's costs nothing: with Warrington–Ellesmere Port built, Warrington is one away.
+    p.link("warrington_runcorn-ellesmere_port", 1);
+    let linked = links_to(&p.g, &p.s, liverpool);
+    assert_eq!(linked[loc(&p, "warrington_runcorn")], 1);
+    assert_eq!(linked[loc(&p, "ellesmere_port")], 1);
+    // Rail Era: the rail Liverpool–Warrington exists (no canal does); Liverpool–Ellesmere Port is a canal only, so
+    // Birkenhead is three rails away (Warrington, Ellesmere Port).
+    let rail = Pos::new(3).rail();
+    let by_rail = links_to(&rail.g, &rail.s, liverpool);
+    assert_eq!(by_rail[loc(&rail, "warrington_runcorn")], 1);
+    assert_eq!(by_rail[loc(&rail, "birkenhead")], 3);
+    // A location nothing leads to: no lines of this era's kind reach it.
+    let barrow = loc(&p, "barrow_in_furness");
+    assert_eq!(canal[barrow], u8::MAX);
+}
