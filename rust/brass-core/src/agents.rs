@@ -84,8 +84,8 @@ const CONNECTED: f64 = 0.5;
 /// sold into loans they could not repay: every all-Greedy seat that ended at 0 VP or under 20 had made no sale in
 /// the Canal Era (docs/agents.md, 5 December 2026); at 0.15 half as many collapsed. By the links they need, a link
 /// towards a merchant is worth something before the one that reaches it, and a tile far from every merchant is
-/// worth less to build: a quarter of those collapses left, and Greedy a little stronger (docs/agents.md, "Tiles by
-/// the links they still need").
+/// worth less to build: one in seven of those collapses left (seeds 1–60), and Greedy a little stronger
+/// (docs/agents.md, "Tiles by the links they still need").
 const UNCONNECTED: [f64; 4] = [0.4, 0.25, 0.15, 0.1];
 
 /// Birmingham, two players: the share of an unflipped brewery's VP counted (elsewhere a producer counts
