@@ -114,12 +114,18 @@ const SCARCE_MONEY: f64 = 20.0;
 /// with no money passes, so a one-ply search must see that being broke is worse than a loan (B-16).
 const SCARCE_BONUS: f64 = 8.0;
 
-/// Birmingham: an income level below this (one loan from level 0, B-16) is a debt paid every round …
+/// An income level below this (in Birmingham one loan from level 0, B-16) is a debt paid every round …
 const DEBT_LEVEL: i32 = -3;
-/// … and each level below it costs this × (levels below)² × rounds left on top of the income term: the
-/// payments outrun any money the player holds, and a shortfall then removes its tiles and VP (L-11). Linear
-/// in the level, a second and third loan (down to −9 in the Canal Era) looked as cheap as the first.
+/// … and in Birmingham each level below it costs this × (levels below)² × rounds left on top of the income
+/// term: the payments outrun any money the player holds, and a shortfall then removes its tiles and VP (L-11).
+/// Linear in the level, a second and third loan (down to −9 in the Canal Era) looked as cheap as the first.
 const DEBT_WEIGHT: f64 = 0.03;
+/// Lancashire and classic Brass: the same term, a sixth as heavy. A loan there is £10 a level (L-45), and a
+/// player kept from borrowing stays broke: at Birmingham's weight seats that opened with mills no port reached
+/// passed round after round until their debt took their VP (all-Greedy games, seats at 0 VP in Lancashire 3p and
+/// 4p and classic 4p, seeds 1–300: 55); at this weight 2, as strong head to head (docs/agents.md, "A lighter
+/// debt in Lancashire and classic Brass").
+const LANCASHIRE_DEBT_WEIGHT: f64 = 0.005;
 /// Birmingham scores no VP for money (B-21): in the last rounds money is worth less and less, over this
 /// many rounds.
 const MONEY_FADE_ROUNDS: f64 = 3.0;
@@ -378,8 +384,9 @@ fn money_value(game: &Game, state: &State, player: u8) -> f64 {
 /// - money is worth money / 12 + 8 × min(next, £20) / £20, where *next* is money + income level (the
 ///   money at the next turn; just money in the game's last round): being broke costs actions, so a loan
 ///   beats passing; all of it times min(1, rounds left / 3) (money left at the end is worth nothing);
-/// - an income level below −3 (deeper than one loan) costs 0.03 × (levels below −3)² × rounds left more:
-///   the debt is paid every round and a shortfall takes tiles and VP (L-11, B-16);
+/// - an income level below −3 (deeper than one loan) costs 0.03 × (levels below −3)² × rounds left more
+///   (0.005 in Lancashire and classic Brass): the debt is paid every round and a shortfall takes tiles and VP
+///   (L-11, B-16);
 /// - a sale under way (waiting for its beer, B-25) is valued as made: the tile flipped.
 pub fn evaluate(game: &Game, state: &State, player: u8) -> f64 {
     if let Variant::Birmingham(_) = &game.variant {
@@ -502,7 +509,11 @@ fn evaluate_position(game: &Game, state: &State, player: u8) -> f64 {
             value += level;
         }
         let below = (level - DEBT_LEVEL as f64).min(0.0);
-        value -= DEBT_WEIGHT * below * below * rounds_left(game, state) as f64;
+        let weight = match birmingham {
+            Some(_) => DEBT_WEIGHT,
+            None => LANCASHIRE_DEBT_WEIGHT,
+        };
+        value -= weight * below * below * rounds_left(game, state) as f64;
         value += match birmingham {
             Some(_) => birmingham_money(game, state, player),
             None => money_value(game, state, player),

@@ -387,6 +387,37 @@ fn b16_birmingham_a_debt_deeper_than_one_loan_costs_more_than_its_levels() {
 }
 
 #[test]
+fn l45_lancashire_and_classic_a_debt_deeper_than_one_loan_costs_a_sixth_of_birminghams() {
+    // The same term as Birmingham's (above) at 0.005 × (levels below −3)² × rounds left: a loan is £10 a level
+    // (L-45), and heavier it kept broke seats from borrowing until their debt took their VP (docs/agents.md,
+    // "A lighter debt in Lancashire and classic Brass"). £40 keeps the broke cushion full at every level here.
+    for (name, players) in [("lancashire", 2), ("lancashire", 4), ("brass", 3)] {
+        let v = |level: i32| {
+            let mut p = Pos::of(name, players, &[]);
+            p.s.players[0].income_space = p.g.top_space_of_level(level);
+            p.money(0, 40);
+            assert_eq!(p.s.income_level(&p.g, 0), level);
+            evaluate(&p.g, &p.s, 0)
+        };
+        let g = Pos::of(name, players, &[]).g;
+        let rounds = 2.0 * g.rounds_per_era as f64 - 1.0; // round 2 of the Canal Era
+        assert!(
+            (v(0) - v(-3) - 0.15 * 3.0 * rounds).abs() < 1e-9,
+            "{name} {players}p"
+        );
+        let debt = |below: f64| 0.005 * below * below * rounds;
+        assert!(
+            (v(-3) - v(-6) - 0.15 * 3.0 * rounds - debt(3.0)).abs() < 1e-9,
+            "{name} {players}p"
+        );
+        assert!(
+            (v(-6) - v(-9) - 0.15 * 3.0 * rounds - (debt(6.0) - debt(3.0))).abs() < 1e-9,
+            "{name} {players}p"
+        );
+    }
+}
+
+#[test]
 fn b16_birmingham_scarce_money_is_the_money_at_the_next_turn() {
     // The first £20 the player will have at its next turn are worth 8 VP-like units on top of money / 12:
     // money plus this round's income, which a negative level takes first (L-11). Levels −3 to +5 keep the
