@@ -271,7 +271,9 @@ impl SearchGames {
                     }
                 }
             };
-            if self.on_this_thread {
+            // A pool of one thread has nothing to split the games between, and a call from outside it would
+            // hand each round to its thread and wait (some 16 µs a round: a Ray worker's one lane).
+            if self.on_this_thread || rayon::current_num_threads() < 2 {
                 self.slots
                     .iter_mut()
                     .zip(batch.observations.chunks_mut(size))
@@ -1014,7 +1016,8 @@ mod tests {
     /// With a real network, a game's moves and targets do not depend on the batches it shared (the general
     /// product computes every row the same way for a batch of one or of many), and lanes play the games of
     /// one `SearchGames` of the same settings bit for bit, however many lanes (the network evaluated on each
-    /// lane's thread; and with an evaluator of the observation alone), evaluating as many leaves.
+    /// lane's thread; and with an evaluator of the observation alone), evaluating as many leaves; in a pool of
+    /// one thread too.
     #[test]
     fn network_games_are_the_same_bit_for_bit_whatever_the_batches_and_lanes() {
         use crate::net::{Net, Scratch};
@@ -1075,6 +1078,20 @@ mod tests {
             }
             same(&mut got, &plain, &format!("{parallel} at once"));
         }
+        // In a pool of one thread the rounds are played on the calling thread (nothing to split them between).
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(1)
+            .build()
+            .expect("a pool");
+        let mut got = pool.install(|| {
+            let mut play = SearchGames::new(&g, config.clone(), seed, first, games);
+            let mut got = Vec::new();
+            while !play.is_done() {
+                got.extend(play.step(&mut evaluator).expect("step"));
+            }
+            got
+        });
+        same(&mut got, &plain, "a pool of one thread");
         for count in [1, 2, 3, 5, 9] {
             let mut lanes = Lanes::new(&g, config.clone(), seed, first, games, count);
             assert_eq!(lanes.len(), count.min(config.parallel));
