@@ -117,6 +117,11 @@ struct Slot {
     waiting: bool,
 }
 
+/// Games at once a thread from which a round's games are split between threads (fewer are advanced on the
+/// calling thread: with two threads, 1.3–1.7× the leaves a second at 8–24 games at once, and at 32 splitting
+/// wins; docs/performance.md).
+pub const SPLIT_GAMES: usize = 16;
+
 /// Games `first .. first + games` of a run seeded with `seed`, played with the search.
 pub struct SearchGames {
     game: Game,
@@ -271,9 +276,11 @@ impl SearchGames {
                     }
                 }
             };
-            // A pool of one thread has nothing to split the games between, and a call from outside it would
-            // hand each round to its thread and wait (some 16 µs a round: a Ray worker's one lane).
-            if self.on_this_thread || rayon::current_num_threads() < 2 {
+            // Split between threads, a round's games are handed to the pool's threads and waited for: some
+            // 16 µs a round, more than a few games' advance (3–4 µs each) saves. So the games of a round are
+            // split only from SPLIT_GAMES a thread on (docs/performance.md).
+            let threads = rayon::current_num_threads();
+            if self.on_this_thread || threads < 2 || self.slots.len() < SPLIT_GAMES * threads {
                 self.slots
                     .iter_mut()
                     .zip(batch.observations.chunks_mut(size))
@@ -398,7 +405,8 @@ impl Lanes {
                 };
                 let mut lane = SearchGames::new(game, config, seed, first, games);
                 lane.next = Arc::clone(&next);
-                // One lane alone splits its rounds between threads as a `SearchGames` does.
+                // One lane alone splits its rounds between threads as a `SearchGames` does (from
+                // SPLIT_GAMES a thread on).
                 lane.on_this_thread = count > 1;
                 lane
             })
@@ -1017,7 +1025,7 @@ mod tests {
     /// product computes every row the same way for a batch of one or of many), and lanes play the games of
     /// one `SearchGames` of the same settings bit for bit, however many lanes (the network evaluated on each
     /// lane's thread; and with an evaluator of the observation alone), evaluating as many leaves; in a pool of
-    /// one thread too.
+    /// one thread, and split between two.
     #[test]
     fn network_games_are_the_same_bit_for_bit_whatever_the_batches_and_lanes() {
         use crate::net::{Net, Scratch};
@@ -1078,20 +1086,31 @@ mod tests {
             }
             same(&mut got, &plain, &format!("{parallel} at once"));
         }
-        // In a pool of one thread the rounds are played on the calling thread (nothing to split them between).
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(1)
-            .build()
-            .expect("a pool");
-        let mut got = pool.install(|| {
-            let mut play = SearchGames::new(&g, config.clone(), seed, first, games);
-            let mut got = Vec::new();
-            while !play.is_done() {
-                got.extend(play.step(&mut evaluator).expect("step"));
-            }
-            got
-        });
-        same(&mut got, &plain, "a pool of one thread");
+        // In a pool of one thread the rounds are played on the calling thread (nothing to split them between);
+        // in a pool of two with SPLIT_GAMES a thread at once, split between the threads.
+        for (threads, parallel) in [(1, config.parallel), (2, 2 * SPLIT_GAMES)] {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .expect("a pool");
+            let config = SearchGamesConfig {
+                parallel,
+                ..config.clone()
+            };
+            let mut got = pool.install(|| {
+                let mut play = SearchGames::new(&g, config, seed, first, games);
+                let mut got = Vec::new();
+                while !play.is_done() {
+                    got.extend(play.step(&mut evaluator).expect("step"));
+                }
+                got
+            });
+            same(
+                &mut got,
+                &plain,
+                &format!("a pool of {threads}, {parallel} at once"),
+            );
+        }
         for count in [1, 2, 3, 5, 9] {
             let mut lanes = Lanes::new(&g, config.clone(), seed, first, games, count);
             assert_eq!(lanes.len(), count.min(config.parallel));
