@@ -379,10 +379,6 @@ pub struct Lanes {
     lanes: Vec<SearchGames>,
 }
 
-/// The fewest games at once worth a lane of their own (fewer leaves than this to a batch, and the network's
-/// product loses more than the threads' waits cost).
-pub const LANE_GAMES: usize = 8;
-
 impl Lanes {
     /// `lanes` lanes (at least one, at most `config.parallel`) sharing the `config.parallel` games at once.
     pub fn new(
@@ -414,12 +410,11 @@ impl Lanes {
         Lanes { lanes }
     }
 
-    /// The lanes for `parallel` games at once: one per thread of the pool, each of at least
-    /// [`LANE_GAMES`] games.
+    /// The lanes for `parallel` games at once: one per thread of the pool, as long as each has a game. Even
+    /// lanes of one or two games (a batch of a row or two) play more leaves a second than one lane of all the
+    /// games on one thread (docs/performance.md, "Small rounds on the calling thread").
     pub fn for_threads(parallel: usize) -> usize {
-        rayon::current_num_threads()
-            .min(parallel / LANE_GAMES)
-            .max(1)
+        rayon::current_num_threads().min(parallel).max(1)
     }
 
     /// The number of lanes (the evaluators [`step`](Lanes::step) needs).
@@ -1240,12 +1235,12 @@ mod tests {
     }
 
     #[test]
-    fn a_lane_for_each_thread_of_at_least_lane_games() {
+    fn a_lane_for_each_thread_that_has_a_game() {
         let threads = rayon::current_num_threads();
+        assert_eq!(Lanes::for_threads(0), 1);
         assert_eq!(Lanes::for_threads(1), 1);
-        assert_eq!(Lanes::for_threads(LANE_GAMES * 2 - 1), 1);
-        assert_eq!(Lanes::for_threads(LANE_GAMES * 2), threads.min(2));
-        assert_eq!(Lanes::for_threads(LANE_GAMES * 1000), threads);
+        assert_eq!(Lanes::for_threads(2), threads.min(2));
+        assert_eq!(Lanes::for_threads(1000), threads);
     }
 
     #[test]
