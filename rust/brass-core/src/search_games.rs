@@ -117,10 +117,10 @@ struct Slot {
     waiting: bool,
 }
 
-/// Games at once a thread from which a round's games are split between threads (fewer are advanced on the
-/// calling thread: with two threads, 1.3–1.7× the leaves a second at 8–24 games at once, and at 32 splitting
-/// wins; docs/performance.md).
-pub const SPLIT_GAMES: usize = 16;
+/// Games at once from which a round's games are split between threads (fewer are advanced on the calling thread:
+/// with two threads, 1.5–1.8× the leaves a second at 8–24 games at once, and at 32 splitting wins;
+/// docs/performance.md).
+pub const SPLIT_GAMES: usize = 32;
 
 /// Games `first .. first + games` of a run seeded with `seed`, played with the search.
 pub struct SearchGames {
@@ -278,9 +278,11 @@ impl SearchGames {
             };
             // Split between threads, a round's games are handed to the pool's threads and waited for: some
             // 16 µs a round, more than a few games' advance (3–4 µs each) saves. So the games of a round are
-            // split only from SPLIT_GAMES a thread on (docs/performance.md).
-            let threads = rayon::current_num_threads();
-            if self.on_this_thread || threads < 2 || self.slots.len() < SPLIT_GAMES * threads {
+            // split only from SPLIT_GAMES games on (docs/performance.md).
+            if self.on_this_thread
+                || rayon::current_num_threads() < 2
+                || self.slots.len() < SPLIT_GAMES
+            {
                 self.slots
                     .iter_mut()
                     .zip(batch.observations.chunks_mut(size))
@@ -402,7 +404,7 @@ impl Lanes {
                 let mut lane = SearchGames::new(game, config, seed, first, games);
                 lane.next = Arc::clone(&next);
                 // One lane alone splits its rounds between threads as a `SearchGames` does (from
-                // SPLIT_GAMES a thread on).
+                // SPLIT_GAMES games on).
                 lane.on_this_thread = count > 1;
                 lane
             })
@@ -1082,8 +1084,8 @@ mod tests {
             same(&mut got, &plain, &format!("{parallel} at once"));
         }
         // In a pool of one thread the rounds are played on the calling thread (nothing to split them between);
-        // in a pool of two with SPLIT_GAMES a thread at once, split between the threads.
-        for (threads, parallel) in [(1, config.parallel), (2, 2 * SPLIT_GAMES)] {
+        // in a pool of two with SPLIT_GAMES at once, split between the threads.
+        for (threads, parallel) in [(1, config.parallel), (2, SPLIT_GAMES)] {
             let pool = rayon::ThreadPoolBuilder::new()
                 .num_threads(threads)
                 .build()

@@ -17,6 +17,22 @@ pub fn episode_seed(seed: u64, env: u64, episode: u64) -> u64 {
     .next_u64()
 }
 
+/// Environments from which a pass over them is split between the pool's threads. Handing a pass to the pool and
+/// waiting for it costs some 16 µs on a 2-vCPU machine, the work of dozens of environments (an observation or a
+/// step is about 0.5 µs each): a smaller pass stays on the calling thread, as does every pass in a pool of one
+/// thread (docs/performance.md, "Small rounds on the calling thread").
+pub const SPLIT_ENVS: usize = 64;
+
+/// The least length of a part of a pass over `n` environments (rayon's `with_min_len`): all of them, unless
+/// the pass is split.
+fn least_part(n: usize) -> usize {
+    if rayon::current_num_threads() < 2 || n < SPLIT_ENVS {
+        usize::MAX
+    } else {
+        1
+    }
+}
+
 /// `n` games stepped together. Finished games start again at once (auto-reset).
 pub struct VecEnv {
     pub game: Game,
@@ -58,9 +74,11 @@ impl VecEnv {
             return;
         }
         let game = &self.game;
+        let part = least_part(self.states.len());
         self.legal
             .par_iter_mut()
             .zip(self.states.par_iter())
+            .with_min_len(part)
             .for_each(|(ids, s)| {
                 ids.clear();
                 rules::legal_actions(game, s, ids);
@@ -72,10 +90,12 @@ impl VecEnv {
     pub fn reset(&mut self) {
         self.legal_fresh = false;
         let (game, seed) = (&self.game, self.seed);
+        let part = least_part(self.states.len());
         self.states
             .par_iter_mut()
             .zip(self.episodes.par_iter_mut())
             .enumerate()
+            .with_min_len(part)
             .for_each(|(i, (s, e))| {
                 *e += 1;
                 *s = apply::new_state(game, episode_seed(seed, i as u64, *e));
@@ -136,6 +156,7 @@ impl VecEnv {
             checked.push(d?);
         }
         let seed = self.seed;
+        let part = least_part(self.states.len());
         // The next position's legal actions are listed in the same pass, while the state is in cache: the
         // masks, the random actions and the next step's check all need them, and one parallel pass fewer per
         // step is one wake-up of the thread pool fewer.
@@ -148,6 +169,7 @@ impl VecEnv {
             .zip(scores.par_chunks_mut(players))
             .zip(dones.par_iter_mut())
             .enumerate()
+            .with_min_len(part)
             .for_each(|(i, ((((((s, e), ids), &action), reward), score), done))| {
                 apply_unchecked(game, s, action);
                 reward.fill(0.0);
@@ -176,8 +198,10 @@ impl VecEnv {
     pub fn observations(&self, out: &mut [f32]) {
         let size = observation::size(&self.game);
         let game = &self.game;
+        let part = least_part(self.states.len());
         out.par_chunks_mut(size)
             .zip(self.states.par_iter())
+            .with_min_len(part)
             .for_each(|(row, s)| {
                 let p = s.current_player(game).unwrap_or(0);
                 observation::write(game, s, p, row);

@@ -1,5 +1,6 @@
 //! `vecenv::VecEnv`: the legal actions it lists while stepping (for the masks, the random actions and the next
-//! step's check) are those of each environment's position, and an illegal action changes nothing.
+//! step's check) are those of each environment's position, an illegal action changes nothing, and a pass split
+//! between threads gives the same games as one kept on the calling thread.
 use brass_core::vecenv::VecEnv;
 use brass_core::{rules, Game};
 use std::collections::BTreeMap;
@@ -71,4 +72,48 @@ fn an_illegal_action_changes_no_state_and_no_mask() {
     assert_eq!(env.states, states);
     env.masks(&mut masks);
     assert_eq!(masks, before);
+}
+
+/// One VecEnv of `n` environments stepped `steps` times at random in a pool of `threads` threads: every state,
+/// observation, reward, done and score along the way.
+fn trajectory(game: &Game, n: usize, steps: u64, threads: usize) -> Vec<String> {
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .unwrap();
+    pool.install(|| {
+        let mut env = VecEnv::new(game.clone(), n, 11);
+        let (mut masks, mut actions, mut rewards, mut dones, mut scores) = buffers(&env);
+        let mut obs = vec![0.0f32; n * brass_core::observation::size(game)];
+        let mut seen = Vec::new();
+        env.reset();
+        for k in 0..steps {
+            env.observations(&mut obs);
+            env.masks(&mut masks);
+            env.sample_actions(k, &mut actions);
+            env.step(&actions, &mut rewards, &mut dones, &mut scores)
+                .unwrap();
+            seen.push(format!(
+                "{:?} {:?} {:?} {:?} {:?} {:?}",
+                env.states,
+                obs.iter().map(|x| x.to_bits()).collect::<Vec<_>>(),
+                masks,
+                rewards,
+                dones,
+                scores
+            ));
+        }
+        seen
+    })
+}
+
+#[test]
+fn a_pass_split_between_threads_or_kept_on_one_gives_the_same_games() {
+    // SPLIT_ENVS environments are split between two threads; fewer, or one thread, stay on the calling thread.
+    let game = Game::new("birmingham", 2, &BTreeMap::new()).unwrap();
+    let n = brass_core::vecenv::SPLIT_ENVS;
+    let split = trajectory(&game, n, 60, 2);
+    assert_eq!(split, trajectory(&game, n, 60, 1));
+    let fewer = trajectory(&game, n - 1, 60, 2);
+    assert_eq!(fewer, trajectory(&game, n - 1, 60, 1));
 }
