@@ -1,0 +1,149 @@
+//! Greedy that plays for its own score once it is far behind: a measured experiment, not an agent of the library
+//! (docs/agents.md, "Far behind: its own score").
+//!
+//! Greedy maximises its advantage: its evaluation less the best opponent's. A seat far behind then refuses every
+//! action that also helps the leader (using the leader's last iron cube flips the leader's works) and passes
+//! with money in hand until the debt takes its VP. Here, at a decision where the player's evaluation is more than
+//! `MARGIN` below the best opponent's, the agent chooses by its own evaluation alone (a pass still counts
+//! Greedy's pass cost); elsewhere it is Greedy.
+//!
+//! - `cargo run --release --example hopeless -- zero GAME PLAYERS S0 S1 MARGIN`: all-variant games, 200 a seed
+//!   for seeds S0 … S1 − 1, seats rotated: seats at 0 VP, under 20 VP, mean VP (the `zero` example counts
+//!   Greedy's);
+//! - `cargo run --release --example hopeless -- h2h GAME PLAYERS GAMES SEED MARGIN`: the variant in one seat,
+//!   Greedy in the others, seats rotated.
+use brass_core::actions::Action;
+use brass_core::agents::{evaluate, play_games, Agent, GreedyAgent};
+use brass_core::apply::apply_unchecked;
+use brass_core::rng::Rng;
+use brass_core::state::State;
+use brass_core::Game;
+use rayon::prelude::*;
+use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Instant;
+
+struct Hopeless {
+    margin: f64,
+}
+
+/// Decisions chosen by the player's own evaluation (printed with the totals).
+static TRIGGERED: AtomicU64 = AtomicU64::new(0);
+
+/// Greedy's cost of a pass in Birmingham (agents.rs, `PASS_COST`).
+const PASS_COST: f64 = 3.0;
+
+impl Agent for Hopeless {
+    fn choose(&self, game: &Game, state: &State, rng: &mut Rng) -> u16 {
+        let mut scores = Vec::new();
+        let choice = GreedyAgent.choose_scored(game, state, rng, &mut scores);
+        let me = state.current_player(game).expect("a player to move");
+        let mine = evaluate(game, state, me);
+        let best_other = (0..game.players)
+            .filter(|&q| q != me)
+            .map(|q| evaluate(game, state, q))
+            .fold(f64::NEG_INFINITY, f64::max);
+        if scores.len() < 2 || mine - best_other >= -self.margin {
+            return choice;
+        }
+        TRIGGERED.fetch_add(1, Ordering::Relaxed);
+        let mut best = (f64::NEG_INFINITY, choice);
+        for &(id, _) in &scores {
+            let action = game.decode(id as i64).expect("a legal id");
+            let mut s = *state;
+            apply_unchecked(game, &mut s, action);
+            let mut v = evaluate(game, &s, me);
+            if matches!(action, Action::Pass) && !game.switches.money_vp {
+                v -= PASS_COST;
+            }
+            if v > best.0 {
+                best = (v, id);
+            }
+        }
+        best.1
+    }
+    fn name(&self) -> String {
+        format!("hopeless({})", self.margin)
+    }
+}
+
+fn main() {
+    let a: Vec<String> = std::env::args().collect();
+    let num = |i: usize| -> u64 { a[i].parse().expect("a number") };
+    let game = Game::new(&a[2], num(3) as i64, &BTreeMap::new()).expect("a game");
+    let n = game.players as usize;
+    let t = Instant::now();
+    match a[1].as_str() {
+        "zero" => {
+            let agent = Hopeless {
+                margin: a[6].parse().expect("MARGIN"),
+            };
+            let per_seed: Vec<(u32, u32, i64, u32)> = (num(4)..num(5))
+                .into_par_iter()
+                .map(|seed| {
+                    let seats: Vec<&dyn Agent> = (0..n).map(|_| &agent as &dyn Agent).collect();
+                    let (mut zero, mut low, mut vp, mut count) = (0, 0, 0i64, 0);
+                    for r in play_games(&game, &seats, seed, 0, 200, true, 1) {
+                        for &v in &r.scores {
+                            zero += u32::from(v == 0);
+                            low += u32::from(v < 20);
+                            vp += v as i64;
+                            count += 1;
+                        }
+                    }
+                    (zero, low, vp, count)
+                })
+                .collect();
+            let (zero, low, vp, count) = per_seed.iter().fold((0, 0, 0i64, 0), |t, x| {
+                (t.0 + x.0, t.1 + x.1, t.2 + x.2, t.3 + x.3)
+            });
+            println!(
+                "{} {}p seeds {}-{} margin {}: 0-VP seats {zero} of {count}, under 20 VP {low}, mean VP {:.1}, {:.0} s, {} own-score decisions",
+                a[2],
+                n,
+                num(4),
+                num(5) - 1,
+                agent.margin,
+                vp as f64 / count as f64,
+                t.elapsed().as_secs_f64(),
+                TRIGGERED.load(Ordering::Relaxed)
+            );
+        }
+        "h2h" => {
+            let (games, seed) = (num(4), num(5));
+            let agent = Hopeless {
+                margin: a[6].parse().expect("MARGIN"),
+            };
+            let mut seats: Vec<&dyn Agent> = vec![&agent];
+            seats.extend((1..n).map(|_| &GreedyAgent as &dyn Agent));
+            let (mut wins, mut vp, mut zero, mut others_zero) = (0.0, 0i64, 0, 0);
+            for (i, r) in play_games(&game, &seats, seed, 0, games, true, 0)
+                .iter()
+                .enumerate()
+            {
+                for p in 0..n {
+                    if (p + i) % n == 0 {
+                        vp += r.scores[p] as i64;
+                        zero += u32::from(r.scores[p] == 0);
+                        if r.winners.contains(&(p as u8)) {
+                            wins += 1.0 / r.winners.len() as f64;
+                        }
+                    } else {
+                        others_zero += u32::from(r.scores[p] == 0);
+                    }
+                }
+            }
+            let p = wins / games as f64;
+            println!(
+                "{}: wins {:.1} % (± {:.1}) of {games} against Greedy, mean VP {:.1}, seats at 0 VP {zero} (Greedy's {others_zero}), {:.0} s, {} own-score decisions",
+                agent.name(),
+                100.0 * p,
+                196.0 * (p * (1.0 - p) / games as f64).sqrt(),
+                vp as f64 / games as f64,
+                t.elapsed().as_secs_f64(),
+                TRIGGERED.load(Ordering::Relaxed)
+            );
+        }
+        _ => panic!("hopeless zero … or hopeless h2h …"),
+    }
+}
