@@ -13,15 +13,16 @@
 //! - `cargo run --release --example hopeless -- h2h GAME PLAYERS GAMES SEED MARGIN`: the variant in one seat,
 //!   Greedy in the others, seats rotated.
 use brass_core::actions::Action;
-use brass_core::agents::{evaluate, play_games, Agent, GreedyAgent};
+use brass_core::agents::{evaluate, Agent, GreedyAgent};
 use brass_core::apply::apply_unchecked;
 use brass_core::rng::Rng;
 use brass_core::state::State;
 use brass_core::Game;
-use rayon::prelude::*;
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
+
+mod common;
 
 struct Hopeless {
     margin: f64,
@@ -73,73 +74,38 @@ fn main() {
     let game = Game::new(&a[2], num(3) as i64, &BTreeMap::new()).expect("a game");
     let n = game.players as usize;
     let t = Instant::now();
+    let agent = Hopeless {
+        margin: a[6].parse().expect("MARGIN"),
+    };
     match a[1].as_str() {
         "zero" => {
-            let agent = Hopeless {
-                margin: a[6].parse().expect("MARGIN"),
-            };
-            let per_seed: Vec<(u32, u32, i64, u32)> = (num(4)..num(5))
-                .into_par_iter()
-                .map(|seed| {
-                    let seats: Vec<&dyn Agent> = (0..n).map(|_| &agent as &dyn Agent).collect();
-                    let (mut zero, mut low, mut vp, mut count) = (0, 0, 0i64, 0);
-                    for r in play_games(&game, &seats, seed, 0, 200, true, 1) {
-                        for &v in &r.scores {
-                            zero += u32::from(v == 0);
-                            low += u32::from(v < 20);
-                            vp += v as i64;
-                            count += 1;
-                        }
-                    }
-                    (zero, low, vp, count)
-                })
-                .collect();
-            let (zero, low, vp, count) = per_seed.iter().fold((0, 0, 0i64, 0), |t, x| {
-                (t.0 + x.0, t.1 + x.1, t.2 + x.2, t.3 + x.3)
-            });
+            let seats = common::all_seats(&game, &agent, num(4)..num(5));
             println!(
-                "{} {}p seeds {}-{} margin {}: 0-VP seats {zero} of {count}, under 20 VP {low}, mean VP {:.1}, {:.0} s, {} own-score decisions",
+                "{} {}p seeds {}-{} margin {}: 0-VP seats {} of {}, under 20 VP {}, mean VP {:.1}, {:.0} s, {} own-score decisions",
                 a[2],
                 n,
                 num(4),
                 num(5) - 1,
                 agent.margin,
-                vp as f64 / count as f64,
+                seats.zero,
+                seats.count,
+                seats.low,
+                seats.mean(),
                 t.elapsed().as_secs_f64(),
                 TRIGGERED.load(Ordering::Relaxed)
             );
         }
         "h2h" => {
-            let (games, seed) = (num(4), num(5));
-            let agent = Hopeless {
-                margin: a[6].parse().expect("MARGIN"),
-            };
-            let mut seats: Vec<&dyn Agent> = vec![&agent];
-            seats.extend((1..n).map(|_| &GreedyAgent as &dyn Agent));
-            let (mut wins, mut vp, mut zero, mut others_zero) = (0.0, 0i64, 0, 0);
-            for (i, r) in play_games(&game, &seats, seed, 0, games, true, 0)
-                .iter()
-                .enumerate()
-            {
-                for p in 0..n {
-                    if (p + i) % n == 0 {
-                        vp += r.scores[p] as i64;
-                        zero += u32::from(r.scores[p] == 0);
-                        if r.winners.contains(&(p as u8)) {
-                            wins += 1.0 / r.winners.len() as f64;
-                        }
-                    } else {
-                        others_zero += u32::from(r.scores[p] == 0);
-                    }
-                }
-            }
+            let games = num(4);
+            let (wins, own, others_zero) = common::against_greedy(&game, &agent, games, num(5));
             let p = wins / games as f64;
             println!(
-                "{}: wins {:.1} % (± {:.1}) of {games} against Greedy, mean VP {:.1}, seats at 0 VP {zero} (Greedy's {others_zero}), {:.0} s, {} own-score decisions",
+                "{}: wins {:.1} % (± {:.1}) of {games} against Greedy, mean VP {:.1}, seats at 0 VP {} (Greedy's {others_zero}), {:.0} s, {} own-score decisions",
                 agent.name(),
                 100.0 * p,
                 196.0 * (p * (1.0 - p) / games as f64).sqrt(),
-                vp as f64 / games as f64,
+                own.mean(),
+                own.zero,
                 t.elapsed().as_secs_f64(),
                 TRIGGERED.load(Ordering::Relaxed)
             );

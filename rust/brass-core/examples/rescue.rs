@@ -14,7 +14,7 @@
 //! - `cargo run --release --example rescue -- h2h GAME PLAYERS GAMES SEED K D [kinds]`: the agent in one seat, Greedy
 //!   in the others, seats rotated.
 use brass_core::actions::Action;
-use brass_core::agents::{play_games, rounds_left, Agent, GreedyAgent};
+use brass_core::agents::{rounds_left, Agent, GreedyAgent};
 use brass_core::apply::apply_unchecked;
 use brass_core::hidden::Redealer;
 use brass_core::rng::Rng;
@@ -23,6 +23,8 @@ use brass_core::Game;
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
+
+mod common;
 
 struct Rescue {
     candidates: usize,
@@ -124,69 +126,39 @@ fn main() {
     let game = Game::new(&a[2], num(3) as i64, &BTreeMap::new()).expect("a game");
     let n = game.players as usize;
     let t = Instant::now();
+    let rescue = Rescue {
+        candidates: num(6) as usize,
+        deals: num(7) as usize,
+        kinds: a.get(8).is_some_and(|k| k == "kinds"),
+    };
     match a[1].as_str() {
         "zero" => {
-            let rescue = Rescue {
-                candidates: num(6) as usize,
-                deals: num(7) as usize,
-                kinds: a.get(8).is_some_and(|k| k == "kinds"),
-            };
-            let seats: Vec<&dyn Agent> = (0..n).map(|_| &rescue as &dyn Agent).collect();
-            let (mut zero, mut low, mut vp, mut count) = (0, 0, 0i64, 0);
-            for seed in num(4)..num(5) {
-                for r in play_games(&game, &seats, seed, 0, 200, true, 0) {
-                    for &v in &r.scores {
-                        zero += u32::from(v == 0);
-                        low += u32::from(v < 20);
-                        vp += v as i64;
-                        count += 1;
-                    }
-                }
-            }
+            let seats = common::all_seats(&game, &rescue, num(4)..num(5));
             println!(
-                "{} {}p seeds {}-{}: 0-VP seats {zero} of {count}, under 20 VP {low}, mean VP {:.1}, {:.0} s, {} playout decisions",
+                "{} {}p seeds {}-{}: 0-VP seats {} of {}, under 20 VP {}, mean VP {:.1}, {:.0} s, {} playout decisions",
                 a[2],
                 n,
                 num(4),
                 num(5) - 1,
-                vp as f64 / count as f64,
+                seats.zero,
+                seats.count,
+                seats.low,
+                seats.mean(),
                 t.elapsed().as_secs_f64(),
                 TRIGGERED.load(Ordering::Relaxed)
             );
         }
         "h2h" => {
-            let (games, seed) = (num(4), num(5));
-            let rescue = Rescue {
-                candidates: num(6) as usize,
-                deals: num(7) as usize,
-                kinds: a.get(8).is_some_and(|k| k == "kinds"),
-            };
-            let mut seats: Vec<&dyn Agent> = vec![&rescue];
-            seats.extend((1..n).map(|_| &GreedyAgent as &dyn Agent));
-            let (mut wins, mut vp, mut zero, mut others_zero) = (0.0, 0i64, 0, 0);
-            for (i, r) in play_games(&game, &seats, seed, 0, games, true, 0)
-                .iter()
-                .enumerate()
-            {
-                for p in 0..n {
-                    if (p + i) % n == 0 {
-                        vp += r.scores[p] as i64;
-                        zero += u32::from(r.scores[p] == 0);
-                        if r.winners.contains(&(p as u8)) {
-                            wins += 1.0 / r.winners.len() as f64;
-                        }
-                    } else {
-                        others_zero += u32::from(r.scores[p] == 0);
-                    }
-                }
-            }
+            let games = num(4);
+            let (wins, own, others_zero) = common::against_greedy(&game, &rescue, games, num(5));
             let p = wins / games as f64;
             println!(
-                "{}: wins {:.1} % (± {:.1}) of {games} against Greedy, mean VP {:.1}, seats at 0 VP {zero} (Greedy's {others_zero}), {:.0} s, {} playout decisions",
+                "{}: wins {:.1} % (± {:.1}) of {games} against Greedy, mean VP {:.1}, seats at 0 VP {} (Greedy's {others_zero}), {:.0} s, {} playout decisions",
                 rescue.name(),
                 100.0 * p,
                 196.0 * (p * (1.0 - p) / games as f64).sqrt(),
-                vp as f64 / games as f64,
+                own.mean(),
+                own.zero,
                 t.elapsed().as_secs_f64(),
                 TRIGGERED.load(Ordering::Relaxed)
             );

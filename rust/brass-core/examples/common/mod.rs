@@ -1,0 +1,78 @@
+//! What the agent experiments (`rescue`, `hopeless`) measure alike: seats at 0 VP in games every seat plays with
+//! the agent, and the agent against Greedy.
+use brass_core::agents::{play_games, Agent, GreedyAgent};
+use brass_core::Game;
+use rayon::prelude::*;
+
+/// VP counts over many seats.
+#[derive(Default)]
+pub struct Seats {
+    /// Seats at 0 VP.
+    pub zero: u32,
+    /// Seats under 20 VP.
+    pub low: u32,
+    pub vp: i64,
+    pub count: u32,
+}
+
+impl Seats {
+    fn add(&mut self, vp: i32) {
+        self.zero += u32::from(vp == 0);
+        self.low += u32::from(vp < 20);
+        self.vp += vp as i64;
+        self.count += 1;
+    }
+
+    pub fn mean(&self) -> f64 {
+        self.vp as f64 / self.count.max(1) as f64
+    }
+}
+
+/// Games with `agent` in every seat, 200 a seed for seeds `seeds` (seats rotated; the seeds split between threads).
+pub fn all_seats(game: &Game, agent: &dyn Agent, seeds: std::ops::Range<u64>) -> Seats {
+    let n = game.players as usize;
+    let per_seed: Vec<Seats> = seeds
+        .into_par_iter()
+        .map(|seed| {
+            let seats: Vec<&dyn Agent> = (0..n).map(|_| agent as &dyn Agent).collect();
+            let mut counts = Seats::default();
+            for r in play_games(game, &seats, seed, 0, 200, true, 1) {
+                r.scores.iter().for_each(|&v| counts.add(v));
+            }
+            counts
+        })
+        .collect();
+    let mut total = Seats::default();
+    for s in per_seed {
+        total.zero += s.zero;
+        total.low += s.low;
+        total.vp += s.vp;
+        total.count += s.count;
+    }
+    total
+}
+
+/// `agent` in one seat and Greedy in the others, `games` games of `seed` with the seats rotated: the agent's
+/// wins (a tie shared), its seats, and the Greedy seats at 0 VP.
+pub fn against_greedy(game: &Game, agent: &dyn Agent, games: u64, seed: u64) -> (f64, Seats, u32) {
+    let n = game.players as usize;
+    let mut seats: Vec<&dyn Agent> = vec![agent];
+    seats.extend((1..n).map(|_| &GreedyAgent as &dyn Agent));
+    let (mut wins, mut own, mut others_zero) = (0.0, Seats::default(), 0);
+    for (i, r) in play_games(game, &seats, seed, 0, games, true, 0)
+        .iter()
+        .enumerate()
+    {
+        for p in 0..n {
+            if (p + i) % n == 0 {
+                own.add(r.scores[p]);
+                if r.winners.contains(&(p as u8)) {
+                    wins += 1.0 / r.winners.len() as f64;
+                }
+            } else {
+                others_zero += u32::from(r.scores[p] == 0);
+            }
+        }
+    }
+    (wins, own, others_zero)
+}
