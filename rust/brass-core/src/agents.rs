@@ -102,6 +102,14 @@ const TWO_PLAYER_BREWERY: f64 = 0.36;
 /// emptied, borrowed to −9 and ended at 0 VP (docs/agents.md, 4 December 2026).
 const PRODUCER_REPEAT: f64 = 0.5;
 
+/// Birmingham: while a player owns no tile of an industry that sells (cotton mill, manufacturer, pottery: B-15)
+/// and has borrowed (income level [`DEBT_LEVEL`] or lower, B-16), each own unflipped producer after the first
+/// (of any industry, in space order) counts this share more of its VP and income. Such a player earns only when
+/// others empty its producers; the seats that ended all-Greedy games at 0 VP had borrowed three times for
+/// breweries and coal mines nobody emptied. Measured: the 0-VP seats of fresh seeds four times fewer at 2 players
+/// and twice at 3, the same strength head to head (docs/agents.md, 7 December 2026).
+const NO_SELLER_IN_DEBT: f64 = 0.5;
+
 /// Birmingham: what an action is worth, taken from a pass (B-18: a pass spends an action on nothing). One ply
 /// sees only the money a build costs and part of what it will bring; passing kept the money, so with £10–£25
 /// and a debt to pay Greedy passed round after round while the debt ate the money it saved (docs/agents.md).
@@ -380,7 +388,8 @@ fn money_value(game: &Game, state: &State, player: u8) -> f64 {
 /// - an unflipped coal mine, iron works or brewery counts half its VP (a brewery in a 2-player game 0.36)
 ///   and a quarter of its income (it flips only when others empty it), plus 0.5 per barrel on a brewery;
 ///   the player's second unflipped producer of the same industry counts half of that, the third a quarter
-///   (in space order, [`PRODUCER_REPEAT`]);
+///   (in space order, [`PRODUCER_REPEAT`]); while the player owns no tile that sells and is at level −3 or
+///   lower, every producer after its first counts half again ([`NO_SELLER_IN_DEBT`]);
 /// - money is worth money / 12 + 8 × min(next, £20) / £20, where *next* is money + income level (the
 ///   money at the next turn; just money in the game's last round): being broke costs actions, so a loan
 ///   beats passing; all of it times min(1, rounds left / 3) (money left at the end is worth nothing);
@@ -420,6 +429,18 @@ fn evaluate_position(game: &Game, state: &State, player: u8) -> f64 {
     // Birmingham: the beer the player's tiles found sellable so far have not promised (see `sale_prospect`).
     let mut beer = birmingham.as_ref().map(|_| *state);
     let pl = &state.players[player as usize];
+    // Birmingham: no tile that sells and in debt (NO_SELLER_IN_DEBT); the producers counted so far.
+    let no_seller_in_debt = birmingham.is_some() && {
+        let mut sellers = 0u64;
+        for (industry, role) in game.roles.iter().enumerate() {
+            if role.sold {
+                sellers |= state.occupancy.industry_spaces[industry];
+            }
+        }
+        sellers & state.occupancy.tiles_of[player as usize] == 0
+            && state.income_level(game, player) <= DEBT_LEVEL
+    };
+    let mut producers = 0;
     let mut value = pl.vp as f64;
     // The player's tiles and links from the occupancy bitmasks, in ascending order as a scan of every space and
     // line would meet them (so the sums, and the searches, are the same).
@@ -459,7 +480,13 @@ fn evaluate_position(game: &Game, state: &State, player: u8) -> f64 {
             let repeat = if birmingham.is_some() && !sold && game.produces(t.industry).is_some() {
                 let n = waiting[t.industry as usize];
                 waiting[t.industry as usize] += 1;
-                PRODUCER_REPEAT.powi(n)
+                producers += 1;
+                let alone = if no_seller_in_debt && producers > 1 {
+                    NO_SELLER_IN_DEBT
+                } else {
+                    1.0
+                };
+                PRODUCER_REPEAT.powi(n) * alone
             } else {
                 1.0
             };

@@ -532,7 +532,8 @@ fn b16_l11_b21_birmingham_greedy_never_collapses_against_random_in_two_player_ga
 /// changed on purpose (issue 32: the broke cushion, mills that sell, ports that can flip; mills by the links
 /// they still need, 6 Dec 2026; a lighter debt, 6 Dec 2026, late night), Birmingham's when
 /// its evaluation counted repeated producers less (4 Dec 2026) and when a sale's beer was promised to one tile
-/// at a time (5 Dec 2026), and when tiles no merchant reaches were judged by the links they need (6 Dec 2026).
+/// at a time (5 Dec 2026), when tiles no merchant reaches were judged by the links they need (6 Dec 2026), and
+/// when a player in debt with no tile that sells counted its later producers half (7 Dec 2026).
 #[test]
 fn mcts_searches_find_what_they_found_before_the_speed_work() {
     use brass_core::agents::{MctsAgent, MctsConfig};
@@ -576,8 +577,8 @@ fn mcts_searches_find_what_they_found_before_the_speed_work() {
 const EXPECTED_SEARCH_HASHES: [&str; 6] = [
     "lancashire list 0xa9a5182794df25e0",
     "lancashire draw 0x664ecb29a378536e",
-    "birmingham list 0x7888e54c4adc950b",
-    "birmingham draw 0x13bf95acc95308ef",
+    "birmingham list 0x2c9079c2a2b6945f",
+    "birmingham draw 0x9806376f2c071196",
     "brass list 0x6900f0f28c8a1a6b",
     "brass draw 0xbd804c84e5125f10",
 ];
@@ -642,6 +643,49 @@ fn b6_b28_birmingham_a_second_producer_of_an_industry_counts_half_the_first() {
     let gap = evaluate(&p.g, &p.s, 0) - values[3];
     let full = 0.5 * coal.vp as f64 + 0.25 * 0.15 * coal.income as f64 / 2.0 * rounds;
     assert!((gap - full).abs() < 1e-9, "{gap} != {full}");
+}
+
+#[test]
+fn b15_b16_birmingham_a_player_in_debt_with_no_tile_that_sells_counts_its_later_producers_half() {
+    // A player who owns no cotton mill, manufacturer or pottery (B-15) earns only when others empty its
+    // producers; once it has borrowed (level −3 or lower, B-16), each own producer after its first counts half
+    // again. The gap a coal mine makes as the player's second producer (after a brewery):
+    let gap = |level: i32, seller: bool| -> (f64, f64) {
+        let mut p = Pos::birmingham(3);
+        p.s.players[0].income_space = p.g.top_space_of_level(level);
+        if seller {
+            p.tile("birmingham/2", 0, "manufacturer", 1, 0);
+        }
+        let rounds = 2.0 * p.g.rounds_per_era as f64 - 1.0;
+        let coal = *p.g.tile_spec(p.ind("coal_mine"), 1).unwrap();
+        let full = 0.5 * coal.vp as f64 + 0.25 * 0.15 * coal.income as f64 / 2.0 * rounds;
+        let first = evaluate(&p.g, &p.s, 0);
+        p.tile("stone/1", 0, "brewery", 1, 1);
+        let before = evaluate(&p.g, &p.s, 0);
+        p.tile("dudley/1", 0, "coal_mine", 1, 2);
+        let brewery = *p.g.tile_spec(p.ind("brewery"), 1).unwrap();
+        // The first producer counts in full whatever the debt (and its barrel 0.5).
+        let first_full =
+            0.5 * brewery.vp as f64 + 0.25 * 0.15 * brewery.income as f64 / 2.0 * rounds + 0.5;
+        assert!(
+            (before - first - first_full).abs() < 1e-9,
+            "level {level}: the first producer {} != {first_full}",
+            before - first
+        );
+        (evaluate(&p.g, &p.s, 0) - before, full)
+    };
+    for (level, seller, share) in [
+        (-2, false, 1.0),
+        (-3, false, 0.5),
+        (-9, false, 0.5),
+        (-3, true, 1.0),
+    ] {
+        let (gap, full) = gap(level, seller);
+        assert!(
+            (gap - share * full).abs() < 1e-9,
+            "level {level}, a tile that sells {seller}: {gap} != {share} × {full}"
+        );
+    }
 }
 
 #[test]
