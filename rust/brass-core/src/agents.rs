@@ -241,12 +241,7 @@ const PORT_ALONE: f64 = 0.15;
 /// The chance counted for the own unflipped port on `space` (see [`PORT_CONNECTED`]).
 fn port_prospect(game: &Game, state: &State, ctx: &Ctx, space: usize) -> f64 {
     let at = game.spaces[space].location;
-    let mut mills = 0u64;
-    for (industry, role) in game.roles.iter().enumerate() {
-        if role.sold {
-            mills |= state.tiles_of_industry(industry as u8);
-        }
-    }
+    let mut mills = rules::selling_industry_spaces(game, state);
     while mills != 0 {
         let m = mills.trailing_zeros() as usize;
         mills &= mills - 1;
@@ -414,6 +409,42 @@ pub fn evaluate(game: &Game, state: &State, player: u8) -> f64 {
     evaluate_position(game, state, player)
 }
 
+/// Birmingham: the share of its VP and income terms each own unflipped producer counts, met in space order.
+struct Waiting {
+    /// Per industry, the producers met so far.
+    per_industry: [i32; MAX_INDUSTRIES],
+    /// Of any industry.
+    producers: i32,
+    /// The player owns no tile that sells and has borrowed ([`NO_SELLER_IN_DEBT`]).
+    no_seller_in_debt: bool,
+}
+
+impl Waiting {
+    fn new(game: &Game, state: &State, player: u8) -> Waiting {
+        let own_sellers =
+            rules::selling_industry_spaces(game, state) & state.occupancy.tiles_of[player as usize];
+        Waiting {
+            per_industry: [0; MAX_INDUSTRIES],
+            producers: 0,
+            no_seller_in_debt: own_sellers == 0 && state.income_level(game, player) <= DEBT_LEVEL,
+        }
+    }
+
+    /// The share of the next producer, of `industry`: the n-th of an industry counts PRODUCER_REPEAT^(n-1), and
+    /// every one after the first half again while the player has no tile that sells and is in debt.
+    fn next(&mut self, industry: u8) -> f64 {
+        let n = self.per_industry[industry as usize];
+        self.per_industry[industry as usize] += 1;
+        self.producers += 1;
+        let alone = if self.no_seller_in_debt && self.producers > 1 {
+            NO_SELLER_IN_DEBT
+        } else {
+            1.0
+        };
+        PRODUCER_REPEAT.powi(n) * alone
+    }
+}
+
 /// [`evaluate`] with no action under way taken into account.
 fn evaluate_position(game: &Game, state: &State, player: u8) -> f64 {
     let birmingham = match &game.variant {
@@ -424,23 +455,11 @@ fn evaluate_position(game: &Game, state: &State, player: u8) -> f64 {
     let mut lancashire_ctx: Option<Ctx> = None;
     // Per space, the sale prospect of an own unflipped tile that sells (Birmingham).
     let mut prospect = [0.0f64; MAX_SPACES];
-    // Per industry, the own unflipped producers counted so far (Birmingham, PRODUCER_REPEAT).
-    let mut waiting = [0i32; MAX_INDUSTRIES];
+    // Birmingham: the own unflipped producers counted so far.
+    let mut waiting = Waiting::new(game, state, player);
     // Birmingham: the beer the player's tiles found sellable so far have not promised (see `sale_prospect`).
     let mut beer = birmingham.as_ref().map(|_| *state);
     let pl = &state.players[player as usize];
-    // Birmingham: no tile that sells and in debt (NO_SELLER_IN_DEBT); the producers counted so far.
-    let no_seller_in_debt = birmingham.is_some() && {
-        let mut sellers = 0u64;
-        for (industry, role) in game.roles.iter().enumerate() {
-            if role.sold {
-                sellers |= state.occupancy.industry_spaces[industry];
-            }
-        }
-        sellers & state.occupancy.tiles_of[player as usize] == 0
-            && state.income_level(game, player) <= DEBT_LEVEL
-    };
-    let mut producers = 0;
     let mut value = pl.vp as f64;
     // The player's tiles and links from the occupancy bitmasks, in ascending order as a scan of every space and
     // line would meet them (so the sums, and the searches, are the same).
@@ -476,17 +495,8 @@ fn evaluate_position(game: &Game, state: &State, player: u8) -> f64 {
                 }
                 _ => 0.5,
             };
-            // The n-th own unflipped producer of an industry (in space order) counts PRODUCER_REPEAT^(n-1).
             let repeat = if birmingham.is_some() && !sold && game.produces(t.industry).is_some() {
-                let n = waiting[t.industry as usize];
-                waiting[t.industry as usize] += 1;
-                producers += 1;
-                let alone = if no_seller_in_debt && producers > 1 {
-                    NO_SELLER_IN_DEBT
-                } else {
-                    1.0
-                };
-                PRODUCER_REPEAT.powi(n) * alone
+                waiting.next(t.industry)
             } else {
                 1.0
             };

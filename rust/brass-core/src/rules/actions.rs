@@ -137,16 +137,22 @@ pub fn check_sell(
     crate::games::check_sale(game, state, ctx, tile, target)
 }
 
+/// The spaces holding a tile (anyone's, flipped or not) of an industry that sells (L-40, B-15), as a bitmask.
+pub fn selling_industry_spaces(game: &Game, state: &State) -> u64 {
+    let mut spaces = 0u64;
+    for (industry, role) in game.roles.iter().enumerate() {
+        if role.sold {
+            spaces |= state.tiles_of_industry(industry as u8);
+        }
+    }
+    spaces
+}
+
 /// The spaces holding `player`'s unflipped tiles of an industry that sells: the tiles a sale may use
 /// (L-40, B-15), as a bitmask (`check_sell` decides each target).
 pub fn sale_tiles(game: &Game, state: &State, player: u8) -> u64 {
-    let mut sold = 0u64;
-    for (industry, role) in game.roles.iter().enumerate() {
-        if role.sold {
-            sold |= state.occupancy.industry_spaces[industry];
-        }
-    }
-    let mut tiles = sold & state.occupancy.tiles_of[player as usize];
+    let mut tiles =
+        selling_industry_spaces(game, state) & state.occupancy.tiles_of[player as usize];
     let mut out = 0u64;
     while tiles != 0 {
         let s = tiles.trailing_zeros();

@@ -13,6 +13,7 @@ pub use crate::context::Ctx;
 pub use crate::error::Why;
 pub use actions::{
     any_sale, check_develop, check_link, check_loan, check_scout, check_sell, sale_tiles,
+    selling_industry_spaces,
 };
 pub use build::{
     build_cards, canonical_spaces, canonical_spaces_of, check_build, check_build_site,
