@@ -134,34 +134,16 @@ fn main() {
     match a[1].as_str() {
         "zero" => {
             let seats = common::all_seats(&game, &rescue, num(4)..num(5));
-            println!(
-                "{} {}p seeds {}-{}: 0-VP seats {} of {}, under 20 VP {}, mean VP {:.1}, {:.0} s, {} playout decisions",
-                a[2],
-                n,
-                num(4),
-                num(5) - 1,
-                seats.zero,
-                seats.count,
-                seats.low,
-                seats.mean(),
-                t.elapsed().as_secs_f64(),
-                TRIGGERED.load(Ordering::Relaxed)
-            );
+            let label = format!("{} {}p seeds {}-{}", a[2], n, num(4), num(5) - 1);
+            let decisions = (TRIGGERED.load(Ordering::Relaxed), "playout");
+            common::print_seats(&label, &seats, t.elapsed().as_secs_f64(), decisions);
         }
         "h2h" => {
             let games = num(4);
-            let (wins, own, others_zero) = common::against_greedy(&game, &rescue, games, num(5));
-            let p = wins / games as f64;
-            println!(
-                "{}: wins {:.1} % (± {:.1}) of {games} against Greedy, mean VP {:.1}, seats at 0 VP {} (Greedy's {others_zero}), {:.0} s, {} playout decisions",
-                rescue.name(),
-                100.0 * p,
-                196.0 * (p * (1.0 - p) / games as f64).sqrt(),
-                own.mean(),
-                own.zero,
-                t.elapsed().as_secs_f64(),
-                TRIGGERED.load(Ordering::Relaxed)
-            );
+            let counts = common::against_greedy(&game, &rescue, games, num(5));
+            let decisions = (TRIGGERED.load(Ordering::Relaxed), "playout");
+            let seconds = t.elapsed().as_secs_f64();
+            common::print_against_greedy(&rescue.name(), games, counts, seconds, decisions);
         }
         _ => panic!("rescue zero … or rescue h2h …"),
     }

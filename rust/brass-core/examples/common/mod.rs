@@ -76,3 +76,37 @@ pub fn against_greedy(game: &Game, agent: &dyn Agent, games: u64, seed: u64) -> 
     }
     (wins, own, others_zero)
 }
+
+/// Prints what [`all_seats`] counted: `label` first, `decisions` (the agent's own kind, e.g. "playout") after.
+pub fn print_seats(label: &str, seats: &Seats, seconds: f64, decisions: (u64, &str)) {
+    println!(
+        "{label}: 0-VP seats {} of {}, under 20 VP {}, mean VP {:.1}, {seconds:.0} s, {} {} decisions",
+        seats.zero,
+        seats.count,
+        seats.low,
+        seats.mean(),
+        decisions.0,
+        decisions.1
+    );
+}
+
+/// Prints what [`against_greedy`] counted for the agent `name` over `games` games.
+pub fn print_against_greedy(
+    name: &str,
+    games: u64,
+    (wins, own, others_zero): (f64, Seats, u32),
+    seconds: f64,
+    decisions: (u64, &str),
+) {
+    let p = wins / games as f64;
+    println!(
+        "{name}: wins {:.1} % (± {:.1}) of {games} against Greedy, mean VP {:.1}, seats at 0 VP {} (Greedy's \
+         {others_zero}), {seconds:.0} s, {} {} decisions",
+        100.0 * p,
+        196.0 * (p * (1.0 - p) / games as f64).sqrt(),
+        own.mean(),
+        own.zero,
+        decisions.0,
+        decisions.1
+    );
+}
