@@ -20,7 +20,6 @@ use brass_core::state::State;
 use brass_core::Game;
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::time::Instant;
 
 mod common;
 
@@ -72,32 +71,15 @@ fn main() {
     let a: Vec<String> = std::env::args().collect();
     let num = |i: usize| -> u64 { a[i].parse().expect("a number") };
     let game = Game::new(&a[2], num(3) as i64, &BTreeMap::new()).expect("a game");
-    let n = game.players as usize;
-    let t = Instant::now();
     let agent = Hopeless {
         margin: a[6].parse().expect("MARGIN"),
     };
-    match a[1].as_str() {
-        "zero" => {
-            let seats = common::all_seats(&game, &agent, num(4)..num(5));
-            let label = format!(
-                "{} {}p seeds {}-{} margin {}",
-                a[2],
-                n,
-                num(4),
-                num(5) - 1,
-                agent.margin
-            );
-            let decisions = (TRIGGERED.load(Ordering::Relaxed), "own-score");
-            common::print_seats(&label, &seats, t.elapsed().as_secs_f64(), decisions);
-        }
-        "h2h" => {
-            let games = num(4);
-            let counts = common::against_greedy(&game, &agent, games, num(5));
-            let decisions = (TRIGGERED.load(Ordering::Relaxed), "own-score");
-            let seconds = t.elapsed().as_secs_f64();
-            common::print_against_greedy(&agent.name(), games, counts, seconds, decisions);
-        }
-        _ => panic!("hopeless zero … or hopeless h2h …"),
-    }
+    common::run(
+        &a,
+        &game,
+        &agent,
+        &format!(" margin {}", agent.margin),
+        &TRIGGERED,
+        "own-score",
+    );
 }

@@ -22,7 +22,6 @@ use brass_core::state::State;
 use brass_core::Game;
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::time::Instant;
 
 mod common;
 
@@ -124,29 +123,12 @@ fn main() {
     let a: Vec<String> = std::env::args().collect();
     let num = |i: usize| -> u64 { a[i].parse().expect("a number") };
     let game = Game::new(&a[2], num(3) as i64, &BTreeMap::new()).expect("a game");
-    let n = game.players as usize;
-    let t = Instant::now();
     let rescue = Rescue {
         candidates: num(6) as usize,
         deals: num(7) as usize,
         kinds: a.get(8).is_some_and(|k| k == "kinds"),
     };
-    match a[1].as_str() {
-        "zero" => {
-            let seats = common::all_seats(&game, &rescue, num(4)..num(5));
-            let label = format!("{} {}p seeds {}-{}", a[2], n, num(4), num(5) - 1);
-            let decisions = (TRIGGERED.load(Ordering::Relaxed), "playout");
-            common::print_seats(&label, &seats, t.elapsed().as_secs_f64(), decisions);
-        }
-        "h2h" => {
-            let games = num(4);
-            let counts = common::against_greedy(&game, &rescue, games, num(5));
-            let decisions = (TRIGGERED.load(Ordering::Relaxed), "playout");
-            let seconds = t.elapsed().as_secs_f64();
-            common::print_against_greedy(&rescue.name(), games, counts, seconds, decisions);
-        }
-        _ => panic!("rescue zero … or rescue h2h …"),
-    }
+    common::run(&a, &game, &rescue, "", &TRIGGERED, "playout");
     for (k, v) in CHOSEN.lock().expect("a lock").iter() {
         println!("  {k}: {v}");
     }

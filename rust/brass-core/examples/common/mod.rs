@@ -3,6 +3,8 @@
 use brass_core::agents::{play_games, Agent, GreedyAgent};
 use brass_core::Game;
 use rayon::prelude::*;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Instant;
 
 /// VP counts over many seats.
 #[derive(Default)]
@@ -78,7 +80,7 @@ pub fn against_greedy(game: &Game, agent: &dyn Agent, games: u64, seed: u64) -> 
 }
 
 /// Prints what [`all_seats`] counted: `label` first, `decisions` (the agent's own kind, e.g. "playout") after.
-pub fn print_seats(label: &str, seats: &Seats, seconds: f64, decisions: (u64, &str)) {
+fn print_seats(label: &str, seats: &Seats, seconds: f64, decisions: (u64, &str)) {
     println!(
         "{label}: 0-VP seats {} of {}, under 20 VP {}, mean VP {:.1}, {seconds:.0} s, {} {} decisions",
         seats.zero,
@@ -91,7 +93,7 @@ pub fn print_seats(label: &str, seats: &Seats, seconds: f64, decisions: (u64, &s
 }
 
 /// Prints what [`against_greedy`] counted for the agent `name` over `games` games.
-pub fn print_against_greedy(
+fn print_against_greedy(
     name: &str,
     games: u64,
     (wins, own, others_zero): (f64, Seats, u32),
@@ -109,4 +111,41 @@ pub fn print_against_greedy(
         decisions.0,
         decisions.1
     );
+}
+
+/// An experiment's two modes, from its arguments `EXAMPLE MODE GAME PLAYERS X Y …`: `zero S0 S1` (the agent in
+/// every seat, seeds S0 … S1 − 1) or `h2h GAMES SEED` (the agent against Greedy). `label` follows the game in the
+/// `zero` line; `triggered` counts the agent's own kind of decision, named `kind`.
+pub fn run(
+    args: &[String],
+    game: &Game,
+    agent: &dyn Agent,
+    label: &str,
+    triggered: &AtomicU64,
+    kind: &str,
+) {
+    let num = |i: usize| -> u64 { args[i].parse().expect("a number") };
+    let t = Instant::now();
+    match args[1].as_str() {
+        "zero" => {
+            let seats = all_seats(game, agent, num(4)..num(5));
+            let label = format!(
+                "{} {}p seeds {}-{}{label}",
+                args[2],
+                game.players,
+                num(4),
+                num(5) - 1
+            );
+            let decisions = (triggered.load(Ordering::Relaxed), kind);
+            print_seats(&label, &seats, t.elapsed().as_secs_f64(), decisions);
+        }
+        "h2h" => {
+            let games = num(4);
+            let counts = against_greedy(game, agent, games, num(5));
+            let decisions = (triggered.load(Ordering::Relaxed), kind);
+            let seconds = t.elapsed().as_secs_f64();
+            print_against_greedy(&agent.name(), games, counts, seconds, decisions);
+        }
+        mode => panic!("{mode}: the mode is zero or h2h"),
+    }
 }
