@@ -110,6 +110,15 @@ const PRODUCER_REPEAT: f64 = 0.5;
 /// and twice at 3, the same strength head to head (docs/agents.md, 7 December 2026).
 const NO_SELLER_IN_DEBT: f64 = 0.5;
 
+/// Lancashire and classic Brass, in the Rail Era: each further own unflipped producer of one industry (coal mine,
+/// iron works) counts this share of the one before. A coal mine flips only when its last cube is taken (L-20), and
+/// one built with no connection to a market trade icon keeps its cubes (L-27); unflipped at the game's end it
+/// scores nothing. Counted alike, a fifth coal mine looked as good as the first, and the seats that ended
+/// all-Greedy games at 0 VP had borrowed three times in the Rail Era for four to six coal mines nobody emptied.
+/// Measured: 0-VP seats on fresh seeds 5 → 1 of 960,000, the mean seat 1–2 VP higher, a little stronger head to
+/// head (docs/agents.md, "Rail Era coal mines nobody empties").
+const RAIL_PRODUCER_REPEAT: f64 = 0.5;
+
 /// Birmingham: what an action is worth, taken from a pass (B-18: a pass spends an action on nothing). One ply
 /// sees only the money a build costs and part of what it will bring; passing kept the money, so with £10–£25
 /// and a debt to pay Greedy passed round after round while the debt ate the money it saved (docs/agents.md).
@@ -369,7 +378,9 @@ fn money_value(game: &Game, state: &State, player: u8) -> f64 {
 ///
 /// Lancashire and classic Brass count an own unflipped cotton mill by its sale prospect (`MILL_PROSPECT`:
 /// 0.8 if it can sell now, less the more links it still needs to a market) and an own unflipped port by
-/// whether a mill could flip it (`PORT_CONNECTED`), and add a cushion against being broke (`money_value`).
+/// whether a mill could flip it (`PORT_CONNECTED`), and add a cushion against being broke (`money_value`); in
+/// the Rail Era each further own unflipped coal mine or iron works counts half the one before
+/// ([`RAIL_PRODUCER_REPEAT`]).
 ///
 /// Birmingham (where money scores no VP, B-21, and a tile pays only once sold, B-15) changes some terms:
 /// - an unflipped tile that sells counts its VP and its income (income spaces / 2 × rounds left × 0.15)
@@ -443,6 +454,14 @@ impl Waiting {
         };
         PRODUCER_REPEAT.powi(n) * alone
     }
+
+    /// Lancashire and classic Brass, in the Rail Era: the share of the next producer, of `industry`
+    /// ([`RAIL_PRODUCER_REPEAT`]).
+    fn next_in_rail(&mut self, industry: u8) -> f64 {
+        let n = self.per_industry[industry as usize];
+        self.per_industry[industry as usize] += 1;
+        RAIL_PRODUCER_REPEAT.powi(n)
+    }
 }
 
 /// [`evaluate`] with no action under way taken into account.
@@ -497,6 +516,11 @@ fn evaluate_position(game: &Game, state: &State, player: u8) -> f64 {
             };
             let repeat = if birmingham.is_some() && !sold && game.produces(t.industry).is_some() {
                 waiting.next(t.industry)
+            } else if birmingham.is_none()
+                && state.era == Era::Rail
+                && game.produces(t.industry).is_some()
+            {
+                waiting.next_in_rail(t.industry)
             } else {
                 1.0
             };

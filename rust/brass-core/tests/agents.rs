@@ -178,6 +178,33 @@ fn lancashire_evaluation_is_the_plain_formula() {
 }
 
 #[test]
+fn l20_l27_rail_era_each_further_unflipped_coal_mine_counts_half_the_one_before() {
+    // A coal mine flips only when its last cube is taken (L-20); one built away from every market trade icon keeps
+    // its cubes (L-27), and unflipped at the game's end it scores nothing. In the Rail Era the n-th own unflipped
+    // mine counts 0.5^(n-1) of the half its VP the first counts; in the Canal Era each counts the half.
+    let gaps = |era: Era| -> Vec<f64> {
+        let mut p = Pos::new(3);
+        p.s.era = era;
+        let mut values = vec![evaluate(&p.g, &p.s, 0)];
+        for space in ["wigan/1", "bolton/1", "blackburn/1"] {
+            p.tile(space, 0, "coal_mine", 2, 1);
+            values.push(evaluate(&p.g, &p.s, 0));
+        }
+        values.windows(2).map(|w| w[1] - w[0]).collect()
+    };
+    let p = Pos::new(3);
+    let half = 0.5 * p.g.tile_spec(p.ind("coal_mine"), 2).unwrap().vp as f64;
+    for (era, shares) in [(Era::Rail, [1.0, 0.5, 0.25]), (Era::Canal, [1.0, 1.0, 1.0])] {
+        for (gap, share) in gaps(era).into_iter().zip(shares) {
+            assert!(
+                (gap - share * half).abs() < 1e-9,
+                "{era:?}: {gap} != {share} × {half}"
+            );
+        }
+    }
+}
+
+#[test]
 fn lancashire_greedy_takes_a_loan_rather_than_pass_when_broke() {
     // No money, no income, mills that cannot sell: without the broke cushion a loan (three income levels for
     // every round left) looked worse than passing round after round.
@@ -530,7 +557,8 @@ fn b16_l11_b21_birmingham_greedy_never_collapses_against_random_in_two_player_ga
 /// positions of random games, hashed, for both playout samplers, as recorded before the tree's lookups were
 /// made linear (commit 3a36c10). Lancashire's and classic Brass's were recorded again when their evaluation
 /// changed on purpose (issue 32: the broke cushion, mills that sell, ports that can flip; mills by the links
-/// they still need, 6 Dec 2026; a lighter debt, 6 Dec 2026, late night), Birmingham's when
+/// they still need, 6 Dec 2026; a lighter debt, 6 Dec 2026, late night; Rail Era producers counted like
+/// Birmingham's, 7 Dec 2026), Birmingham's when
 /// its evaluation counted repeated producers less (4 Dec 2026) and when a sale's beer was promised to one tile
 /// at a time (5 Dec 2026), when tiles no merchant reaches were judged by the links they need (6 Dec 2026), and
 /// when a player in debt with no tile that sells counted its later producers half (7 Dec 2026).
@@ -575,12 +603,12 @@ fn mcts_searches_find_what_they_found_before_the_speed_work() {
 }
 
 const EXPECTED_SEARCH_HASHES: [&str; 6] = [
-    "lancashire list 0xa9a5182794df25e0",
-    "lancashire draw 0x664ecb29a378536e",
+    "lancashire list 0xba42eef012a1bdc2",
+    "lancashire draw 0x2512ef9e94a5fcda",
     "birmingham list 0x2c9079c2a2b6945f",
     "birmingham draw 0x9806376f2c071196",
-    "brass list 0x6900f0f28c8a1a6b",
-    "brass draw 0xbd804c84e5125f10",
+    "brass list 0x38ca7f86780bf7ca",
+    "brass draw 0x5b824ce155bb152f",
 ];
 
 #[test]
