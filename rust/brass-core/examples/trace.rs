@@ -9,6 +9,10 @@ use std::sync::atomic::AtomicBool;
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
+    if args.len() < 6 {
+        eprintln!("usage: trace GAME PLAYERS SEED INDEX SEAT [TOP]");
+        std::process::exit(2);
+    }
     let num = |i: usize| -> u64 { args[i].parse().expect("a number") };
     let game = Game::new(&args[1], num(2) as i64, &BTreeMap::new()).expect("a game of the catalog");
     let (seed, index, seat) = (num(3), num(4), num(5) as u8);
