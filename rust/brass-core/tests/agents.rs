@@ -317,8 +317,9 @@ fn l14_l41_greedy_values_the_canal_towards_a_port_above_passing_and_other_canals
 
 /// Greedy must not collapse (issue 32). All-Greedy games of Lancashire and classic Brass, 800 per
 /// configuration (seeds 77 and 5): before the broke cushion, mills that sell and ports that can flip, 142 of
-/// 12,800 seats ended at 0 VP; after, 4 (all at 4 players). Here 60 games per configuration: at most one such
-/// seat in all (about ten expected before).
+/// 12,800 seats ended at 0 VP; after, 4 (all at 4 players). Since further Rail Era coal mines count half the one
+/// before (7 Dec 2026) about 1 seat in a million does, on fresh seeds (docs/agents.md). Here 60 games per
+/// configuration: none (about ten expected before the cushion).
 #[test]
 fn l11_l46_all_greedy_games_leave_almost_no_seat_at_zero_vp() {
     let mut zero = Vec::new();
@@ -337,7 +338,7 @@ fn l11_l46_all_greedy_games_leave_almost_no_seat_at_zero_vp() {
             }
         }
     }
-    assert!(zero.len() <= 1, "{zero:?}");
+    assert!(zero.is_empty(), "{zero:?}");
 }
 
 #[test]
