@@ -724,7 +724,7 @@ fn b16_b18_all_greedy_birmingham_games_rarely_leave_a_seat_at_zero_vp() {
     // to one sale at a time and tiles no merchant reaches at 0.15 (5 Dec), 2 (one at 3 players, one at 4) and 2.
     // Over many seeds the rate is now about 1 seat in 40,000 at 2 players and 1 in 24,000 at 3 (fresh seeds
     // 421–620, the producers of a player in debt with nothing that sells counted half, 7 Dec: docs/agents.md):
-    // not none.
+    // not none over many seeds, none in these 450 games.
     let (mut zero, mut low) = (Vec::new(), 0);
     for players in [2, 3, 4] {
         let game = Game::new("birmingham", players, &BTreeMap::new()).unwrap();
@@ -739,7 +739,7 @@ fn b16_b18_all_greedy_birmingham_games_rarely_leave_a_seat_at_zero_vp() {
             low += r.scores.iter().filter(|&&vp| vp < 20).count();
         }
     }
-    assert!(zero.len() <= 2, "{zero:?}");
+    assert!(zero.is_empty(), "{zero:?}");
     assert!(low <= 8, "{low} seats under 20 VP");
 }
 
