@@ -115,8 +115,8 @@ const NO_SELLER_IN_DEBT: f64 = 0.5;
 /// one built with no connection to a market trade icon keeps its cubes (L-27); unflipped at the game's end it
 /// scores nothing. Counted alike, a fifth coal mine looked as good as the first, and the seats that ended
 /// all-Greedy games at 0 VP had borrowed three times in the Rail Era for four to six coal mines nobody emptied.
-/// Measured: 0-VP seats on fresh seeds 5 → 1 of 960,000, the mean seat 1–2 VP higher, a little stronger head to
-/// head (docs/agents.md, "Rail Era coal mines nobody empties").
+/// Measured: 0-VP seats on fresh seeds 13 → 2 of 1,920,000, the mean seat 1–2 VP higher, a little stronger head
+/// to head (docs/agents.md, "Rail Era coal mines nobody empties").
 const RAIL_PRODUCER_REPEAT: f64 = 0.5;
 
 /// Birmingham: what an action is worth, taken from a pass (B-18: a pass spends an action on nothing). One ply
@@ -420,7 +420,8 @@ pub fn evaluate(game: &Game, state: &State, player: u8) -> f64 {
     evaluate_position(game, state, player)
 }
 
-/// Birmingham: the share of its VP and income terms each own unflipped producer counts, met in space order.
+/// The share of its VP (and in Birmingham its income) terms each own unflipped producer counts, met in space order:
+/// Birmingham's in both eras, Lancashire's and classic Brass's in the Rail Era.
 struct Waiting {
     /// Per industry, the producers met so far.
     per_industry: [i32; MAX_INDUSTRIES],
