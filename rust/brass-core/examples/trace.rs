@@ -1,6 +1,8 @@
 //! One all-Greedy game, one seat's decisions: `trace GAME PLAYERS SEED INDEX SEAT [TOP]` prints, for each
 //! decision of SEAT, the round, its VP, money and income level, the action chosen and Greedy's TOP (5) best
-//! actions with their values: for reading why a seat collapsed (docs/agents.md).
+//! actions with their values: for reading why a seat collapsed (docs/agents.md). An action that draws a hidden
+//! tile (a sale to the Distant Cotton Market) is shown at its mean over deals from a fixed generator, so its value
+//! can differ a little from the one Greedy compared at that decision.
 use brass_core::agents::{play_dealt, selfplay_seeds, Agent, GreedyAgent};
 use brass_core::rng::Rng;
 use brass_core::Game;
