@@ -266,6 +266,17 @@ def test_positions_the_rules_do_not_allow_are_refused_by_the_engine(engine):
     refused(p("lancashire", players=4, engine=engine).link("lancaster-scotland", 0), "lancaster-scotland")
     refused(p("lancashire", players=4, engine=engine).set(coal_market=9), "coal_market")  # `markets` refuses it
     refused(p("lancashire", players=4, engine=engine).money(0, -5), "money")
+    # L-23: a level-2 shipyard is built only in the Rail Era, so none is on the board in the Canal Era.
+    refused(p("lancashire", players=4, engine=engine).tile("liverpool/4", 0, "shipyard", 2), "Rail Era")
+    p("lancashire", players=4, era="rail", engine=engine).tile("liverpool/4", 0, "shipyard", 2).state()
+    # A `flipped` given is written as given, and the engine refuses one the rules do not allow (L-20, L-28).
+    refused(
+        p("lancashire", players=4, engine=engine).tile("wigan/1", 0, "coal_mine", 2, cubes=2, flipped=True), "flipped"
+    )
+    refused(
+        p("lancashire", players=4, engine=engine).tile("wigan/1", 0, "coal_mine", 2, cubes=0, flipped=False), "flipped"
+    )
+    refused(p("lancashire", players=4, engine=engine).tile("liverpool/4", 0, "shipyard", 1, flipped=False), "shipyard")
 
 
 def test_bad_arguments_raise_brass_errors(engine):
@@ -295,6 +306,14 @@ def test_bad_arguments_raise_brass_errors(engine):
         pos.turn_order(0, 1, 1)
     with pytest.raises(brass.ConfigError, match="a mat holds"):
         pos.mat(0, port=9)
+    with pytest.raises(brass.ConfigError, match="off its track: 0 .top. to 8 .X."):
+        pos.dcm(marker=9)
+    with pytest.raises(brass.ConfigError, match="off its track"):
+        pos.dcm(marker=-1)
+    with pytest.raises(brass.ConfigError, match="income_space 100 is off the income track"):
+        pos.player(0, income_space=100)
+    with pytest.raises(brass.ConfigError, match="links_left 15"):
+        pos.player(1, links_left=15)
     assert pos.to_json() == before  # every refused edit left the position as it was
     with pytest.raises(brass.ConfigError, match="unknown era"):
         brass.Position("lancashire", players=3, era="steam", engine=engine)

@@ -50,8 +50,9 @@ Errors in the arguments are raised at once, as `BrassError` subclasses:
   holds, no link tile left, DCM tiles the configuration does not use, a part the game does not have (the
   Distant Cotton Market or deck tile in Birmingham, merchants elsewhere), `built_industry` outside classic
   Brass, a merchant space not in use or a merchant tile not of the player count, a barrel beside a blank
-  merchant tile, a wild card outside a hand or two of a kind in one, and, when the position is loaded, no
-  card left in the discard piles to fill a hand with.
+  merchant tile, a wild card outside a hand or two of a kind in one, an income track space or Distant Cotton
+  Market marker off its track, more link tiles than a player has, and, when the position is loaded, no card
+  left in the discard piles to fill a hand with.
 
 Every edit returns the position, so edits chain; an edit that raises leaves the position unchanged.
 """
@@ -204,6 +205,9 @@ class Position:
                 self._cubes_rail[industry, r["level"]] = r.get("cubes_rail", r["cubes"])
         self._cube_industries = {i for (i, _), n in self._cubes.items() if n > 0}
         self._market_spaces: dict[str, int] = {r: len(data[f"{r}_market"]["prices"]) for r in ("coal", "iron")}
+        self._income_spaces: int = len(data["income_track"]["levels"])
+        self._links: int = int(self._setup["links"])
+        self._dcm_x: int | None = data["distant_cotton_market"]["x_space"] if "distant_cotton_market" in data else None
         roles = data.get("industry_roles", {})
         self._flipped_when_built = {i for i, r in roles.items() if r.get("flips_when_built")} or {"shipyard"}
         self._spaces: list[str] = list(game_obj.spaces)
@@ -293,7 +297,7 @@ class Position:
         industry: str,
         level: int,
         *,
-        flipped: bool = False,
+        flipped: bool | None = None,
         cubes: int | None = None,
     ) -> Position:
         """Put a tile on a space (replacing any tile there). The owner's mat loses the tiles up to this one
@@ -304,7 +308,9 @@ class Position:
         exactly when empty. The default is a new tile's: the printed cubes, for a brewery 1 barrel in the Canal
         Era and 2 in the Rail Era (B-7), or 0 when `flipped=True`. Shipyards are always flipped; `flipped` says
         whether a tile that is sold (cotton mill, port; manufacturer, pottery) has been sold (and scored its
-        income)."""
+        income). Left out, `flipped` follows from the rest (a coal mine with no cube, a shipyard); given, it is
+        written as given, and one the rules do not allow (a coal mine flipped with cubes left) is refused by
+        the engine when the position loads (`InvalidStateError`), like every rules question."""
         space = self._known(space, self._spaces, "space")
         owner = self._player(owner)
         industry = self._known(industry, list(self._stacks), "industry")
@@ -313,7 +319,7 @@ class Position:
         if level not in stack:
             levels = sorted(set(stack))
             raise ConfigError(f"{industry} has no level {level} tile: levels go from {levels[0]} to {levels[-1]}")
-        if not isinstance(flipped, bool):
+        if flipped is not None and not isinstance(flipped, bool):
             raise ArgumentTypeError(f"flipped must be a bool, not {type(flipped).__name__}")
         if cubes is None:
             new = self._cubes_rail if self._obj["era"] == "rail" else self._cubes
@@ -323,10 +329,10 @@ class Position:
         if not 0 <= cubes <= most:
             holds = f"from 0 to {most} cubes" if most else "no cubes"
             raise ConfigError(f"a level {level} {industry} tile holds {holds}, not {cubes}")
-        if industry in self._cube_industries:
-            flipped = cubes == 0
-        if industry in self._flipped_when_built:
-            flipped = True
+        # A `flipped` given is written as given: one that contradicts the rules (a coal mine flipped with cubes
+        # left, L-20; a shipyard unflipped, L-28) is the engine's validation to refuse when the position loads.
+        if flipped is None:
+            flipped = (industry in self._cube_industries and cubes == 0) or industry in self._flipped_when_built
         board = self._obj["board"]
         same = 1 + sum(
             1
@@ -414,6 +420,17 @@ class Position:
         ):
             if value is not None:
                 fields[name] = _int(value, name)
+        if "income_space" in fields and not 0 <= fields["income_space"] < self._income_spaces:
+            raise ConfigError(
+                f"income_space {fields['income_space']} is off the income track: its spaces go from 0 to "
+                f"{self._income_spaces - 1}"
+            )
+        if "links_left" in fields:
+            placed = sum(1 for owner in self._obj["links"].values() if owner == p)
+            if not 0 <= fields["links_left"] <= self._links - placed:
+                raise ConfigError(
+                    f"links_left {fields['links_left']}: player {p} has {self._links} link tiles, {placed} on the board"
+                )
         if built_industry is not None:
             if not isinstance(built_industry, bool):
                 raise ArgumentTypeError(f"built_industry must be a bool, not {type(built_industry).__name__}")
@@ -523,6 +540,10 @@ class Position:
         dcm = dict(self._obj["dcm"])
         if marker is not None:
             dcm["marker"] = _int(marker, "marker")
+            if not 0 <= dcm["marker"] <= (self._dcm_x or 0):
+                raise ConfigError(
+                    f"the Distant Cotton Market marker {dcm['marker']} is off its track: 0 (top) to {self._dcm_x} (X)"
+                )
         if pile is not None:
             tiles = [_int(t, "DCM tile") for t in pile]
             rest = list(self._dcm_tiles)

@@ -287,7 +287,7 @@ def test_the_reference_has_the_public_surface_of_the_native_engine():
     import brass
     from brass import reference
 
-    native_only = {"observation_layout", "observation_size", "observation", "resample_hidden", "validate"}
+    native_only = {"observation_layout", "observation_size", "observation", "resample_hidden"}
     for native, plain in ((brass.Game, reference.Game), (brass.State, reference.State)):
         public = {n for n in dir(native) if not n.startswith("_")} - native_only
         assert public <= {n for n in dir(plain) if not n.startswith("_")}, native.__name__
@@ -298,3 +298,38 @@ def test_the_reference_has_the_public_surface_of_the_native_engine():
         ref_game.industries,
         ref_game.card_kinds,
     )
+
+
+def test_a_number_python_will_not_read_is_an_invalid_state_in_both_engines():
+    """Python refuses to read an integer of more than 4,300 digits with its own ValueError; both engines turn it
+    into InvalidStateError, for a state and for a game record."""
+    import brass
+
+    text = ref.Game("lancashire", players=3).new_state(1).to_json()
+    assert '"round":1' in text
+    huge_round = text.replace('"round":1', '"round":' + "9" * 5000)
+    record = json.dumps({"format": "brass-record/1", "game": json.loads(text)["game"], "seed": 7, "actions": []})
+    huge_seed = record.replace('"seed": 7', '"seed": ' + "9" * 5000)
+    assert huge_seed != record
+    for engine in (brass, ref):
+        with pytest.raises(engine.InvalidStateError, match="number out of range"):
+            engine.State.from_json(huge_round)
+        with pytest.raises(engine.InvalidStateError, match="number out of range"):
+            engine.replay(huge_seed)
+
+
+def test_validate_checks_a_state_in_both_engines():
+    """`state.validate()` (docs/api.md) on both engines: the states of a game pass, and a state that only the
+    native engine's memory could hold (written past the loader) is refused."""
+    import brass
+
+    for engine in (brass, ref):
+        state = engine.Game("birmingham", players=3).new_state(5)
+        for i in range(60):
+            assert state.validate() is None
+            state.apply(state.legal_actions()[(7 * i) % len(state.legal_actions())])
+    # The reference's validate reads the position back through the loader: a state edited past it is refused.
+    state = ref.Game("lancashire", players=3).new_state(5)
+    state._pos["round"] = 99
+    with pytest.raises(ref.InvalidStateError, match="round"):
+        state.validate()

@@ -1120,6 +1120,33 @@ def test_B7_a_breweries_barrels_within_its_tiles_most(engine, cubes, valid):
             board.load(engine)
 
 
+@pytest.mark.parametrize(
+    ("era", "industry", "level", "cubes", "valid"),
+    [
+        ("canal", "brewery", 4, 1, False),  # Brewery IV is rail-only
+        ("rail", "brewery", 4, 2, True),
+        ("canal", "pottery", 5, 0, False),  # Pottery V is rail-only
+        ("rail", "pottery", 5, 0, True),
+        ("canal", "brewery", 1, 2, False),  # built in the Canal Era: 1 barrel
+        ("canal", "brewery", 2, 2, False),
+        ("canal", "brewery", 2, 1, True),
+        ("rail", "brewery", 2, 2, True),
+    ],
+)
+def test_L23_B10_B7_a_canal_era_board_holds_no_rail_only_tile_and_breweries_with_one_barrel(
+    engine, era, industry, level, cubes, valid
+):
+    """Every tile on the board in the Canal Era was built in it: no rail-only tile (L-23, B-10), and a brewery
+    built then got the Canal Era's 1 barrel (B-7)."""
+    space = {"brewery": "burton/2", "pottery": "stafford/2"}[industry]
+    board = Board(2, era=era).hand(0, dudley=1).tile(space, 1, industry, level, cubes=cubes)
+    if valid:
+        assert obj(board.load(engine))["board"][space]["cubes"] == cubes
+    else:
+        with pytest.raises(engine.InvalidStateError, match="Rail Era|maximum 1|in the Canal Era"):
+            board.load(engine)
+
+
 @pytest.mark.parametrize(("industry", "valid"), [("pottery", True), ("cotton_mill", False), ("brewery", False)])
 def test_K6_a_level_1_tile_in_the_rail_era_only_if_it_may_be_built_then(engine, industry, valid):
     space = {"pottery": "stafford/2", "cotton_mill": "worcester/1", "brewery": "burton/2"}[industry]

@@ -162,6 +162,9 @@ def parse_text(text: object, what: str = "state JSON") -> Any:
         return json.loads(text, parse_constant=lambda c: fail(f"{c} is not allowed in a state"))
     except json.JSONDecodeError as e:
         fail(f"the state is not valid JSON: {e}")
+    except ValueError as e:
+        # Python refuses to read an integer of more than 4,300 digits (a guard against slow conversions).
+        fail(f"not valid JSON ({what}): a number out of range: {e}")
     except RecursionError:
         fail("the state is nested too deeply")
 
@@ -296,8 +299,8 @@ def read_player(data: Rules, p: object, path: str) -> PlayerPos:
 
 def read_tile(data: Rules, name: object, t: object, players: int, era: str) -> tuple[int, TilePos]:
     """One `board` entry: a known space showing the tile's industry, a buildable level (no level-1 tile in the Rail
-    Era, L-51, unless it may be built then: Birmingham's Pottery I, K6), cubes within the printed number (B-7: a
-    brewery's Rail Era barrels)."""
+    Era, L-51, unless it may be built then: Birmingham's Pottery I, K6; no rail-only tile in the Canal Era, L-23),
+    cubes within the printed number (B-7: a brewery holds 1 barrel in the Canal Era, 2 if built in the Rail Era)."""
     name = check_str(name, "board key", data.space_by_name)
     path = f"board.{name}"
     space = data.space_by_name[name]
@@ -311,8 +314,13 @@ def read_tile(data: Rules, name: object, t: object, players: int, era: str) -> t
         fail(f"{path}: there is no buildable level {level} {industry} tile")
     if era == "rail" and level == 1 and "rail" not in data.tiles[industry][level]["eras"]:
         fail(f"{path}: level-1 tiles leave the board at the end of the Canal Era (L-51, B-20)")
+    if era == "canal" and "canal" not in data.tiles[industry][level]["eras"]:
+        # Every tile on the board in the Canal Era was built in it (L-23, B-10).
+        fail(f"{path}: a level {level} {industry} is built only in the Rail Era, not in the Canal Era (L-23, B-10)")
     flipped = check_bool(tile["flipped"], f"{path}.flipped")
-    cubes = check_int(tile["cubes"], f"{path}.cubes", 0, data.most_cubes(industry, level))
+    # B-7: a brewery built in the Canal Era gets fewer barrels than one built in the Rail Era.
+    most = data.tiles[industry][level]["cubes"] if era == "canal" else data.most_cubes(industry, level)
+    cubes = check_int(tile["cubes"], f"{path}.cubes", 0, most)
     return space, {"owner": owner, "industry": industry, "level": level, "flipped": flipped, "cubes": cubes}
 
 

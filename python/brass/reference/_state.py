@@ -445,6 +445,11 @@ class State:
     def to_json(self) -> str:
         return dumps(self._obj())
 
+    def validate(self) -> None:
+        """Check every invariant of the position (docs/state-format.md, "Validation"); raises InvalidStateError
+        naming the first one broken. The loader holds the checks, so the position is read back through it."""
+        State._from_obj(json.loads(self.to_json()))
+
     @staticmethod
     def from_json(text: object) -> State:
         """Validate and load a state (docs/state-format.md); its history is empty."""

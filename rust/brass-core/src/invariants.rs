@@ -135,8 +135,8 @@ pub fn check_state(game: &Game, state: &State) -> Result<()> {
     check_decision(game, state)
 }
 
-/// Tiles: on a space showing their industry, a buildable level, no level-1 tile in the Rail Era, cubes
-/// within the printed number, no more per player, industry and level than have left that player's mat;
+/// Tiles: on a space showing their industry, a buildable level, no rail-only tile in the Canal Era and no
+/// level-1 tile in the Rail Era, cubes within the printed number (the Canal Era's for a brewery), no more per player, industry and level than have left that player's mat;
 /// classic Brass: a player with a tile has built (C-6).
 fn check_tiles(game: &Game, state: &State) -> Result<()> {
     let n = game.players as usize;
@@ -176,10 +176,25 @@ fn check_tiles(game: &Game, state: &State) -> Result<()> {
                 "{path}: level-1 tiles leave the board at the end of the Canal Era (L-51)"
             )));
         }
-        if t.cubes > spec.cubes.max(spec.cubes_rail) {
+        // L-23, B-10: every tile on the board in the Canal Era was built in it, so none is rail-only, and a
+        // brewery holds the Canal Era's barrels at most (B-7: 1, against 2 for one built in the Rail Era).
+        if state.era == Era::Canal && !spec.canal {
             return Err(invalid(format!(
-                "{path}.cubes: more than the tile's {}",
-                spec.cubes.max(spec.cubes_rail)
+                "{path}: {ind_name} level {} is built only in the Rail Era, so it cannot be on the board in the Canal Era (L-23, B-10)",
+                t.level
+            )));
+        }
+        let most = match state.era {
+            Era::Canal => spec.cubes,
+            Era::Rail => spec.cubes.max(spec.cubes_rail),
+        };
+        if t.cubes > most {
+            let era = match state.era {
+                Era::Canal => " in the Canal Era (B-7)",
+                Era::Rail => "",
+            };
+            return Err(invalid(format!(
+                "{path}.cubes: more than the tile's {most}{era}"
             )));
         }
         built[t.owner as usize][t.industry as usize][t.level as usize] += 1;

@@ -1237,3 +1237,83 @@ fn b2_b3_b17_states_the_rules_forbid_are_refused() {
         assert!(matches!(err, brass_core::Error::InvalidState(_)), "{err}");
     }
 }
+
+#[test]
+fn l23_b10_b7_a_canal_era_board_holds_no_rail_only_tile_and_breweries_with_one_barrel() {
+    // Every tile on the board in the Canal Era was built in it: no rail-only tile (L-23, B-10: Brewery IV,
+    // Pottery V), and a brewery built then got 1 barrel, not the Rail Era's 2 (B-7). A new game's state and a
+    // Rail Era state of a random game, each with one tile added.
+    let space_by_name_of = |g: &brass_core::Game, name: &str| {
+        (0..g.spaces.len() as u8)
+            .find(|&s| g.spaces[s as usize].name == name)
+            .unwrap()
+    };
+    let canal = {
+        let g = common::birmingham(2, &[]);
+        let s = new_state(&g, 1);
+        (g, s)
+    };
+    let (farm, coventry) = (
+        space_by_name_of(&canal.0, "farm_south/1"),
+        space_by_name_of(&canal.0, "coventry/1"),
+    );
+    let rail = find(2, |s| {
+        s.era == Era::Rail
+            && s.decision == Decision::Action
+            && s.board[farm as usize].is_empty()
+            && s.board[coventry as usize].is_empty()
+    });
+    let with = |industry: &str, level: u8, cubes: u8, in_rail: bool| {
+        let (g, mut s) = if in_rail { rail.clone() } else { canal.clone() };
+        let i = g.industry_by_name(industry).unwrap();
+        let role = g.roles[i as usize];
+        let space = if industry == "brewery" {
+            farm
+        } else {
+            coventry
+        };
+        s.set_tile(
+            space,
+            brass_core::state::Tile {
+                owner: 0,
+                industry: i,
+                level,
+                flipped: (role.produces.is_some() && cubes == 0) || role.flips_when_built,
+                cubes,
+            },
+        );
+        let taken = g.stacks[i as usize]
+            .iter()
+            .rposition(|t| t.level == level)
+            .unwrap()
+            + 1;
+        let t = &mut s.players[0].taken[i as usize];
+        *t = (*t).max(taken as u8);
+        s.refresh_occupancy();
+        (g, s)
+    };
+    for (industry, level, cubes, why) in [
+        ("brewery", 4, 1, "built only in the Rail Era"),
+        ("pottery", 5, 0, "built only in the Rail Era"),
+        ("brewery", 1, 2, "more than the tile's 1 in the Canal Era"),
+        ("brewery", 2, 2, "more than the tile's 1 in the Canal Era"),
+    ] {
+        let (g, s) = with(industry, level, cubes, false);
+        let what = format!("{industry} {level} with {cubes} in the Canal Era");
+        refused(&g, &s, &what);
+        let err = brass_core::invariants::validate(&g, &s).unwrap_err();
+        assert!(err.to_string().contains(why), "{what}: {err}");
+    }
+    // The same tiles where the rules allow them.
+    for (industry, level, cubes, rail) in [
+        ("brewery", 1, 1, false),
+        ("brewery", 2, 1, false),
+        ("brewery", 4, 2, true),
+        ("brewery", 2, 2, true),
+        ("pottery", 5, 0, true),
+    ] {
+        let (g, s) = with(industry, level, cubes, rail);
+        brass_core::invariants::validate(&g, &s)
+            .unwrap_or_else(|e| panic!("{industry} {level} {cubes} rail {rail}: {e}"));
+    }
+}
