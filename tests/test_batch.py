@@ -146,6 +146,35 @@ def test_vecenv_steps_auto_resets_and_rewards_winners() -> None:
     assert finished >= 6
 
 
+def test_vecenv_names_an_unsigned_id_past_int64_as_given() -> None:
+    """Cast to int64 it would wrap round to -1 and be named so."""
+    env = brass.VecEnv(brass.Game("lancashire", players=2), 2, seed=1)
+    before = [env.state(i).to_json() for i in range(2)]
+    with pytest.raises(brass.IllegalActionError, match="action id 18446744073709551615 is out of range"):
+        env.step(np.array([2**64 - 1] * 2, np.uint64))
+    assert [env.state(i).to_json() for i in range(2)] == before
+
+
+def test_vecenv_arrays_are_views_whose_shape_and_dtype_the_caller_may_change() -> None:
+    """The arrays returned share the environment's buffers (docs/vecenv.md, "Buffers") but are views of their own:
+    reshaping one or giving it another dtype changes that view, not what the next call returns; a buffer changed
+    through a view's `.base` is refused, not read with the wrong layout."""
+    game = brass.Game("lancashire", players=2)
+    env = brass.VecEnv(game, 3, seed=9)
+    obs, masks, players = env.reset(), env.legal_action_masks(), env.current_players
+    rewards, dones = env.step(env.sample_legal_actions(1))
+    obs.shape, masks.shape, players.shape = (-1,), (-1,), (3, 1)
+    rewards.dtype, dones.dtype = np.int32, np.uint8
+    env.scores.shape = (-1,)
+    assert env.observations().shape == (3, game.observation_size) and env.observations().dtype == np.float32
+    assert env.legal_action_masks().shape == (3, game.num_actions) and env.current_players.shape == (3,)
+    assert env.rewards.dtype == np.float32 and env.dones.dtype == np.bool_ and env.scores.shape == (3, 2)
+    assert np.shares_memory(env.observations(), env.observations())  # still the one buffer, not copies
+    env.observations().base.dtype = np.float64  # the buffer itself, reached on purpose
+    with pytest.raises(brass.InvalidStateError, match="buffer was changed"):
+        env.observations()
+
+
 @pytest.mark.parametrize(
     "actions",
     [[1.0, 2.0], np.array([1.0, 2.0]), [True, False], np.array([True, True]), ["1", "2"], "12", None],

@@ -114,6 +114,47 @@ def test_the_search_visits_a_built_position_as_the_formula_says() -> None:
     assert value[0] == pytest.approx(total / 201, abs=1e-5)  # the root's own evaluation (0) and 200 simulations
 
 
+@pytest.mark.parametrize(
+    ("logit", "value"), [(float("nan"), 0.0), (float("inf"), 0.0), (float("-inf"), 0.0), (0.0, float("nan"))]
+)
+@pytest.mark.parametrize("rule", ["puct", "gumbel"])
+def test_analyse_refuses_an_evaluation_that_is_not_finite(logit: float, value: float, rule: str) -> None:
+    """As `SearchGames` does: a NaN would spread through every mean it is added to, and the search would choose
+    by noise (an illegal action's logit too: masks are no licence for -inf)."""
+    state = brass.Game("lancashire", players=3).new_state(seed=5)  # `uniform` gives 3 values
+
+    def broken(observations: np.ndarray, masks: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        logits, values = uniform(observations, masks)
+        logits[:, 0], values[:, 0] = logit, value
+        return logits, values
+
+    with pytest.raises(brass.ConfigError, match="not finite"):
+        search.analyse(state, broken, simulations=8, seed=1, search=rule)
+    assert search.analyse(state, uniform, simulations=8, seed=1, search=rule)[0]
+
+
+@pytest.mark.parametrize("name", ["simulations", "fast_simulations"])
+def test_search_games_name_the_setting_that_is_out_of_range(name: str) -> None:
+    game = brass.Game("lancashire", players=3)
+    with pytest.raises(brass.ConfigError, match=f"^{name} must be between 2 and"):
+        search.SearchGames(game, uniform, 1, **{name: 0})
+
+
+def test_net_evaluate_reads_any_float_array_and_names_a_wrong_shape(tmp_path: pathlib.Path) -> None:
+    """numpy's default float64 is read as the float32 the network computes in (the same outputs); a 1-D array or
+    text is an ArgumentTypeError naming what was wrong, a network without a hidden unit is refused at load."""
+    game = brass.Game("birmingham", players=2)
+    network_file(tmp_path / "n.safetensors", game)
+    net = agents.Net(tmp_path / "n.safetensors")
+    obs = np.stack([game.new_state(seed=s).observation(0) for s in range(3)])
+    for want, got in zip(net.evaluate(obs), net.evaluate(obs.astype(np.float64)), strict=True):
+        assert np.array_equal(want, got)
+    with pytest.raises(brass.ArgumentTypeError, match="2-D array .rows, observation size., not 1-D"):
+        net.evaluate(obs[0])
+    with pytest.raises(brass.ArgumentTypeError, match="an array of numbers, not str"):
+        net.evaluate("observations")
+
+
 def test_the_native_forward_pass_is_numpys(tmp_path: pathlib.Path) -> None:
     game = brass.Game("birmingham", players=2)
     tensors = network_file(tmp_path / "n.safetensors", game)

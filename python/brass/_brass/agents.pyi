@@ -167,11 +167,9 @@ class Net(Agent):
     @property
     def metadata(self) -> dict[str, str]:
         """The metadata of its file."""
-    def evaluate(
-        self, observations: npt.NDArray[np.float32]
-    ) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]:
+    def evaluate(self, observations: npt.ArrayLike) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]:
         """Logits `(rows, num_actions)` and values `(rows, players)` (each relative to its observer) for
-        observations `(rows, observation_size)` float32."""
+        observations `(rows, observation_size)`: float32, or any array of numbers numpy converts to it."""
 
 @final
 class NetMCTS(Agent):

@@ -239,6 +239,13 @@ impl Net {
             .is_ok()
         {
             let layer = dense(&format!("trunk.{}", trunk.len()), width)?;
+            if layer.outputs == 0 {
+                // A layer of no units passes nothing on: every evaluation would fail, so the file is refused here.
+                return Err(bad(format!(
+                    "`trunk.{}.weight` has no outputs (a hidden layer of width 0)",
+                    trunk.len()
+                )));
+            }
             width = layer.outputs;
             trunk.push(layer);
         }
@@ -575,6 +582,18 @@ pub(crate) mod tests {
         assert_eq!(out, vec![2.5, 4.5]);
         layer.forward(&x, 1, Product::General, &mut out);
         assert!(out[0].is_nan() && out[1] == 4.5, "{out:?}");
+    }
+
+    #[test]
+    fn a_hidden_layer_of_width_zero_is_refused_when_the_file_is_read() {
+        let g = game();
+        for widths in [&[0][..], &[8, 0]] {
+            match Net::from_bytes(&file(&g, widths, &g)) {
+                Err(Error::Config(why)) => assert!(why.contains("width 0"), "{why}"),
+                Err(e) => panic!("{widths:?}: {e}"),
+                Ok(_) => panic!("{widths:?}: a network with a layer of width 0 was read"),
+            }
+        }
     }
 
     #[test]

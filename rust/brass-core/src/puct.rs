@@ -984,6 +984,42 @@ impl Batch {
     }
 }
 
+/// An error unless an evaluator's answer for `rows` leaves has the sizes asked for (`rows × num_actions` logits,
+/// `rows × players` values) and every number finite: a NaN would spread through every mean it is added to, and
+/// the search would choose by noise.
+pub fn check_evaluation(
+    game: &Game,
+    logits: &[f32],
+    values: &[f32],
+    rows: usize,
+) -> crate::error::Result<()> {
+    let (actions, n) = (game.num_actions(), game.players as usize);
+    if logits.len() != rows * actions || values.len() != rows * n {
+        return Err(crate::error::Error::Config(format!(
+            "the evaluator gave {} logits and {} values for {rows} leaves: {} and {} are needed",
+            logits.len(),
+            values.len(),
+            rows * actions,
+            rows * n
+        )));
+    }
+    check_finite(logits, values)
+}
+
+/// An error naming the first number of `logits` or `values` that is not finite.
+fn check_finite(logits: &[f32], values: &[f32]) -> crate::error::Result<()> {
+    // One pass without branches (vectorised) to see that all are finite; the first that is not, named.
+    let not_finite = |xs: &[f32]| xs.iter().fold(false, |bad, x| bad | !x.is_finite());
+    if not_finite(logits) || not_finite(values) {
+        let bad = logits.iter().chain(values).find(|x| !x.is_finite());
+        return Err(crate::error::Error::Config(format!(
+            "the evaluator gave a value that is not finite ({})",
+            bad.copied().unwrap_or(f32::NAN)
+        )));
+    }
+    Ok(())
+}
+
 /// Run one search to the end with `evaluator`, one leaf at a time (an agent's decision).
 pub fn search(
     game: &Game,
@@ -1008,6 +1044,12 @@ pub fn search(
                     &mut batch.logits,
                     &mut batch.values,
                 )?;
+                // The one leaf's logits and values (an evaluator may fill its values to MAX_PLAYERS seats).
+                let (actions, n) = (game.num_actions(), game.players as usize);
+                if batch.logits.len() < actions || batch.values.len() < n {
+                    check_evaluation(game, &batch.logits, &batch.values, 1)?;
+                }
+                check_finite(&batch.logits[..actions], &batch.values[..n])?;
                 s.deliver(game, &batch.logits, &batch.values);
             }
         }
@@ -1205,6 +1247,56 @@ pub(crate) mod tests {
         assert!(low > 0.0 && low < 1e-7, "{low}");
         assert!(high < 1.0 && high > 1.0 - 1e-7, "{high}");
         assert!(normal(&mut Rng::giving(0)).is_finite());
+    }
+
+    /// Uniform priors and one number that is not finite: a logit or a value.
+    struct NotFinite {
+        logit: f32,
+        value: f32,
+    }
+    impl Evaluator for NotFinite {
+        fn evaluate(
+            &mut self,
+            obs: &[f32],
+            masks: &[bool],
+            rows: usize,
+            logits: &mut Vec<f32>,
+            values: &mut Vec<f32>,
+        ) -> crate::error::Result<()> {
+            Uniform.evaluate(obs, masks, rows, logits, values)?;
+            logits[3] = self.logit;
+            values[1] = self.value;
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn a_search_refuses_an_evaluation_that_is_not_finite() {
+        let g = Game::new("birmingham", 2, &BTreeMap::new()).expect("game");
+        let state = apply::new_state(&g, 5);
+        for (logit, value) in [
+            (f32::NAN, 0.0),
+            (f32::INFINITY, 0.0),
+            (f32::NEG_INFINITY, 0.0),
+            (0.0, f32::NAN),
+        ] {
+            for config in [PuctConfig::default(), gumbel_config(8)] {
+                let mut e = NotFinite { logit, value };
+                match search(&g, &state, &config, 1, &mut e) {
+                    Err(crate::error::Error::Config(why)) => {
+                        assert!(why.contains("not finite"), "{why}");
+                    }
+                    Err(other) => panic!("{other}"),
+                    Ok(_) => panic!("a search took {logit} / {value}"),
+                }
+            }
+        }
+        // The same evaluator with finite numbers searches.
+        let mut e = NotFinite {
+            logit: 1.0,
+            value: 0.5,
+        };
+        assert!(search(&g, &state, &gumbel_config(8), 1, &mut e).is_ok());
     }
 
     #[test]

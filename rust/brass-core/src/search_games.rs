@@ -335,24 +335,7 @@ impl SearchGames {
         let actions = game.num_actions();
         let n = game.players as usize;
         let rows = self.slots.iter().flatten().filter(|s| s.waiting).count();
-        if logits.len() != rows * actions || values.len() != rows * n {
-            return Err(crate::error::Error::Config(format!(
-                "the evaluator gave {} logits and {} values for {rows} leaves: {} and {} are needed",
-                logits.len(),
-                values.len(),
-                rows * actions,
-                rows * n
-            )));
-        }
-        // One pass without branches (vectorised) to see that all are finite; the first that is not, named.
-        let not_finite = |xs: &[f32]| xs.iter().fold(false, |bad, x| bad | !x.is_finite());
-        if not_finite(logits) || not_finite(values) {
-            let bad = logits.iter().chain(values).find(|x| !x.is_finite());
-            return Err(crate::error::Error::Config(format!(
-                "the evaluator gave a value that is not finite ({})",
-                bad.copied().unwrap_or(f32::NAN)
-            )));
-        }
+        crate::puct::check_evaluation(game, logits, values, rows)?;
         self.evaluations += rows as u64;
         let waiting = self.slots.iter_mut().flatten().filter(|s| s.waiting);
         for (k, s) in waiting.enumerate() {

@@ -190,7 +190,16 @@ pub(crate) fn threads_arg(py: Python<'_>, threads: Option<&Bound<'_, PyAny>>) ->
 
 /// Simulations per search of a network-guided search.
 pub(crate) fn simulations_arg(py: Python<'_>, simulations: &Bound<'_, PyAny>) -> PyResult<u32> {
-    Ok(int_arg(py, simulations, "simulations", 2, 1 << 24, Error::Config)? as u32)
+    simulations_named(py, simulations, "simulations")
+}
+
+/// A number of simulations given under another name (`fast_simulations`).
+pub(crate) fn simulations_named(
+    py: Python<'_>,
+    simulations: &Bound<'_, PyAny>,
+    what: &str,
+) -> PyResult<u32> {
+    Ok(int_arg(py, simulations, what, 2, 1 << 24, Error::Config)? as u32)
 }
 
 // --- games, states, players --------------------------------------------------------------------------------
@@ -430,6 +439,16 @@ pub(crate) fn action_ids_arg(py: Python<'_>, actions: &Bound<'_, PyAny>) -> PyRe
     let size: usize = array.getattr("size")?.extract()?;
     if size > 0 && kind != "i" && kind != "u" {
         return Err(refuse(format!("not an array of {}", dtype.str()?)));
+    }
+    if size > 0 && kind == "u" {
+        // Cast to int64, an id past its range would wrap round to a negative one and be named so.
+        let max: u64 = array.call_method0("max")?.extract()?;
+        if max > i64::MAX as u64 {
+            return Err(to_py(
+                py,
+                Error::IllegalAction(format!("action id {max} is out of range")),
+            ));
+        }
     }
     array
         .call_method1("astype", ("int64",))?

@@ -6,7 +6,7 @@ use crate::args::{
 use crate::errors::{detached, to_py};
 use crate::wrappers::State;
 use brass_core::{observation, rollout, vecenv, Error};
-use numpy::{PyArray1, PyArray2, PyArrayMethods};
+use numpy::{PyArray1, PyArray2, PyArrayDescrMethods, PyArrayMethods, PyUntypedArrayMethods};
 use pyo3::prelude::*;
 use std::sync::Arc;
 use std::time::Instant;
@@ -110,10 +110,36 @@ fn rayon_threads() -> usize {
 #[allow(clippy::mut_from_ref)]
 unsafe fn buffer<'a, T: numpy::Element, D: numpy::ndarray::Dimension>(
     arr: &'a Bound<'_, numpy::PyArray<T, D>>,
+    len: usize,
 ) -> PyResult<&'a mut [T]> {
+    // The buffer handed out is a view (`handed`), but its `.base` is this array: one reshaped, resized or given
+    // another dtype through it would be read with the wrong layout, so it is refused instead.
+    let elements = PyUntypedArrayMethods::len(arr);
+    if elements != len || !arr.dtype().is_equiv_to(&numpy::dtype::<T>(arr.py())) {
+        return Err(to_py(
+            arr.py(),
+            Error::InvalidState(format!(
+                "the VecEnv's own buffer was changed (it holds {} {} values, not {len} {}): \
+                 make a new VecEnv, and copy or view the arrays it returns rather than reshaping them",
+                elements,
+                arr.dtype(),
+                numpy::dtype::<T>(arr.py())
+            )),
+        ));
+    }
     // SAFETY: the caller's contract above; the slice does not outlive the borrowed array handle.
     unsafe { arr.as_slice_mut() }
         .map_err(|e| pyo3::exceptions::PyRuntimeError::new_err(e.to_string()))
+}
+
+/// A new view of one of the VecEnv's buffers, as the caller gets it: setting its `shape` or `dtype` changes the
+/// view only, so the next call still fills (and returns) the buffer as it was made.
+fn handed<'py, T: numpy::Element, D: numpy::ndarray::Dimension>(
+    arr: &Bound<'py, numpy::PyArray<T, D>>,
+) -> PyResult<Bound<'py, numpy::PyArray<T, D>>> {
+    Ok(arr
+        .call_method0("view")?
+        .cast_into::<numpy::PyArray<T, D>>()?)
 }
 
 /// `(rewards, dones)` of `VecEnv.step`.
@@ -123,8 +149,8 @@ type StepResult<'py> = (Bound<'py, PyArray2<f32>>, Bound<'py, PyArray1<bool>>);
 ///
 /// `step(actions)` applies one action per environment (all are checked first; an illegal one raises
 /// `IllegalActionError` naming the environment and changes nothing). Games that end are scored into
-/// `rewards` / `scores`, flagged in `dones` and restarted at once. Arrays returned are the environment's
-/// own buffers, overwritten by the next call: copy them to keep them.
+/// `rewards` / `scores`, flagged in `dones` and restarted at once. Arrays returned are views of the
+/// environment's own buffers, overwritten by the next call: copy them to keep them.
 #[pyclass(module = "brass", frozen)]
 pub(crate) struct VecEnv {
     /// Locked by each call; a call while another thread's call runs gets a clear error instead of waiting.
@@ -215,39 +241,48 @@ impl VecEnv {
             self.dones.bind(py),
             self.scores.bind(py),
         );
+        let (n, players) = (env.len(), env.game.players as usize);
         // SAFETY: the lock is held; three distinct arrays.
-        let (r, d, s) = unsafe { (buffer(rewards)?, buffer(dones)?, buffer(scores)?) };
+        let (r, d, s) = unsafe {
+            (
+                buffer(rewards, n * players)?,
+                buffer(dones, n)?,
+                buffer(scores, n * players)?,
+            )
+        };
         let env = &mut *env;
         detached(py, || env.step(&ids, r, d, s))?;
-        Ok((rewards.clone(), dones.clone()))
+        Ok((handed(rewards)?, handed(dones)?))
     }
 
     /// Each environment's observation for its current player, shape (n, observation size), float32.
     fn observations<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray2<f32>>> {
         let env = self.lock(py)?;
         let obs = self.obs.bind(py);
+        let len = env.len() * observation::size(&env.game);
         // SAFETY: the lock is held.
-        let out = unsafe { buffer(obs)? };
+        let out = unsafe { buffer(obs, len)? };
         let env = &*env;
         detached(py, || {
             env.observations(out);
             Ok(())
         })?;
-        Ok(obs.clone())
+        handed(obs)
     }
 
     /// Legal-action masks, shape (n, num_actions), bool.
     fn legal_action_masks<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray2<bool>>> {
         let mut env = self.lock(py)?;
         let masks = self.masks.bind(py);
+        let len = env.len() * env.game.num_actions();
         // SAFETY: the lock is held.
-        let out = unsafe { buffer(masks)? };
+        let out = unsafe { buffer(masks, len)? };
         let env = &mut *env;
         detached(py, || {
             env.masks(out);
             Ok(())
         })?;
-        Ok(masks.clone())
+        handed(masks)
     }
 
     /// The player to decide in each environment, shape (n,), int32.
@@ -256,8 +291,8 @@ impl VecEnv {
         let env = self.lock(py)?;
         let players = self.players.bind(py);
         // SAFETY: the lock is held.
-        env.current_players(unsafe { buffer(players)? });
-        Ok(players.clone())
+        env.current_players(unsafe { buffer(players, env.len())? });
+        handed(players)
     }
 
     /// A uniformly random legal action per environment (int64 array), drawn from `seed`: a native
@@ -281,18 +316,18 @@ impl VecEnv {
     /// Rewards of the last step, shape (n, players): each player's return for a game that ended at this step
     /// (zero-sum, as `State.returns`: a sole winner +1, the others −1/(n−1); 0 for games still running).
     #[getter]
-    fn rewards<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray2<f32>> {
-        self.rewards.bind(py).clone()
+    fn rewards<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray2<f32>>> {
+        handed(self.rewards.bind(py))
     }
     /// Which environments' games ended (and restarted) at the last step, shape (n,).
     #[getter]
-    fn dones<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<bool>> {
-        self.dones.bind(py).clone()
+    fn dones<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray1<bool>>> {
+        handed(self.dones.bind(py))
     }
     /// Final VP of the games that ended at the last step (0 elsewhere), shape (n, players).
     #[getter]
-    fn scores<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray2<i32>> {
-        self.scores.bind(py).clone()
+    fn scores<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray2<i32>>> {
+        handed(self.scores.bind(py))
     }
     /// A copy of environment `i`'s current state.
     fn state(&self, py: Python<'_>, i: &Bound<'_, PyAny>) -> PyResult<State> {

@@ -24,6 +24,10 @@ use pyo3::prelude::*;
 #[pymodule]
 fn _brass(m: &Bound<'_, PyModule>) -> PyResult<()> {
     let py = m.py();
+    // rust-numpy imports NumPy's C API on the first array it makes, running Python code: after a long call
+    // that released the GIL, a Ctrl-C pending by then made that import fail and the failure a panic
+    // (`PanicException`) instead of a `KeyboardInterrupt`. Imported here, at the module's import, it is done.
+    numpy::PyArray1::<u8>::zeros(py, 0, false);
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add_class::<wrappers::Game>()?;
     m.add_class::<wrappers::State>()?;

@@ -3,9 +3,9 @@
 //! shipped with the package (`PRETRAINED`).
 use crate::args::{
     float_arg, net_or_network_arg, network_arg, non_negative_arg, observations_arg,
-    search_rule_arg, simulations_arg, trained_search, GumbelArgs,
+    search_rule_arg, simulations_arg, trained_search, type_name, GumbelArgs,
 };
-use crate::errors::{config_error, detached};
+use crate::errors::{config_error, detached, type_error};
 use crate::wrappers::{Agent, Game, Net};
 use brass_core::net::{game_key, Scratch};
 use brass_core::net_agents::{NetAgent, NetMctsAgent};
@@ -115,12 +115,35 @@ impl Net {
     }
 
     /// Logits `(rows, num_actions)` and values `(rows, players)` (each relative to its observer) for
-    /// observations `(rows, observation_size)` float32.
+    /// observations `(rows, observation_size)`: float32, or any array of numbers numpy converts to it.
     fn evaluate<'py>(
         &self,
         py: Python<'py>,
-        observations: PyReadonlyArray2<'py, f32>,
+        observations: &Bound<'py, PyAny>,
     ) -> PyResult<Outputs<'py>> {
+        // A float64 array (numpy's default) is read as the float32 the network computes in, as numpy converts it.
+        let refuse = |what: String| type_error(py, format!("observations must be {what}"));
+        let array = py
+            .import("numpy")?
+            .call_method1("ascontiguousarray", (observations, "float32"))
+            .map_err(|_| {
+                refuse(format!(
+                    "an array of numbers, not {}",
+                    type_name(observations)
+                ))
+            })?;
+        let observations: PyReadonlyArray2<'py, f32> = array
+            .cast_into::<PyArray2<f32>>()
+            .map_err(|e| {
+                let ndim = e
+                    .into_inner()
+                    .getattr("ndim")
+                    .map_or(0, |n| n.extract().unwrap_or(0));
+                refuse(format!(
+                    "a 2-D array (rows, observation size), not {ndim}-D"
+                ))
+            })?
+            .readonly();
         let (obs, rows) = observations_arg(py, &observations, self.net.inputs())?;
         let net = self.net.clone();
         let (logits, values) = detached(py, move || {

@@ -3,8 +3,8 @@
 //! the GIL released, a Python callable in batches.
 use crate::args::{
     evaluator_arg, evaluator_output, first_arg, fraction_arg, game_arg, games_arg, int_arg,
-    non_negative_arg, policy_target_arg, search_rule_arg, seed_or_zero, simulations_arg, state_arg,
-    EvaluatorArg, GumbelArgs,
+    non_negative_arg, policy_target_arg, search_rule_arg, seed_or_zero, simulations_arg,
+    simulations_named, state_arg, EvaluatorArg, GumbelArgs,
 };
 use crate::errors::{detached, guard, to_py};
 use brass_core::net::{Net as CoreNet, Scratch};
@@ -186,7 +186,7 @@ impl SearchGames {
             c.full_search_fraction = fraction_arg(py, x, "full_search_fraction")?;
         }
         if let Some(x) = fast_simulations {
-            c.fast_simulations = simulations_arg(py, x)?;
+            c.fast_simulations = simulations_named(py, x, "fast_simulations")?;
         }
         let games = games_arg(py, games)?;
         let seed = seed_or_zero(py, seed)?;
