@@ -144,3 +144,63 @@ def test_the_shipped_networks_are_listed_and_the_env_adapters_take_them_as_oppon
     assert policy(state) in state.legal_actions()
     with pytest.raises(brass.ConfigError):
         as_policy("netmcts:8:no-such-network", seed=1)
+
+
+@pytest.mark.parametrize(
+    ("seed", "error", "message"),
+    [
+        (-1, brass.ConfigError, "not -1"),  # wrapped to 2**64 - 1 before
+        (2**64 + 5, brass.ConfigError, f"not {2**64 + 5}"),
+        (True, brass.ArgumentTypeError, "not bool"),
+        (1.5, brass.ArgumentTypeError, "not float"),
+        ("1", brass.ArgumentTypeError, "not str"),
+    ],
+)
+def test_play_game_refuses_the_seeds_play_games_refuses(
+    game: brass.Game, seed: object, error: type[Exception], message: str
+) -> None:
+    seats = [agents.Random()] * 3
+    with pytest.raises(error, match=f"seed must be an int with 0 <= seed < 2\\*\\*64, {message}"):
+        agents.play_game(game, seats, seed=seed)  # type: ignore[arg-type]
+    with pytest.raises(error, match=f"seed must be an int with 0 <= seed < 2\\*\\*64, {message}"):
+        agents.play_games(game, seats, 1, seed=seed)  # type: ignore[arg-type]
+    assert agents.play_game(game, seats, seed=2**64 - 1).scores  # the largest seed plays
+
+
+def test_play_game_refuses_bad_seats_index_and_rotate(game: brass.Game) -> None:
+    with pytest.raises(brass.ArgumentTypeError, match=r"seats\[0\] must be an agent or a callable.*parse_agent"):
+        agents.play_game(game, ["greedy", "random", "random"])  # type: ignore[list-item]
+    with pytest.raises(brass.ArgumentTypeError, match=r"seats\[2\] must be an agent or a callable .*, not int"):
+        agents.play_game(game, [agents.Random(), agents.Random(), 5])  # type: ignore[list-item]
+    with pytest.raises(brass.ArgumentTypeError, match="seats must be a list"):
+        agents.play_game(game, "grr")  # type: ignore[arg-type]
+    with pytest.raises(brass.ConfigError, match="1 seat for a 3-player game"):
+        agents.play_game(game, [agents.Random()])
+    seats = [agents.Random()] * 3
+    with pytest.raises(brass.ConfigError, match="index must be an int with 0 <= index < 2\\*\\*64, not -1"):
+        agents.play_game(game, seats, index=-1)
+    with pytest.raises(brass.ArgumentTypeError, match="index must be an int, not float"):
+        agents.play_game(game, seats, index=1.0)  # type: ignore[arg-type]
+    with pytest.raises(brass.ArgumentTypeError, match="rotate must be True or False, not int"):
+        agents.play_game(game, seats, rotate=1)  # type: ignore[arg-type]
+
+
+def test_an_agent_spec_error_says_what_is_wrong_with_it() -> None:
+    # A spec of a known form with a bad number names the number, not "unknown agent".
+    for spec, message in [("mcts:0", "iterations must be"), ("mcts:5:0:", "unknown agent"), ("mcts@0", "time_ms")]:
+        for policies in (False, True):
+            with pytest.raises(brass.ConfigError) as raised:
+                agents.parse_agent(spec, policies=policies)
+            text = str(raised.value)
+            assert message in text and (message == "unknown agent") == text.startswith("unknown agent"), text
+    # The Python policy forms are offered where a spec is not understood, and only there.
+    with pytest.raises(brass.ConfigError) as raised:
+        agents.parse_agent("net:no-such-file.safetensors", policies=True)
+    assert str(raised.value).startswith("agent `net:no-such-file.safetensors`: cannot read the network")
+    assert "Python policy" not in str(raised.value)
+    with pytest.raises(brass.ConfigError, match="unknown agent `wizard`: .*, or a Python policy module:function"):
+        agents.parse_agent("wizard", policies=True)
+    with pytest.raises(brass.ArgumentTypeError, match="an agent spec must be a str .*, not NoneType"):
+        agents.parse_agent(None)  # type: ignore[arg-type]
+    with pytest.raises(brass.ArgumentTypeError, match="a policy spec must be a str .*, not int"):
+        agents.load_policy(5)  # type: ignore[arg-type]

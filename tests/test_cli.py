@@ -227,6 +227,35 @@ def test_selfplay_summary_names_the_game_and_its_options(capsys: pytest.CaptureF
     assert capsys.readouterr().out.startswith("2 games of brass, 3 players, ")
 
 
+@pytest.mark.parametrize(("port", "shown"), [("99999", "99999"), ("-1", "-1"), ("0", "0"), ("http", "'http'")])
+def test_serve_refuses_a_bad_port_as_it_reads_the_arguments(
+    port: str, shown: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Refused by the parser: before the server's extra is needed, the address printed or a socket bound.
+    assert _run(["serve", "--port", port]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    expected = f"brass: argument --port: must be a port number from 1 to 65535, not {shown} (see `brass --help`)\n"
+    assert captured.err == expected
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--bogus"], "unrecognized arguments: --bogus"),
+        (["--bogus", "bench", "--quick"], "unrecognized arguments: --bogus"),
+        ([], "the following arguments are required: command"),
+        (["bogus"], "invalid choice: 'bogus'"),
+    ],
+)
+def test_a_bad_flag_before_the_command_is_named(
+    argv: list[str], message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert _run(argv) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("brass: ") and message in err and err.count("\n") == 1
+
+
 def test_seat_has_help_and_a_bad_seed_prints_only_the_error(capsys: pytest.CaptureFixture[str]) -> None:
     assert _run(["play", "--help"]) == 0
     assert "--seat N" in capsys.readouterr().out

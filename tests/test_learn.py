@@ -164,6 +164,9 @@ def test_the_command_refuses_a_used_folder_and_resumes_it(tmp_path: pathlib.Path
         ("search", "alphabeta", "search must be one of gumbel, puct"),
         ("widths", [64, 0], "widths must be one or more layer sizes"),
         ("learning_rate", 0.0, "learning_rate must be positive"),
+        ("seed", -1, r"seed must be a whole number with 0 <= seed < 2\*\*64, not -1"),
+        ("seed", 2**64, "seed must be a whole number"),
+        ("seed", 1.5, "seed must be a whole number"),
     ],
 )
 def test_a_bad_setting_is_refused_before_the_run_is_made(

@@ -313,6 +313,44 @@ def test_sample_batches_hold_each_decision_of_the_games_as_replays_show_it() -> 
         np.testing.assert_array_equal(rows["scores"][mine], np.tile(state.scores, (mine.sum(), 1)))
 
 
+def test_sample_batches_refuses_a_bad_batch_size_when_called() -> None:
+    game = brass.Game("lancashire", players=2)
+    seats = [agents.Random()] * 2
+    # Refused by the call itself, not by the first next() of the generator.
+    with pytest.raises(brass.ArgumentTypeError, match="batch_rows must be an int, not float"):
+        selfplay.sample_batches(game, seats, games=1, batch_rows=1.5)  # type: ignore[arg-type]
+    with pytest.raises(brass.ArgumentTypeError, match="batch_rows must be an int, not bool"):
+        selfplay.sample_batches(game, seats, games=1, batch_rows=True)
+    with pytest.raises(brass.ConfigError, match="at least one row, not 0"):
+        selfplay.sample_batches(game, seats, games=1, batch_rows=0)
+    with pytest.raises(brass.ArgumentTypeError, match="rows must be an int, not float"):
+        selfplay.SampleBuffer(game, 1.0, 2.5)  # type: ignore[arg-type]
+    rows = sum(len(b["game"]) for b in selfplay.sample_batches(game, seats, games=1, batch_rows=np.int64(50)))
+    assert rows == len(agents.play_games(game, seats, 1)[0].actions)
+
+
+def test_unpack_masks_refuses_masks_of_another_width() -> None:
+    game = brass.Game("lancashire", players=2)
+    state = game.new_state(seed=1)
+    packed = np.packbits(state.legal_action_mask(), bitorder="little")[None]
+    width = (game.num_actions + 7) // 8
+    assert packed.shape == (1, width)
+    np.testing.assert_array_equal(selfplay.unpack_masks(packed, game.num_actions)[0], state.legal_action_mask())
+    assert selfplay.unpack_masks(packed[0], game.num_actions).shape == (game.num_actions,)  # one mask, one row
+    unpacked = state.legal_action_mask()[None].astype(np.uint8)  # masks already unpacked
+    with pytest.raises(brass.ConfigError, match=f"{width} bytes on its last axis, not an array of shape"):
+        selfplay.unpack_masks(unpacked, game.num_actions)
+    birmingham = brass.Game("birmingham", players=2)  # another game's masks
+    with pytest.raises(brass.ConfigError, match=f"masks of {birmingham.num_actions} actions"):
+        selfplay.unpack_masks(packed, birmingham.num_actions)
+    with pytest.raises(brass.ConfigError, match="num_actions must be at least 0, not -1"):
+        selfplay.unpack_masks(packed, -1)
+    with pytest.raises(brass.ArgumentTypeError, match="num_actions must be an int, not float"):
+        selfplay.unpack_masks(packed, 523.0)  # type: ignore[arg-type]
+    with pytest.raises(brass.ConfigError, match=r"shape \(\)"):
+        selfplay.unpack_masks(np.uint8(1), 8)
+
+
 def test_subsampled_samples_are_the_same_from_the_stream_and_from_the_records() -> None:
     game = brass.Game("birmingham", players=4)
     seats = [agents.Random()] * 4

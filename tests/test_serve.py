@@ -346,6 +346,32 @@ def test_brass_serve_without_the_extra_prints_no_address(
     assert "pip install starlette uvicorn (or, from a clone, pip install '.[serve]')" in err
 
 
+@pytest.mark.parametrize(
+    ("host", "message"),
+    [
+        ("", "--host is empty"),  # would listen on every address, as 0.0.0.0 does
+        ("no-such-host.invalid", "cannot listen on --host no-such-host.invalid: "),
+    ],
+)
+def test_brass_serve_refuses_a_host_it_cannot_listen_on_before_it_prints_the_address(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], host: str, message: str
+) -> None:
+    import socket
+
+    from brass import cli
+
+    def no_such_host(host: str, *args: object, **kwargs: object) -> object:
+        raise socket.gaierror(socket.EAI_NONAME, "Name or service not known")
+
+    monkeypatch.setattr(socket, "getaddrinfo", no_such_host)  # no name server asked
+    listened = []
+    monkeypatch.setattr(serve, "run", lambda *args: listened.append(args))
+    assert cli.main(["serve", "--host", host]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and not listened
+    assert err.startswith(f"brass: {message}") and err.count("\n") == 1
+
+
 def test_brass_serve_refuses_a_bad_seat_before_it_listens(capsys: pytest.CaptureFixture[str]) -> None:
     from brass import cli
 

@@ -11,7 +11,21 @@ from __future__ import annotations
 
 from typing import Any
 
+from brass._errors import ArgumentTypeError, ConfigError
+
 MASK64 = (1 << 64) - 1
+
+
+def check_seed(seed: Any) -> int:
+    """A seed as the engine takes it (docs/api.md): an int with 0 <= seed < 2**64; ArgumentTypeError for another
+    type, ConfigError out of range. The drivers written in Python check with this, so they refuse what the native
+    ones refuse, in the same words, rather than wrap a seed into 64 bits."""
+    if isinstance(seed, bool) or not hasattr(seed, "__index__"):
+        raise ArgumentTypeError(f"seed must be an int with 0 <= seed < 2**64, not {type(seed).__name__}")
+    seed = seed.__index__()
+    if not 0 <= seed < 2**64:
+        raise ConfigError(f"seed must be an int with 0 <= seed < 2**64, not {seed}")
+    return seed
 
 
 class SplitMix64:

@@ -25,11 +25,13 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal, overload
 
+import numpy as np
+
 import brass
 from brass._brass import agents as _native
 from brass._rng import MASK64 as MASK64  # names this module has always offered
 from brass._rng import SplitMix64 as SplitMix64
-from brass._rng import selfplay_seeds
+from brass._rng import check_seed, selfplay_seeds
 from brass.text import describe_game, digits, one_line
 
 Agent = _native.Agent
@@ -143,20 +145,20 @@ def parse_agent(
       `path/to/file.py:function` (`load_policy`): the entrants of `brass arena`;
     - `others`: the words the caller takes in a spec's place (`brass serve`'s `human`), listed first when a spec
       is not understood."""
+    if not isinstance(spec, str):
+        raise brass.ArgumentTypeError(f"an agent spec must be a str such as 'greedy', not {type(spec).__name__}")
     name = spec.partition(":")[0]
     native = spec in ("random", "greedy") or name.startswith("mcts@") or name in ("mcts", "net", "netmcts")
     if policies and not native and ":" in spec:
         return load_policy(spec)
     try:
-        try:
-            return _native_agent(spec, game, caps)
-        except _Unknown:
-            forms = ", ".join([*others, SPEC_FORMS]) + (" (NETWORK a shipped network's name)" if caps else "")
-            raise brass.ConfigError(f"unknown agent `{spec}`: use {forms}") from None
-    except brass.ConfigError as e:
+        return _native_agent(spec, game, caps)
+    except _Unknown:
+        # Only a spec of no form lists the forms: a native spec with a bad part has said what is wrong with it.
+        forms = ", ".join([*others, SPEC_FORMS]) + (" (NETWORK a shipped network's name)" if caps else "")
         if policies:
-            raise brass.ConfigError(f"{e}, or {POLICY_FORMS}") from None
-        raise
+            forms += f", or {POLICY_FORMS}"
+        raise brass.ConfigError(f"unknown agent `{spec}`: use {forms}") from None
 
 
 def _native_agent(spec: str, game: brass.Game | None, caps: Caps | None) -> Agent:
@@ -206,7 +208,9 @@ def _mcts(spec: str, name: str, rest: str, caps: Caps | None) -> Agent:
         if timed:
             return MCTS(time_ms=numbers[0])
         return MCTS(numbers[0] if numbers else None, rollout_depth=numbers[1] if len(numbers) > 1 else None)
-    except (brass.BrassError, ValueError, OverflowError):  # a number the search refuses: 0 iterations, ...
+    except brass.BrassError as e:  # a number the search refuses (`mcts:0`): the spec's form is right, say why
+        raise brass.ConfigError(f"agent `{spec}`: {e}") from None
+    except (ValueError, OverflowError):
         raise _Unknown from None
 
 
@@ -234,6 +238,10 @@ def _network(source: str) -> Any:
 
 def load_policy(spec: str) -> Policy:
     """The function a `module:function` or `path/to/file.py:function` spec names (ConfigError if none)."""
+    if not isinstance(spec, str):
+        raise brass.ArgumentTypeError(
+            f"a policy spec must be a str such as 'module:function', not {type(spec).__name__}"
+        )
     where, _, name = spec.rpartition(":")
     try:
         if where.endswith(".py"):
@@ -306,9 +314,30 @@ def play_game(
 ) -> PlayedGame:
     """Play one game in Python; `seats` may mix native agents and callables. With only native agents it
     reproduces game `index` of `play_games(game, seats, …, seed)` exactly."""
+    seed = check_seed(seed)
+    if isinstance(index, bool) or not hasattr(index, "__index__"):
+        raise brass.ArgumentTypeError(f"index must be an int, not {type(index).__name__}")
+    index = index.__index__()
+    if not 0 <= index < 2**64:
+        raise brass.ConfigError(f"index must be an int with 0 <= index < 2**64, not {index}")
+    if not isinstance(rotate, bool | np.bool_):  # what `play_games` takes
+        raise brass.ArgumentTypeError(f"rotate must be True or False, not {type(rotate).__name__}")
+    if isinstance(seats, str) or not isinstance(seats, Sequence):
+        raise brass.ArgumentTypeError(
+            f"seats must be a list of agents or callables (state -> action id), not {type(seats).__name__}"
+        )
+    for i, seat in enumerate(seats):
+        if not isinstance(seat, Agent) and not callable(seat):
+            # A spec string is the likeliest mistake: name the function that reads one.
+            hint = (
+                f" (brass.agents.parse_agent({seat!r}) makes the agent a spec names)" if isinstance(seat, str) else ""
+            )
+            raise brass.ArgumentTypeError(
+                f"seats[{i}] must be an agent or a callable (state -> action id), not {type(seat).__name__}{hint}"
+            )
     n = game.players
     if len(seats) != n:
-        raise brass.ConfigError(f"{len(seats)} seats for a {n}-player game")
+        raise brass.ConfigError(f"{len(seats)} seat{'' if len(seats) == 1 else 's'} for a {n}-player game")
     order = [seats[(p + index) % n] if rotate else seats[p] for p in range(n)]
     deal, rng = selfplay_seeds(seed, index)
     state = game.new_state(seed=deal)

@@ -28,8 +28,21 @@ SAMPLE_COLUMNS = ("game", "decision", "player", "observation", "legal_mask", "ac
 
 def unpack_masks(legal_mask: np.ndarray, num_actions: int) -> np.ndarray:
     """Bit-packed legal-action masks (`rows × ceil(num_actions / 8)` uint8, bit `a % 8` of byte `a // 8`) as
-    a `rows × num_actions` bool array."""
-    bits = np.unpackbits(np.asarray(legal_mask, dtype=np.uint8), axis=-1, bitorder="little")
+    a `rows × num_actions` bool array (one packed mask, `ceil(num_actions / 8)` bytes, gives one row)."""
+    if isinstance(num_actions, bool) or not hasattr(num_actions, "__index__"):
+        raise brass.ArgumentTypeError(f"num_actions must be an int, not {type(num_actions).__name__}")
+    num_actions = num_actions.__index__()
+    if num_actions < 0:
+        raise brass.ConfigError(f"num_actions must be at least 0, not {num_actions}")
+    packed = np.asarray(legal_mask, dtype=np.uint8)
+    width = (num_actions + 7) // 8
+    # Masks of another game, or masks already unpacked, would otherwise give rows of the wrong actions.
+    if packed.ndim == 0 or packed.shape[-1] != width:
+        raise brass.ConfigError(
+            f"legal_mask must hold masks of {num_actions} actions packed into {width} byte{'s' * (width != 1)} on its "
+            f"last axis, not an array of shape {packed.shape}"
+        )
+    bits = np.unpackbits(packed, axis=-1, bitorder="little")
     return bits[..., :num_actions].astype(bool)
 
 
@@ -49,6 +62,9 @@ class SampleBuffer:
     be shorter), the same batches whatever the threads or the interruptions."""
 
     def __init__(self, game: brass.Game, sample_rate: float, rows: int) -> None:
+        if isinstance(rows, bool) or not hasattr(rows, "__index__"):
+            raise brass.ArgumentTypeError(f"rows must be an int, not {type(rows).__name__}")
+        rows = rows.__index__()
         if rows < 1:
             raise brass.ConfigError(f"a batch holds at least one row, not {rows}")
         self.game, self.sample_rate, self.rows = game, sample_rate, rows
@@ -114,10 +130,27 @@ def sample_batches(
     """Play games `first .. first + games` of the run seeded with `seed` (native agents, seats rotating) and
     yield their training samples in batches of `batch_rows` rows (the last may be shorter), as numpy arrays
     keyed by `SAMPLE_COLUMNS` (docs/selfplay.md, "Samples"). Memory stays bounded however many games."""
+    # The buffer is made here, so a bad `batch_rows` is refused by the call rather than by the first `next()`;
+    # the stream is not, as it starts playing on its threads when made, and an unread generator must not.
+    if isinstance(batch_rows, bool) or not hasattr(batch_rows, "__index__"):
+        raise brass.ArgumentTypeError(f"batch_rows must be an int, not {type(batch_rows).__name__}")
+    buffer = SampleBuffer(game, sample_rate, batch_rows)
+    return _batches(buffer, game, seats, games, seed, first, threads, sample_rate)
+
+
+def _batches(
+    buffer: SampleBuffer,
+    game: brass.Game,
+    seats: Sequence[agents.Agent],
+    games: int,
+    seed: int,
+    first: int,
+    threads: int,
+    sample_rate: float,
+) -> Iterator[dict[str, np.ndarray]]:
     stream = agents.GameStream(
         game, list(seats), games, seed=seed, first=first, threads=threads, sample_rate=sample_rate
     )
-    buffer = SampleBuffer(game, sample_rate, batch_rows)
     for played in stream:
         yield from buffer.add(played)
     yield from buffer.rest()

@@ -46,7 +46,9 @@ def build_parser() -> argparse.ArgumentParser:
     """The parser of every command: each command's module adds its own."""
     parser = _Parser(prog="brass", description="Rules engine for the Brass board games.")
     parser.add_argument("--version", action="version", version=f"brass {brass.__version__}")
-    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    # Not `required=True`: argparse reports a missing required argument before an unknown one, so `brass --bogus`
+    # would say a command is missing rather than name `--bogus`; `main` asks for the command once the rest is read.
+    sub = parser.add_subparsers(dest="command", parser_class=_Parser)
     for command in COMMANDS:
         command.add_parser(sub)
     return parser
@@ -54,7 +56,10 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     """Run the command `argv` names (default the process's arguments); the exit code."""
-    args = build_parser().parse_args(argv)
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.command is None:
+        parser.error("the following arguments are required: command")
     try:
         code: int = args.run(args)
         sys.stdout.flush()  # a reader that went away shows here rather than at exit

@@ -70,6 +70,18 @@ def _option_names() -> str:
     )
 
 
+def port(text: str) -> int:
+    """`--port`'s type: a TCP port, 1 to 65535, checked as the arguments are read (the server's own error for
+    one out of range is a traceback, and comes after the address was printed as if it listened)."""
+    try:
+        number = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a port number from 1 to 65535, not {text!r}") from None
+    if not 1 <= number <= 65535:
+        raise argparse.ArgumentTypeError(f"must be a port number from 1 to 65535, not {number}")
+    return number
+
+
 def check_writable(*paths: str | None) -> None:
     """Fail now, before any game is played, when an output's folder is missing or cannot be written."""
     for path in paths:

@@ -10,6 +10,7 @@ from typing import Any
 import numpy as np
 
 import brass
+from brass._rng import check_seed as check_seed  # the adapters import it from here
 
 #: Bounds declared for the observation vector. The engine scales every value to roughly [0, 1]
 #: (docs/observation.md): money and income levels can be negative (at worst -£10 and level -10, i.e.
@@ -170,17 +171,6 @@ def deal_seed(seed: int | None, rng: np.random.Generator) -> int:
     if seed is None:
         return int(rng.integers(2**63))
     return check_seed(seed)
-
-
-def check_seed(seed: Any) -> int:
-    """A seed as the engine takes it (docs/api.md): an int with 0 <= seed < 2**64; ArgumentTypeError for another
-    type, ConfigError out of range."""
-    if isinstance(seed, bool) or not hasattr(seed, "__index__"):
-        raise brass.ArgumentTypeError(f"seed must be an int with 0 <= seed < 2**64, not {type(seed).__name__}")
-    seed = seed.__index__()
-    if not 0 <= seed < 2**64:
-        raise brass.ConfigError(f"seed must be an int with 0 <= seed < 2**64, not {seed}")
-    return seed
 
 
 def render_text(state: brass.State) -> str:

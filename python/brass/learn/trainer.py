@@ -144,6 +144,9 @@ class LearnConfig:
                 raise LearnError(f"{name} is a share: it must lie between 0 and 1, not {value!r}")
             if name in positive and value <= 0:
                 raise LearnError(f"{name} must be positive, not {value!r}")
+        if isinstance(self.seed, bool) or not isinstance(self.seed, int) or not 0 <= self.seed < 2**64:
+            # The engine's seeds are 64-bit: found here, not by the first game after the folder is made.
+            raise LearnError(f"seed must be a whole number with 0 <= seed < 2**64, not {self.seed!r}")
         if not self.widths or any(isinstance(w, bool) or not isinstance(w, int) or w < 1 for w in self.widths):
             raise LearnError(f"widths must be one or more layer sizes of at least 1, not {self.widths!r}")
         return game
@@ -505,8 +508,10 @@ class Trainer:
             return
         started = time.perf_counter()
         if c.warm_start_games > 0:
+            # The warm start's games are not the run's self-play games: their seed is offset, and kept 64-bit for
+            # a run seed near 2**64.
             data = imitation_samples(
-                self.game, c.warm_start_games, seed=c.seed + 7919, sample_rate=c.warm_start_sample_rate
+                self.game, c.warm_start_games, seed=(c.seed + 7919) % 2**64, sample_rate=c.warm_start_sample_rate
             )
             save_samples(data, os.path.join(self.folder, "data", f"0000-greedy-{len(data)}.npz"))
             self.buffer.add(data)
