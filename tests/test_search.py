@@ -140,6 +140,19 @@ def test_search_games_name_the_setting_that_is_out_of_range(name: str) -> None:
         search.SearchGames(game, uniform, 1, **{name: 0})
 
 
+def test_a_network_name_or_a_rescale_of_the_wrong_type_is_an_argument_type_error() -> None:
+    """Not the plain TypeError of the bindings' own conversion: the API's error, naming the argument."""
+    with pytest.raises(brass.ArgumentTypeError, match="network's name is a str such as 'birmingham-2p', not NoneType"):
+        agents.Net.pretrained(None)  # type: ignore[arg-type]
+    net = agents.Net.pretrained("lancashire-2p")
+    with pytest.raises(brass.ArgumentTypeError, match="rescale must be True or False, not int"):
+        agents.NetMCTS(net, rescale=1)  # type: ignore[arg-type]
+    state = brass.Game("lancashire", players=2).new_state(seed=1)
+    with pytest.raises(brass.ArgumentTypeError, match="rescale must be True or False, not str"):
+        search.analyse(state, net, simulations=4, rescale="yes")  # type: ignore[arg-type]
+    assert agents.NetMCTS(net, rescale=True).name
+
+
 def test_net_evaluate_reads_any_float_array_and_names_a_wrong_shape(tmp_path: pathlib.Path) -> None:
     """numpy's default float64 is read as the float32 the network computes in (the same outputs); a 1-D array or
     text is an ArgumentTypeError naming what was wrong, a network without a hidden unit is refused at load."""

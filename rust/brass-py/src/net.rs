@@ -2,7 +2,7 @@
 //! `wrappers::Net`), playing its raw policy, and `brass.agents.NetMCTS`, the search it guides; the networks
 //! shipped with the package (`PRETRAINED`).
 use crate::args::{
-    float_arg, net_or_network_arg, network_arg, non_negative_arg, observations_arg,
+    bool_arg, float_arg, net_or_network_arg, network_arg, non_negative_arg, observations_arg,
     search_rule_arg, simulations_arg, trained_search, type_name, GumbelArgs,
 };
 use crate::errors::{config_error, detached, type_error};
@@ -86,8 +86,18 @@ impl Net {
 
     /// A network shipped with the package (`docs/learning.md`, "Shipped networks").
     #[classmethod]
-    fn pretrained(cls: &Bound<'_, PyType>, name: &str) -> PyResult<Py<PyAny>> {
-        let path = pretrained_path(cls.py(), name)?;
+    fn pretrained(cls: &Bound<'_, PyType>, name: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
+        let py = cls.py();
+        let name: String = name.extract().map_err(|_| {
+            type_error(
+                py,
+                format!(
+                    "a shipped network's name is a str such as 'birmingham-2p', not {}",
+                    type_name(name)
+                ),
+            )
+        })?;
+        let path = pretrained_path(py, &name)?;
         Ok(cls.call1((path,))?.unbind())
     }
 
@@ -187,7 +197,7 @@ impl NetMcts {
         fpu_reduction: Option<&Bound<'_, PyAny>>,
         search: Option<&str>,
         considered: Option<&Bound<'_, PyAny>>,
-        rescale: Option<bool>,
+        rescale: Option<&Bound<'_, PyAny>>,
         c_visit: Option<&Bound<'_, PyAny>>,
         c_scale: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<PyClassInitializer<NetMcts>> {
@@ -200,7 +210,7 @@ impl NetMcts {
                 GumbelArgs {
                     considered,
                     scale: None,
-                    rescale,
+                    rescale: rescale.map(|r| bool_arg(py, r, "rescale")).transpose()?,
                     c_visit,
                     c_scale,
                 },

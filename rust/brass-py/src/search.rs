@@ -2,8 +2,8 @@
 //! many games at once), `SearchGame` and `analyse`. A native network (`agents.Net`) evaluates the leaves with
 //! the GIL released, a Python callable in batches.
 use crate::args::{
-    evaluator_arg, evaluator_output, first_arg, fraction_arg, game_arg, games_arg, int_arg,
-    non_negative_arg, policy_target_arg, search_rule_arg, seed_or_zero, simulations_arg,
+    bool_arg, evaluator_arg, evaluator_output, first_arg, fraction_arg, game_arg, games_arg,
+    int_arg, non_negative_arg, policy_target_arg, search_rule_arg, seed_or_zero, simulations_arg,
     simulations_named, state_arg, EvaluatorArg, GumbelArgs,
 };
 use crate::errors::{detached, guard, to_py};
@@ -135,7 +135,7 @@ impl SearchGames {
         gumbel_scale: Option<&Bound<'_, PyAny>>,
         full_search_fraction: Option<&Bound<'_, PyAny>>,
         fast_simulations: Option<&Bound<'_, PyAny>>,
-        rescale: Option<bool>,
+        rescale: Option<&Bound<'_, PyAny>>,
         c_visit: Option<&Bound<'_, PyAny>>,
         c_scale: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<SearchGames> {
@@ -177,7 +177,7 @@ impl SearchGames {
         let given = GumbelArgs {
             considered,
             scale: gumbel_scale,
-            rescale,
+            rescale: rescale.map(|r| bool_arg(py, r, "rescale")).transpose()?,
             c_visit,
             c_scale,
         };
@@ -403,7 +403,7 @@ pub(crate) fn analyse(
     search: Option<&str>,
     considered: Option<&Bound<'_, PyAny>>,
     gumbel_scale: Option<&Bound<'_, PyAny>>,
-    rescale: Option<bool>,
+    rescale: Option<&Bound<'_, PyAny>>,
     c_visit: Option<&Bound<'_, PyAny>>,
     c_scale: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<(std::collections::BTreeMap<u16, u32>, Vec<f32>)> {
@@ -424,7 +424,7 @@ pub(crate) fn analyse(
     let given = GumbelArgs {
         considered,
         scale: gumbel_scale,
-        rescale,
+        rescale: rescale.map(|r| bool_arg(py, r, "rescale")).transpose()?,
         c_visit,
         c_scale,
     };
