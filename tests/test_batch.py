@@ -106,6 +106,23 @@ def test_the_draw_sampler_plays_other_games_just_as_reproducibly(game: brass.Gam
         brass.rollouts(game, 1, sampler="fast")
 
 
+def test_a_long_batch_played_in_parts_is_the_same_games() -> None:
+    """`rollouts` plays a long batch in parts of 1,024 games, looking for a Ctrl-C between them: game `i` of the
+    batch is still the game its seeds make (`brass._rng.rollout_seeds`), replayed here move by move in Python."""
+    from brass._rng import rollout_seeds
+
+    game = brass.Game("lancashire", players=2)
+    batch = brass.rollouts(game, 1100, seed=4, threads=2)
+    for i in (3, 1030):  # one game of the first part, one of the second
+        deal, rng = rollout_seeds(4, i)
+        state, decisions = game.new_state(seed=deal), 0
+        while not state.is_terminal:
+            ids = state.legal_actions()
+            state.apply(ids[rng.below(len(ids))])
+            decisions += 1
+        assert batch.decisions[i] == decisions and batch.scores[i].tolist() == list(state.scores), i
+
+
 def test_rollouts_from_a_state_continue_that_game() -> None:
     game = brass.Game("lancashire", players=3)
     state = _advance(game.new_state(seed=1), 100)

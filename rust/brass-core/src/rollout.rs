@@ -65,6 +65,33 @@ pub fn rollouts_with(
     threads: usize,
     sampler: Sampler,
 ) -> Rollouts {
+    rollouts_in_parts(
+        game,
+        start,
+        games,
+        seed,
+        threads,
+        sampler,
+        games.max(1),
+        &mut || true,
+    )
+    .expect("never stopped")
+}
+
+/// [`rollouts_with`] played `part` games at a time, `between()` asked after each part whether to go on: None
+/// once it says no. The games are the same whatever the parts (game `i` depends only on `seed` and `i`); the
+/// caller uses the pauses to answer a Ctrl-C during a long batch.
+#[allow(clippy::too_many_arguments)]
+pub fn rollouts_in_parts(
+    game: &Game,
+    start: Option<&State>,
+    games: usize,
+    seed: u64,
+    threads: usize,
+    sampler: Sampler,
+    part: usize,
+    between: &mut dyn FnMut() -> bool,
+) -> Option<Rollouts> {
     let n = game.players as usize;
     let mut out = Rollouts {
         players: n,
@@ -90,21 +117,32 @@ pub fn rollouts_with(
             winners[w as usize] = 1;
         }
     };
-    let run = |out: &mut Rollouts| {
-        out.scores
-            .par_chunks_mut(n)
-            .zip(out.winners.par_chunks_mut(n))
-            .zip(out.decisions.par_iter_mut())
-            .enumerate()
-            .for_each(work);
+    let part = part.max(1);
+    // The parts are played in the pool, the pauses made on the calling thread (where a caller can look for a
+    // Ctrl-C: Python sees signals on its main thread only).
+    let pool = match threads {
+        0 => None,
+        t => rayon::ThreadPoolBuilder::new().num_threads(t).build().ok(),
     };
-    if threads == 0 {
-        run(&mut out);
-    } else {
-        match rayon::ThreadPoolBuilder::new().num_threads(threads).build() {
-            Ok(pool) => pool.install(|| run(&mut out)),
-            Err(_) => run(&mut out),
+    let mut first = 0;
+    while first < games {
+        let last = (first + part).min(games);
+        let play = |out: &mut Rollouts| {
+            out.scores[first * n..last * n]
+                .par_chunks_mut(n)
+                .zip(out.winners[first * n..last * n].par_chunks_mut(n))
+                .zip(out.decisions[first..last].par_iter_mut())
+                .enumerate()
+                .for_each(|(k, row)| work((first + k, row)));
+        };
+        match &pool {
+            Some(pool) => pool.install(|| play(&mut out)),
+            None => play(&mut out),
+        }
+        first = last;
+        if first < games && !between() {
+            return None;
         }
     }
-    out
+    Some(out)
 }

@@ -254,3 +254,35 @@ fn each_sampler_is_found_by_its_name() {
     );
     assert_eq!(Sampler::from_name("uniform"), None);
 }
+
+#[test]
+fn rollouts_in_parts_are_the_same_games_and_stop_when_asked() {
+    use brass_core::rollout::{rollouts_in_parts, rollouts_with, Sampler};
+    let game = Game::new("birmingham", 3, &BTreeMap::new()).unwrap();
+    let whole = rollouts_with(&game, None, 23, 9, 2, Sampler::List);
+    for part in [1, 5, 23, 100] {
+        let mut pauses = 0;
+        let parts = rollouts_in_parts(&game, None, 23, 9, 2, Sampler::List, part, &mut || {
+            pauses += 1;
+            true
+        })
+        .expect("not stopped");
+        assert_eq!(parts.scores, whole.scores, "part {part}");
+        assert_eq!(parts.winners, whole.winners, "part {part}");
+        assert_eq!(parts.decisions, whole.decisions, "part {part}");
+        assert_eq!(
+            pauses,
+            23usize.div_ceil(part) - 1,
+            "asked between parts only"
+        );
+    }
+    let mut asked = 0;
+    let stopped = rollouts_in_parts(&game, None, 23, 9, 1, Sampler::List, 5, &mut || {
+        asked += 1;
+        asked < 2
+    });
+    assert!(
+        stopped.is_none() && asked == 2,
+        "stopped at the second pause"
+    );
+}

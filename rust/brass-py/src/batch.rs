@@ -70,11 +70,35 @@ pub(crate) fn rollouts(
     let games = games_arg(py, games)? as usize;
     let threads = threads_arg(py, threads)?;
     let (game, start) = game_or_state_arg(py, game_or_state)?;
+    // Played in parts, the GIL taken back between them to see whether a Ctrl-C came: a batch of a million games
+    // runs for minutes. The games are the same whatever the parts.
+    let mut interrupt: Option<PyErr> = None;
     let (result, seconds) = detached(py, || {
         let t = Instant::now();
-        let r = rollout::rollouts_with(&game, start.as_ref(), games, seed, threads, sampler);
+        let mut between = || match Python::attach(|py| py.check_signals()) {
+            Ok(()) => true,
+            Err(e) => {
+                interrupt = Some(e);
+                false
+            }
+        };
+        let r = rollout::rollouts_in_parts(
+            &game,
+            start.as_ref(),
+            games,
+            seed,
+            threads,
+            sampler,
+            ROLLOUT_PART,
+            &mut between,
+        );
         Ok((r, t.elapsed().as_secs_f64()))
     })?;
+    let Some(result) = result else {
+        return Err(interrupt.unwrap_or_else(|| {
+            pyo3::exceptions::PyKeyboardInterrupt::new_err("the rollouts were stopped")
+        }));
+    };
     let n = result.players;
     let scores = PyArray1::from_vec(py, result.scores).reshape([games, n])?;
     let winners: Vec<bool> = result.winners.iter().map(|&w| w != 0).collect();
@@ -93,6 +117,10 @@ pub(crate) fn rollouts(
         threads,
     })
 }
+
+/// Games of a `rollouts` batch between two looks for a Ctrl-C: tens of milliseconds of play, against a pause of
+/// a few µs to take the GIL back.
+const ROLLOUT_PART: usize = 1024;
 
 fn rayon_threads() -> usize {
     std::thread::available_parallelism().map_or(1, |n| n.get())
