@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import pathlib
 
 import pytest
 
@@ -204,3 +205,49 @@ def test_an_agent_spec_error_says_what_is_wrong_with_it() -> None:
         agents.parse_agent(None)  # type: ignore[arg-type]
     with pytest.raises(brass.ArgumentTypeError, match="a policy spec must be a str .*, not int"):
         agents.load_policy(5)  # type: ignore[arg-type]
+
+
+_LONG_CALLS = {
+    "choose": "agents.MCTS(time_ms=3_600_000).choose(state)",
+    "analyse": "agents.MCTS(iterations=4_000_000_000).analyse(state)",
+    "play_games": "agents.play_games(game, [agents.MCTS(time_ms=60_000), agents.Greedy()], games=4)",
+}
+
+
+@pytest.mark.parametrize("call", sorted(_LONG_CALLS))
+def test_a_ctrl_c_stops_a_long_search_or_batch_in_moments(call: str) -> None:
+    """A search of an hour, of four billion iterations, or games of a minute a move: a real SIGINT is answered
+    as a KeyboardInterrupt while it runs (the call looks for signals every 20 ms), not when it ends."""
+    import signal
+    import subprocess
+    import sys
+
+    script = (
+        # SIGINT as a terminal's Ctrl-C finds it, whatever the test runner's process left ignored or blocked.
+        "import signal, time, brass\n"
+        "signal.signal(signal.SIGINT, signal.default_int_handler)\n"
+        "signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})\n"
+        "from brass import agents\n"
+        "game = brass.Game('birmingham', players=2)\n"
+        "state = game.new_state(seed=1)\n"
+        "started = time.monotonic()\n"
+        "try:\n"
+        "    print('ready', flush=True)\n"
+        f"    {_LONG_CALLS[call]}\n"
+        "except KeyboardInterrupt:\n"
+        "    print(f'interrupted after {time.monotonic() - started:.3f} s', flush=True)\n"
+    )
+    child = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    assert child.stdout is not None
+    assert child.stdout.readline() == "ready\n"
+    child.send_signal(signal.SIGINT)
+    try:
+        stdout, stderr = child.communicate(timeout=60)
+    except subprocess.TimeoutExpired:
+        status = pathlib.Path(f"/proc/{child.pid}/status").read_text()
+        child.kill()
+        child.communicate()
+        pytest.fail(f"the child did not stop; its signals: {[x for x in status.splitlines() if x.startswith('Sig')]}")
+    assert child.returncode == 0, stderr
+    assert stdout.startswith("interrupted after "), (stdout, stderr)
+    assert float(stdout.split()[2]) < 30, stdout

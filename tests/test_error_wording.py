@@ -10,7 +10,7 @@ import pathlib
 import pytest
 
 import brass
-from brass import reference
+from brass import agents, reference
 from brass.cli import main
 from brass.env._common import check_config
 
@@ -22,6 +22,13 @@ def test_player_counts_are_worded_alike_by_every_engine(name: str, players: int,
         with pytest.raises(brass.ConfigError) as caught:
             make(name, players=players)
         assert str(caught.value) == said
+
+
+@pytest.mark.parametrize("players", [2**70, -(2**70), 2**63 - 1])
+def test_a_player_count_past_64_bits_is_named_as_given(players: int) -> None:
+    with pytest.raises(brass.ConfigError) as caught:
+        brass.Game("birmingham", players=players)
+    assert str(caught.value) == f"birmingham is played by 2, 3 or 4 players, not {players}"
 
 
 def test_an_agent_count_is_counted_with_the_right_plural(capsys: pytest.CaptureFixture[str]) -> None:
@@ -84,3 +91,32 @@ def test_a_notation_that_starts_right_is_told_what_is_wrong_after_its_first_word
     with pytest.raises(brass.NotationError) as caught:
         state.apply(text)
     assert says in str(caught.value) and "expected one of" not in str(caught.value)
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda: brass.Game("\ud800", players=2),
+        lambda: brass.Game("birmingham", players=2, **{"\ud800": True}),
+        lambda: agents.Random(sampler="\ud800"),
+        lambda: agents.Net.pretrained("\ud800"),
+        lambda: brass.Game("birmingham", players=2).new_state(seed=1).record(headers={"event": "\ud800"}),
+    ],
+)
+def test_a_str_with_a_lone_surrogate_is_named_as_such_not_as_a_wrong_type(call) -> None:
+    """A str that has no UTF-8 (a lone surrogate) was worded "must be a str, not str"."""
+    with pytest.raises(brass.ConfigError, match="lone surrogate") as caught:
+        call()
+    assert "not str" not in str(caught.value)
+
+
+def test_a_network_whose_file_name_is_not_utf8_is_read(tmp_path: pathlib.Path) -> None:
+    import os
+    import shutil
+
+    shipped = pathlib.Path(brass.__file__).with_name("nets") / "birmingham-2p.safetensors"
+    name = os.fsdecode(b"net-\xff.safetensors")  # a surrogate escape: no UTF-8 for this name
+    shutil.copy(shipped, tmp_path / name)
+    net = agents.Net(tmp_path / name)
+    state = brass.Game("birmingham", players=2).new_state(seed=1)
+    assert net.choose(state) == agents.Net.pretrained("birmingham-2p").choose(state)

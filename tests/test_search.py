@@ -282,6 +282,34 @@ def test_evaluator_failures_reach_the_caller(tmp_path: pathlib.Path) -> None:
         search.SearchGames(game, 3, 1)
 
 
+def test_an_evaluator_that_steps_its_own_games_is_refused_and_the_games_go_on_unharmed() -> None:
+    """The leaves are out with a Python evaluator while it runs: a second round then (the evaluator asking for
+    the next game, or another thread) is refused in words, and the games, their leaves never delivered, are
+    the games of a run without it."""
+    game = brass.Game("birmingham", players=2)
+    settings = {"games": 2, "seed": 3, "simulations": 4}
+
+    def zeros(observations, masks):
+        return np.zeros(masks.shape, np.float32), np.zeros((len(masks), 2), np.float32)
+
+    plain = [(g.index, g.actions) for g in search.SearchGames(game, zeros, **settings)]
+    calls = 0
+
+    def reenters(observations, masks):
+        nonlocal calls
+        calls += 1
+        if calls == 3:
+            next(games)
+        return zeros(observations, masks)
+
+    games = search.SearchGames(game, reenters, **settings)
+    played = []
+    with pytest.raises(brass.ConfigError, match="being stepped already"):
+        played.extend(games)
+    played.extend(games)
+    assert [(g.index, g.actions) for g in played] == plain
+
+
 def test_relative_returns_turn_each_row_to_its_player() -> None:
     returns = np.array([[1.0, -0.5, -0.5], [1.0, -0.5, -0.5]])
     out = search.relative_returns(returns, np.array([0, 2]))

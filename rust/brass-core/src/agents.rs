@@ -21,6 +21,23 @@ pub trait Agent: Send + Sync {
     fn choose(&self, game: &Game, state: &State, rng: &mut Rng) -> u16;
     /// A short name for reports ("random", "greedy", "mcts(1000)").
     fn name(&self) -> String;
+    /// [`Agent::choose`], given up (`None`) once `stop` is set; the same choice as `choose` for the same `rng`
+    /// when it is not. An agent whose choice is quick never looks at `stop` (the default).
+    fn choose_or_stop(
+        &self,
+        game: &Game,
+        state: &State,
+        rng: &mut Rng,
+        stop: &AtomicBool,
+    ) -> Option<u16> {
+        let _ = stop;
+        Some(self.choose(game, state, rng))
+    }
+    /// Whether one choice may take long enough (a large search) that a caller should be able to stop it:
+    /// such an agent looks at `stop` in [`Agent::choose_or_stop`].
+    fn may_take_long(&self) -> bool {
+        false
+    }
 }
 
 fn legal(game: &Game, state: &State) -> Vec<u16> {
@@ -791,6 +808,19 @@ impl MctsAgent {
     /// for the player to move, in the order they were first tried. `choose` picks the most visited (then the
     /// best mean); `brass serve` shows them all.
     pub fn search(&self, game: &Game, root_state: &State, rng: &mut Rng) -> Vec<RootVisit> {
+        self.search_or_stop(game, root_state, rng, &AtomicBool::new(false))
+            .expect("nothing stops it")
+    }
+
+    /// [`MctsAgent::search`], given up (`None`) once `stop` is set (looked at every
+    /// [`STOP_CHECK_ITERATIONS`] iterations, without touching `rng`: a search not stopped is the same).
+    pub fn search_or_stop(
+        &self,
+        game: &Game,
+        root_state: &State,
+        rng: &mut Rng,
+        stop: &AtomicBool,
+    ) -> Option<Vec<RootVisit>> {
         let root_ids = legal(game, root_state);
         let me = root_state.current_player(game).expect("a player to move");
         let cfg = &self.config;
@@ -812,6 +842,9 @@ impl MctsAgent {
         let mut redealer = Redealer::new(game, root_state, me);
         let mut untried = Vec::with_capacity(128);
         for it in 0..cfg.iterations {
+            if it % STOP_CHECK_ITERATIONS == 0 && stop.load(Ordering::Relaxed) {
+                return None;
+            }
             if let Some(limit) = cfg.time_limit {
                 if it > 0 && started.elapsed() >= limit {
                     break;
@@ -889,33 +922,55 @@ impl MctsAgent {
                 }
             }
         }
-        nodes[0]
-            .children
-            .iter()
-            .map(|&c| &nodes[c as usize])
-            .filter(|ch| root_ids.contains(&ch.action))
-            .map(|ch| RootVisit {
-                action: ch.action,
-                visits: ch.visits,
-                mean: ch.reward / ch.visits.max(1) as f64,
-            })
-            .collect()
+        Some(root_visits(&nodes, &root_ids))
     }
 }
 
+/// The root's children that hold an action legal at the root, as [`RootVisit`]s in the order they were made.
+fn root_visits(nodes: &[Node], root_ids: &[u16]) -> Vec<RootVisit> {
+    nodes[0]
+        .children
+        .iter()
+        .map(|&c| &nodes[c as usize])
+        .filter(|ch| root_ids.contains(&ch.action))
+        .map(|ch| RootVisit {
+            action: ch.action,
+            visits: ch.visits,
+            mean: ch.reward / ch.visits.max(1) as f64,
+        })
+        .collect()
+}
+
+/// How often (in iterations) a random-rollout search looks at its stop flag: a few milliseconds of search at
+/// most, an atomic load that costs nothing beside them.
+pub const STOP_CHECK_ITERATIONS: u32 = 16;
+
 impl Agent for MctsAgent {
     fn choose(&self, game: &Game, root_state: &State, rng: &mut Rng) -> u16 {
+        self.choose_or_stop(game, root_state, rng, &AtomicBool::new(false))
+            .expect("nothing stops it")
+    }
+    fn choose_or_stop(
+        &self,
+        game: &Game,
+        root_state: &State,
+        rng: &mut Rng,
+        stop: &AtomicBool,
+    ) -> Option<u16> {
         let root_ids = legal(game, root_state);
         if root_ids.len() == 1 {
-            return root_ids[0];
+            return Some(root_ids[0]);
         }
         let mut best = (0u32, f64::NEG_INFINITY, root_ids[0]);
-        for visit in self.search(game, root_state, rng) {
+        for visit in self.search_or_stop(game, root_state, rng, stop)? {
             if (visit.visits, visit.mean) > (best.0, best.1) {
                 best = (visit.visits, visit.mean, visit.action);
             }
         }
-        best.2
+        Some(best.2)
+    }
+    fn may_take_long(&self) -> bool {
+        true
     }
     fn name(&self) -> String {
         match self.config.time_limit {
@@ -975,10 +1030,28 @@ pub fn play_games(
     rotate: bool,
     threads: usize,
 ) -> Vec<GameResult> {
+    let stop = AtomicBool::new(false);
+    let indices = first..first + games;
+    play_games_or_stop(game, agents, seed, indices, rotate, threads, &stop)
+        .expect("nothing stops it")
+}
+
+/// [`play_games`] of the games `indices`, given up (`None`) once `stop` is set: every game looks at it between
+/// decisions, and a search that may take long (MCTS) within its iterations, so a caller's Ctrl-C is answered in
+/// milliseconds.
+pub fn play_games_or_stop(
+    game: &Game,
+    agents: &[&dyn Agent],
+    seed: u64,
+    indices: std::ops::Range<u64>,
+    rotate: bool,
+    threads: usize,
+    stop: &AtomicBool,
+) -> Option<Vec<GameResult>> {
     use rayon::prelude::*;
     let n = game.players as usize;
     let run = || {
-        (first..first + games)
+        indices
             .into_par_iter()
             .map(|i| {
                 let seats: Vec<&dyn Agent> = (0..n)
@@ -990,7 +1063,8 @@ pub fn play_games(
                         }
                     })
                     .collect();
-                play_game(game, &seats, seed, i)
+                let (deal, rng) = selfplay_seeds(seed, i);
+                play_dealt(game, &seats, deal, rng, stop, |_, _, _| {})
             })
             .collect()
     };
@@ -1038,7 +1112,7 @@ pub fn play_dealt(
         }
         let p = state.current_player(game).expect("player");
         let mut decision_rng = Rng(rng.next_u64());
-        let id = seats[p as usize].choose(game, &state, &mut decision_rng);
+        let id = seats[p as usize].choose_or_stop(game, &state, &mut decision_rng, stop)?;
         observe(&state, p, id);
         // Native agents choose from the legal actions; checking it again costs a tenth of a random game, so
         // only debug builds (every test) check it, and the state's invariants with it.

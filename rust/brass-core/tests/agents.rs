@@ -603,6 +603,64 @@ fn mcts_searches_find_what_they_found_before_the_speed_work() {
     assert_eq!(got, EXPECTED_SEARCH_HASHES);
 }
 
+/// A search and a batch of games can be given up (the binding stops them on a Ctrl-C): once the flag is set
+/// they return `None` within a few iterations or one decision; with it unset they are the very search and
+/// games of the calls without a flag.
+#[test]
+fn a_search_and_a_batch_of_games_give_up_when_stopped_and_are_the_same_when_not() {
+    use brass_core::agents::{play_games_or_stop, MctsAgent, MctsConfig};
+    use std::sync::atomic::{AtomicBool, Ordering};
+    let game = Game::new("birmingham", 2, &BTreeMap::new()).unwrap();
+    let state = apply::new_state(&game, 3);
+    let agent = MctsAgent::new(MctsConfig {
+        iterations: 200,
+        ..MctsConfig::default()
+    });
+    let go_on = AtomicBool::new(false);
+    let visits = |v: Vec<brass_core::agents::RootVisit>| -> Vec<(u16, u32, u64)> {
+        v.iter()
+            .map(|r| (r.action, r.visits, r.mean.to_bits()))
+            .collect()
+    };
+    let searched = agent
+        .search_or_stop(&game, &state, &mut Rng(5), &go_on)
+        .unwrap();
+    assert_eq!(
+        visits(searched),
+        visits(agent.search(&game, &state, &mut Rng(5)))
+    );
+    assert_eq!(
+        agent.choose_or_stop(&game, &state, &mut Rng(6), &go_on),
+        Some(agent.choose(&game, &state, &mut Rng(6)))
+    );
+    assert!(agent.may_take_long() && !GreedyAgent.may_take_long());
+
+    // A search of four billion iterations, stopped from another thread while it runs.
+    let endless = MctsAgent::new(MctsConfig {
+        iterations: u32::MAX,
+        ..MctsConfig::default()
+    });
+    let stop = AtomicBool::new(false);
+    std::thread::scope(|scope| {
+        let search = scope.spawn(|| endless.choose_or_stop(&game, &state, &mut Rng(7), &stop));
+        stop.store(true, Ordering::Relaxed);
+        assert_eq!(search.join().unwrap(), None);
+    });
+    assert!(agent
+        .search_or_stop(&game, &state, &mut Rng(5), &stop)
+        .is_none());
+
+    let (random, greedy) = (RandomAgent::default(), GreedyAgent);
+    let seats: [&dyn Agent; 2] = [&random, &greedy];
+    let played = play_games_or_stop(&game, &seats, 11, 0..6, true, 1, &go_on).unwrap();
+    let direct = play_games(&game, &seats, 11, 0, 6, true, 1);
+    assert_eq!(
+        played.iter().map(|r| &r.actions).collect::<Vec<_>>(),
+        direct.iter().map(|r| &r.actions).collect::<Vec<_>>()
+    );
+    assert!(play_games_or_stop(&game, &seats, 11, 0..6, true, 1, &stop).is_none());
+}
+
 const EXPECTED_SEARCH_HASHES: [&str; 6] = [
     "lancashire list 0xba42eef012a1bdc2",
     "lancashire draw 0x2512ef9e94a5fcda",

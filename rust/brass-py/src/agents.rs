@@ -4,7 +4,7 @@ use crate::args::{
     bool_arg, first_arg, float_arg, game_arg, games_arg, int_arg, native_agents_arg, player_arg,
     sampler_arg, seed_or_zero, state_arg, threads_arg,
 };
-use crate::errors::{config_error, detached, guard, to_py};
+use crate::errors::{config_error, detached, guard, interruptible, to_py};
 use crate::wrappers::Agent;
 use brass_core::agents::{
     self, Agent as CoreAgent, GreedyAgent, MctsAgent, MctsConfig, RandomAgent,
@@ -35,6 +35,12 @@ impl Agent {
             ));
         }
         let agent = self.inner.clone();
+        if agent.may_take_long() {
+            // A large search answers a Ctrl-C in milliseconds, not when it ends.
+            return interruptible(py, move |stop| {
+                Ok(agent.choose_or_stop(&game, &s, &mut Rng(seed), stop))
+            });
+        }
         detached(py, move || Ok(agent.choose(&game, &s, &mut Rng(seed))))
     }
     /// A short name: "random", "greedy", "mcts(1000)".
@@ -172,20 +178,22 @@ impl Mcts {
             ));
         }
         let agent = MctsAgent::new(self.config.clone());
-        detached(py, move || {
+        interruptible(py, move |stop| {
             let mut ids = Vec::new();
             brass_core::rules::legal_actions(&game, &s, &mut ids);
             if ids.len() == 1 {
-                return Ok(vec![(ids[0], 0, 0.0)]);
+                return Ok(Some(vec![(ids[0], 0, 0.0)]));
             }
-            let mut visits: Vec<(u16, u32, f64)> = agent
-                .search(&game, &s, &mut Rng(seed))
+            let Some(searched) = agent.search_or_stop(&game, &s, &mut Rng(seed), stop) else {
+                return Ok(None);
+            };
+            let mut visits: Vec<(u16, u32, f64)> = searched
                 .into_iter()
                 .map(|v| (v.action, v.visits, v.mean))
                 .collect();
             // Stable: equal ones stay in the order the search first tried them, the first being `choose`'s.
             visits.sort_by(|a, b| b.1.cmp(&a.1).then(b.2.total_cmp(&a.2)));
-            Ok(visits)
+            Ok(Some(visits))
         })
     }
 }
@@ -275,18 +283,27 @@ pub(crate) fn play_games(
             .map(|p| names[if rotate { (p + i as usize) % n } else { p }].clone())
             .collect()
     };
-    let results = detached(py, || {
+    // Every game looks at the stop flag between decisions (MCTS within its search): a Ctrl-C is answered in
+    // milliseconds, not when the batch ends.
+    let results = interruptible(py, |stop| {
         let refs: Vec<&dyn CoreAgent> = owned.iter().map(|a| a.as_ref()).collect();
-        let played = agents::play_games(&g, &refs, seed, first, games, rotate, threads);
-        Ok(played
-            .into_iter()
-            .zip(first..)
-            .map(|(r, i)| {
-                let record = r.record(&g);
-                let line = selfplay::line(i, Some(seed), &seat_names(i), &r, &record);
-                (r, i, record, line)
-            })
-            .collect::<Vec<_>>())
+        let indices = first..first + games;
+        let Some(played) =
+            agents::play_games_or_stop(&g, &refs, seed, indices, rotate, threads, stop)
+        else {
+            return Ok(None);
+        };
+        Ok(Some(
+            played
+                .into_iter()
+                .zip(first..)
+                .map(|(r, i)| {
+                    let record = r.record(&g);
+                    let line = selfplay::line(i, Some(seed), &seat_names(i), &r, &record);
+                    (r, i, record, line)
+                })
+                .collect::<Vec<_>>(),
+        ))
     })?;
     Ok(results
         .into_iter()

@@ -206,12 +206,13 @@ pub(crate) fn simulations_named(
 
 /// The name of a game (`Game(name, ...)`).
 pub(crate) fn game_name_arg(py: Python<'_>, name: &Bound<'_, PyAny>) -> PyResult<String> {
-    name.extract().map_err(|_| {
-        type_error(
+    let Ok(text) = name.cast::<PyString>() else {
+        return Err(type_error(
             py,
             format!("the game name must be a str, not {}", type_name(name)),
-        )
-    })
+        ));
+    };
+    Ok(unicode(py, text, Error::Config)?.to_owned())
 }
 
 /// The player count of game `name`: an int (or an integer-like value such as a numpy integer);
@@ -223,12 +224,24 @@ pub(crate) fn players_arg(
     players: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<i64> {
     if let Some(players) = players {
-        return as_index(players).ok_or_else(|| {
+        let count = as_index(players).ok_or_else(|| {
             type_error(
                 py,
                 format!("players must be an int, not {}", type_name(players)),
             )
-        });
+        })?;
+        // A count past i64 reaches the engine saturated: the message names the value as given.
+        if let (i64::MIN | i64::MAX, Some(entry)) = (count, catalog::entry(name)) {
+            let given = players.call_method0("__index__")?.str()?;
+            return Err(config_error(
+                py,
+                format!(
+                    "{name} is played by {} players, not {given}",
+                    catalog::spoken_list(&entry.players)
+                ),
+            ));
+        }
+        return Ok(count);
     }
     match catalog::entry(name) {
         Some(entry) => Err(type_error(
@@ -252,7 +265,7 @@ pub(crate) fn options_arg(
     if let Some(d) = options {
         let json_mod = py.import("json")?;
         for (k, v) in d.iter() {
-            let key: String = k.extract()?;
+            let key = unicode(py, k.cast::<PyString>()?, Error::Config)?.to_owned();
             let bad = |why: String| config_error(py, format!("option `{key}`: {why}"));
             let text: String = json_mod
                 .call_method1("dumps", (&v,))
@@ -350,7 +363,7 @@ pub(crate) fn player_arg(py: Python<'_>, index: &Bound<'_, PyAny>, players: u8) 
 // --- actions and text -------------------------------------------------------------------------------------
 
 /// The UTF-8 text of a Python str; a str that has none (a lone surrogate) is bad input of the given kind.
-fn unicode<'a>(
+pub(crate) fn unicode<'a>(
     py: Python<'_>,
     text: &'a Bound<'_, PyString>,
     kind: fn(String) -> Error,
@@ -512,7 +525,7 @@ pub(crate) fn headers_arg(
     })?;
     let mut out = serde_json::Map::new();
     for (k, v) in dict.iter() {
-        let (Ok(k), Ok(v)) = (k.extract::<String>(), v.extract::<String>()) else {
+        let (Ok(key), Ok(value)) = (k.cast::<PyString>(), v.cast::<PyString>()) else {
             return Err(type_error(
                 py,
                 format!(
@@ -522,7 +535,19 @@ pub(crate) fn headers_arg(
                 ),
             ));
         };
-        out.insert(k, serde_json::Value::String(v));
+        // A str with a lone surrogate has no UTF-8: the header is named, not called "not a str".
+        let text = |t: &Bound<'_, PyString>| -> PyResult<String> {
+            t.to_str().map(str::to_owned).map_err(|_| {
+                config_error(
+                    py,
+                    format!(
+                        "header {}: the text is not valid Unicode (it contains a lone surrogate)",
+                        k.repr().map_or_else(|_| "?".into(), |r| r.to_string())
+                    ),
+                )
+            })
+        };
+        out.insert(text(key)?, serde_json::Value::String(text(value)?));
     }
     Ok(Some(out))
 }
@@ -534,13 +559,14 @@ pub(crate) fn sampler_arg(py: Python<'_>, obj: Option<&Bound<'_, PyAny>>) -> PyR
     let Some(obj) = obj.filter(|o| !o.is_none()) else {
         return Ok(Sampler::List);
     };
-    let Ok(name) = obj.extract::<String>() else {
+    let Ok(text) = obj.cast::<PyString>() else {
         return Err(type_error(
             py,
             format!("sampler must be 'list' or 'draw', not {}", type_name(obj)),
         ));
     };
-    Sampler::from_name(&name).ok_or_else(|| {
+    let name = unicode(py, text, Error::Config)?;
+    Sampler::from_name(name).ok_or_else(|| {
         config_error(
             py,
             format!(
@@ -593,21 +619,22 @@ pub(crate) fn network_arg(
     let bytes: Vec<u8> = if let Ok(b) = source.cast::<PyBytes>() {
         b.as_bytes().to_vec()
     } else {
-        let os = py.import("os")?;
-        let path: String = os
-            .call_method1("fspath", (source,))
-            .and_then(|p| p.extract())
-            .map_err(|_| {
-                type_error(
-                    py,
-                    format!(
-                        "a network is a path or the bytes of a file, not {}",
-                        type_name(source)
-                    ),
-                )
-            })?;
-        std::fs::read(&path)
-            .map_err(|e| config_error(py, format!("cannot read the network {path}: {e}")))?
+        // A PathBuf, not a String: a file name that is not UTF-8 (a str with surrogate escapes) is read too.
+        let path: std::path::PathBuf = source.extract().map_err(|_| {
+            type_error(
+                py,
+                format!(
+                    "a network is a path or the bytes of a file, not {}",
+                    type_name(source)
+                ),
+            )
+        })?;
+        std::fs::read(&path).map_err(|e| {
+            config_error(
+                py,
+                format!("cannot read the network {}: {e}", path.display()),
+            )
+        })?
     };
     let (net, game) = detached(py, || CoreNet::from_bytes(&bytes))?;
     Ok((Arc::new(net), Arc::new(game)))

@@ -7,6 +7,9 @@ use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::PyType;
 use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{self, RecvTimeoutError};
+use std::time::Duration;
 
 static BRASS_ERROR: PyOnceLock<Py<PyType>> = PyOnceLock::new();
 static CONFIG_ERROR: PyOnceLock<Py<PyType>> = PyOnceLock::new();
@@ -85,6 +88,63 @@ pub(crate) fn detached<T: Send>(
     let result = py.detach(|| catch_unwind(AssertUnwindSafe(f)).map_err(|p| panic_message(&*p)));
     match result {
         Ok(Ok(v)) => Ok(v),
+        Ok(Err(e)) => Err(to_py(py, e)),
+        Err(what) => Err(internal_error(py, what)),
+    }
+}
+
+/// How often the caller's thread asks Python for a signal while [`interruptible`] work runs.
+const SIGNAL_POLL: Duration = Duration::from_millis(20);
+
+/// Run long core work that can be given up (a large search, a batch of games) with the GIL released, like
+/// [`detached`], and answer a Ctrl-C while it runs. The work runs on a thread of its own; this thread, the
+/// caller's (where Python runs its signal handlers), asks Python every [`SIGNAL_POLL`] whether a signal came.
+/// If a handler raised (KeyboardInterrupt), `stop` is set, the work — which looks at it and gives up with
+/// `None` — is awaited, and the handler's exception is raised. Work not stopped returns as soon as it is done.
+pub(crate) fn interruptible<T: Send>(
+    py: Python<'_>,
+    work: impl FnOnce(&AtomicBool) -> brass_core::Result<Option<T>> + Send,
+) -> PyResult<T> {
+    let stop = AtomicBool::new(false);
+    let (outcome, raised) = py.detach(|| {
+        std::thread::scope(|scope| {
+            let (tx, rx) = mpsc::channel();
+            let stop = &stop;
+            scope.spawn(move || {
+                let outcome = catch_unwind(AssertUnwindSafe(|| work(stop)));
+                // The receiver waits for this answer: it is never gone before it.
+                let _ = tx.send(outcome.map_err(|p| panic_message(&*p)));
+            });
+            let mut raised: Option<PyErr> = None;
+            loop {
+                match rx.recv_timeout(SIGNAL_POLL) {
+                    Ok(outcome) => return (outcome, raised),
+                    Err(RecvTimeoutError::Timeout) if raised.is_none() => {
+                        if let Err(e) = Python::attach(|py| py.check_signals()) {
+                            stop.store(true, Ordering::Relaxed);
+                            raised = Some(e);
+                        }
+                    }
+                    Err(RecvTimeoutError::Timeout) => {}
+                    Err(RecvTimeoutError::Disconnected) => {
+                        return (
+                            Err("the worker thread ended without an answer".into()),
+                            raised,
+                        )
+                    }
+                }
+            }
+        })
+    });
+    if let Some(e) = raised {
+        return Err(e);
+    }
+    match outcome {
+        Ok(Ok(Some(v))) => Ok(v),
+        Ok(Ok(None)) => Err(internal_error(
+            py,
+            "the work stopped with no signal to stop it".into(),
+        )),
         Ok(Err(e)) => Err(to_py(py, e)),
         Err(what) => Err(internal_error(py, what)),
     }

@@ -12,7 +12,7 @@ use brass_core::net_agents::{NetAgent, NetMctsAgent};
 use brass_core::puct::{GumbelConfig, PuctConfig};
 use numpy::{PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray2};
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyType};
+use pyo3::types::{PyDict, PyString, PyType};
 use std::path::PathBuf;
 use std::sync::Arc;
 
@@ -88,15 +88,16 @@ impl Net {
     #[classmethod]
     fn pretrained(cls: &Bound<'_, PyType>, name: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
         let py = cls.py();
-        let name: String = name.extract().map_err(|_| {
-            type_error(
+        let Ok(text) = name.cast::<PyString>() else {
+            return Err(type_error(
                 py,
                 format!(
                     "a shipped network's name is a str such as 'birmingham-2p', not {}",
                     type_name(name)
                 ),
-            )
-        })?;
+            ));
+        };
+        let name = crate::args::unicode(py, text, brass_core::Error::Config)?.to_owned();
         let path = pretrained_path(py, &name)?;
         Ok(cls.call1((path,))?.unbind())
     }

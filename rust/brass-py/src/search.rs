@@ -20,6 +20,7 @@ use pyo3::exceptions::PyStopIteration;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use std::collections::VecDeque;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 
 /// A Python callable evaluating leaves: `(observations float32[B, obs], masks bool[B, A]) -> (logits
@@ -104,6 +105,9 @@ pub(crate) struct SearchGames {
     evaluator: Py<PyAny>,
     native: Option<Arc<CoreNet>>,
     ready: Mutex<VecDeque<CoreSearchGame>>,
+    /// Set while a Python evaluator has a round's leaves: the games may not be stepped again until they are
+    /// delivered (by the evaluator itself calling back, or by another thread).
+    evaluating: AtomicBool,
 }
 
 #[pymethods]
@@ -207,6 +211,7 @@ impl SearchGames {
             evaluator: evaluator.clone().unbind(),
             native,
             ready: Mutex::new(VecDeque::new()),
+            evaluating: AtomicBool::new(false),
         })
     }
 
@@ -297,6 +302,26 @@ impl SearchGames {
                 lanes.step(&mut evaluators)
             });
         }
+        // The lock is let go while the evaluator runs (it holds the GIL, and may release it): one caller at a
+        // time, or a second round would be played on leaves still out and deliver evaluations for none.
+        if self.evaluating.swap(true, Ordering::AcqRel) {
+            return Err(to_py(
+                py,
+                Error::Config(
+                    "these SearchGames are being stepped already: a round's leaves are out with the evaluator, \
+                     which (or another thread) asked for the next game before evaluating them; step one \
+                     SearchGames from one caller at a time"
+                        .into(),
+                ),
+            ));
+        }
+        struct Evaluating<'a>(&'a AtomicBool);
+        impl Drop for Evaluating<'_> {
+            fn drop(&mut self) {
+                self.0.store(false, Ordering::Release);
+            }
+        }
+        let _evaluating = Evaluating(&self.evaluating);
         let (finished, leaves) = detached(py, || {
             let mut inner = lock(&self.inner);
             let play = inner.one();
