@@ -211,13 +211,16 @@ _LONG_CALLS = {
     "choose": "agents.MCTS(time_ms=3_600_000).choose(state)",
     "analyse": "agents.MCTS(iterations=4_000_000_000).analyse(state)",
     "play_games": "agents.play_games(game, [agents.MCTS(time_ms=60_000), agents.Greedy()], games=4)",
+    "netmcts": "agents.NetMCTS(agents.Net.pretrained('birmingham-2p'), simulations=1 << 24).choose(state)",
+    "search.analyse": "search.analyse(state, agents.Net.pretrained('birmingham-2p'), simulations=1 << 24)",
 }
 
 
 @pytest.mark.parametrize("call", sorted(_LONG_CALLS))
 def test_a_ctrl_c_stops_a_long_search_or_batch_in_moments(call: str) -> None:
-    """A search of an hour, of four billion iterations, or games of a minute a move: a real SIGINT is answered
-    as a KeyboardInterrupt while it runs (the call looks for signals every 20 ms), not when it ends."""
+    """A search of an hour, of four billion iterations or of 16 million network evaluations, or games of a
+    minute a move: a real SIGINT is answered as a KeyboardInterrupt while it runs (the call looks for signals
+    every 20 ms), not when it ends."""
     import signal
     import subprocess
     import sys
@@ -227,7 +230,7 @@ def test_a_ctrl_c_stops_a_long_search_or_batch_in_moments(call: str) -> None:
         "import signal, time, brass\n"
         "signal.signal(signal.SIGINT, signal.default_int_handler)\n"
         "signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})\n"
-        "from brass import agents\n"
+        "from brass import agents, search\n"
         "game = brass.Game('birmingham', players=2)\n"
         "state = game.new_state(seed=1)\n"
         "started = time.monotonic()\n"
@@ -251,3 +254,42 @@ def test_a_ctrl_c_stops_a_long_search_or_batch_in_moments(call: str) -> None:
     assert child.returncode == 0, stderr
     assert stdout.startswith("interrupted after "), (stdout, stderr)
     assert float(stdout.split()[2]) < 30, stdout
+
+
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda: agents.Random(),
+        lambda: agents.Random(sampler="draw"),
+        lambda: agents.Greedy(),
+        lambda: agents.MCTS(40, exploration=0.9, rollout_depth=7, sampler="draw"),
+        lambda: agents.MCTS(time_ms=5),
+        lambda: agents.Net.pretrained("birmingham-2p"),
+        lambda: agents.NetMCTS(agents.Net.pretrained("birmingham-2p"), simulations=8),
+        lambda: agents.NetMCTS(agents.Net.pretrained("birmingham-2p"), simulations=6, search="puct", c_puct=0.7),
+        lambda: agents.NetMCTS(
+            agents.Net.pretrained("birmingham-2p"),
+            search="gumbel",
+            considered=4,
+            rescale=False,
+            c_visit=30,
+            c_scale=0.3,
+        ),
+    ],
+)
+def test_an_agent_pickles_to_the_same_agent(make) -> None:
+    """An agent crosses to another process (multiprocessing, a pool's task) as itself: the same name, the same
+    choices for the same seeds (a timed MCTS: the same budget)."""
+    import copy
+    import pickle
+
+    agent = make()
+    again = pickle.loads(pickle.dumps(agent))
+    assert type(again) is type(agent) and again.name == agent.name
+    assert copy.deepcopy(agent).name == agent.name
+    if isinstance(agent, agents.MCTS) and "ms" in agent.name:
+        return  # a time budget: its choices depend on the machine
+    state = brass.Game("birmingham", players=2).new_state(seed=2)
+    for seed in range(6):
+        assert again.choose(state, seed=seed) == agent.choose(state, seed=seed)
+        state.apply(agent.choose(state, seed=seed))

@@ -310,6 +310,25 @@ def test_an_evaluator_that_steps_its_own_games_is_refused_and_the_games_go_on_un
     assert [(g.index, g.actions) for g in played] == plain
 
 
+@pytest.mark.parametrize("setting", ["search", "policy_target"])
+def test_a_setting_named_by_a_word_refuses_another_type_as_a_brass_error(setting: str) -> None:
+    """`search` and `policy_target` were read by the bindings' own conversion: a plain TypeError that named
+    neither the setting nor brass, and a UnicodeEncodeError for a lone surrogate."""
+    game = brass.Game("birmingham", players=2)
+    net = agents.Net.pretrained("birmingham-2p")
+    calls = [lambda **kw: search.SearchGames(game, net, 1, **kw)]
+    if setting == "search":
+        calls += [
+            lambda **kw: agents.NetMCTS(net, **kw),
+            lambda **kw: search.analyse(game.new_state(seed=1), net, **kw),
+        ]
+    for call in calls:
+        with pytest.raises(brass.ArgumentTypeError, match=f"^{setting} must be a str, not int$"):
+            call(**{setting: 3})
+        with pytest.raises(brass.ConfigError, match="lone surrogate"):
+            call(**{setting: "\ud800"})
+
+
 def test_relative_returns_turn_each_row_to_its_player() -> None:
     returns = np.array([[1.0, -0.5, -0.5], [1.0, -0.5, -0.5]])
     out = search.relative_returns(returns, np.array([0, 2]))

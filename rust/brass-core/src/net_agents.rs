@@ -4,10 +4,11 @@ use crate::agents::Agent;
 use crate::game::Game;
 use crate::net::{Net, Scratch};
 use crate::observation;
-use crate::puct::{search, Evaluator, PuctConfig};
+use crate::puct::{search_or_stop, Evaluator, PuctConfig, LONG_SEARCH_SIMULATIONS};
 use crate::rng::Rng;
 use crate::rules;
 use crate::state::State;
+use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
 /// A network as a leaf evaluator. `batch`: every row computed the same way whatever the batch
@@ -90,10 +91,21 @@ pub struct NetMctsAgent {
 
 impl Agent for NetMctsAgent {
     fn choose(&self, game: &Game, state: &State, rng: &mut Rng) -> u16 {
+        let go_on = AtomicBool::new(false);
+        self.choose_or_stop(game, state, rng, &go_on)
+            .expect("nothing stops it")
+    }
+    fn choose_or_stop(
+        &self,
+        game: &Game,
+        state: &State,
+        rng: &mut Rng,
+        stop: &AtomicBool,
+    ) -> Option<u16> {
         let mut ids = Vec::new();
         rules::legal_actions(game, state, &mut ids);
         if ids.len() == 1 {
-            return ids[0];
+            return Some(ids[0]);
         }
         let mut evaluator = NetEvaluator {
             net: &self.net,
@@ -101,9 +113,19 @@ impl Agent for NetMctsAgent {
             batch: false,
             on_this_thread: false,
         };
-        let mut s = search(game, state, &self.config, rng.next_u64(), &mut evaluator)
-            .expect("a native network evaluates every leaf");
-        s.action(0.0, rng)
+        let mut s = search_or_stop(
+            game,
+            state,
+            &self.config,
+            rng.next_u64(),
+            &mut evaluator,
+            stop,
+        )
+        .expect("a native network evaluates every leaf")?;
+        Some(s.action(0.0, rng))
+    }
+    fn may_take_long(&self) -> bool {
+        self.config.simulations >= LONG_SEARCH_SIMULATIONS
     }
     fn name(&self) -> String {
         match self.config.gumbel {

@@ -32,6 +32,7 @@ use crate::observation;
 use crate::rng::Rng;
 use crate::rules;
 use crate::state::State;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// Gumbel AlphaZero's settings (mctx's names in the comments).
 #[derive(Clone, Debug, PartialEq)]
@@ -1028,6 +1029,25 @@ pub fn search(
     seed: u64,
     evaluator: &mut dyn Evaluator,
 ) -> crate::error::Result<Search> {
+    let go_on = AtomicBool::new(false);
+    Ok(search_or_stop(game, state, config, seed, evaluator, &go_on)?.expect("nothing stops it"))
+}
+
+/// Simulations of a one-leaf search with a native network that take about [`crate::agents::LONG_CHOICE`] (some
+/// 12 ms with the shipped Birmingham network): a search this large is made where a caller can stop it.
+pub const LONG_SEARCH_SIMULATIONS: u32 = 1024;
+
+/// [`search`], given up (`Ok(None)`) once `stop` is set: it is looked at before each leaf's evaluation, so a
+/// search of millions of simulations can be cancelled (a Ctrl-C) in about one evaluation's time. Not stopped,
+/// the same search.
+pub fn search_or_stop(
+    game: &Game,
+    state: &State,
+    config: &PuctConfig,
+    seed: u64,
+    evaluator: &mut dyn Evaluator,
+    stop: &AtomicBool,
+) -> crate::error::Result<Option<Search>> {
     let mut s = Search::new(game, state, config, seed);
     let mut batch = Batch::new(game, 1);
     let masks = evaluator.reads_masks();
@@ -1035,7 +1055,8 @@ pub fn search(
         let (obs, mask) = batch.row(0);
         let mask = if masks { mask } else { &mut [] };
         match s.advance(game, obs, mask) {
-            Need::Finished => return Ok(s),
+            Need::Finished => return Ok(Some(s)),
+            Need::Evaluation if stop.load(Ordering::Relaxed) => return Ok(None),
             Need::Evaluation => {
                 evaluator.evaluate(
                     &batch.observations,
@@ -1322,6 +1343,12 @@ pub(crate) mod tests {
                 visits,
                 "the same seed gives the same search"
             );
+            // A search asked to stop gives up before its next evaluation; one never asked is the same search.
+            let (go_on, stop) = (AtomicBool::new(false), AtomicBool::new(true));
+            let kept = search_or_stop(&g, &state, &config, 1, &mut Uniform, &go_on);
+            assert_eq!(kept.expect("search").expect("not stopped").visits(), visits);
+            let stopped = search_or_stop(&g, &state, &config, 1, &mut Uniform, &stop);
+            assert!(stopped.expect("no error").is_none());
         }
     }
 

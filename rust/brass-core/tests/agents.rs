@@ -633,7 +633,10 @@ fn a_search_and_a_batch_of_games_give_up_when_stopped_and_are_the_same_when_not(
         agent.choose_or_stop(&game, &state, &mut Rng(6), &go_on),
         Some(agent.choose(&game, &state, &mut Rng(6)))
     );
-    assert!(agent.may_take_long() && !GreedyAgent.may_take_long());
+    // A search of 1,000 iterations (the default) is watched for a stop; 200, like a Greedy choice, is too short
+    // for it to pay.
+    assert!(MctsAgent::new(MctsConfig::default()).may_take_long());
+    assert!(!agent.may_take_long() && !GreedyAgent.may_take_long());
 
     // A search of four billion iterations, stopped from another thread while it runs.
     let endless = MctsAgent::new(MctsConfig {

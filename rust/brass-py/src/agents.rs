@@ -9,8 +9,10 @@ use crate::wrappers::Agent;
 use brass_core::agents::{
     self, Agent as CoreAgent, GreedyAgent, MctsAgent, MctsConfig, RandomAgent,
 };
+use brass_core::sample::Sampler;
 use brass_core::{apply, selfplay, Error, Rng};
 use pyo3::prelude::*;
+use pyo3::types::PyType;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -60,7 +62,9 @@ impl Agent {
 /// of earlier releases) or `"draw"` (candidates drawn until one is legal: also uniform, other games; faster in
 /// Lancashire and classic Brass, slower in Birmingham).
 #[pyclass(module = "brass.agents", extends = Agent, frozen)]
-pub(crate) struct Random;
+pub(crate) struct Random {
+    sampler: Sampler,
+}
 
 #[pymethods]
 impl Random {
@@ -75,7 +79,11 @@ impl Random {
             inner: Arc::new(RandomAgent::new(sampler)),
             game: None,
         })
-        .add_subclass(Random))
+        .add_subclass(Random { sampler }))
+    }
+    /// Pickled as its constructor's arguments.
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyType>, (&'static str,))> {
+        Ok((slf.get_type(), (slf.get().sampler.name(),)))
     }
 }
 
@@ -92,6 +100,10 @@ impl Greedy {
             game: None,
         })
         .add_subclass(Greedy)
+    }
+    /// Pickled as its constructor's (no) arguments.
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> (Bound<'py, PyType>, ()) {
+        (slf.get_type(), ())
     }
 }
 
@@ -156,6 +168,30 @@ impl Mcts {
             game: None,
         })
         .add_subclass(Mcts { config }))
+    }
+
+    /// Pickled as its constructor's arguments: `iterations` or `time_ms`, `exploration`, `rollout_depth`,
+    /// `sampler`.
+    #[allow(clippy::type_complexity)]
+    fn __reduce__<'py>(
+        slf: &Bound<'py, Self>,
+    ) -> (
+        Bound<'py, PyType>,
+        (Option<u32>, Option<u128>, f64, u32, &'static str),
+    ) {
+        let c = &slf.get().config;
+        let (iterations, time_ms) = match c.time_limit {
+            Some(t) => (None, Some(t.as_millis())),
+            None => (Some(c.iterations), None),
+        };
+        let args = (
+            iterations,
+            time_ms,
+            c.exploration,
+            c.rollout_depth,
+            c.sampler.name(),
+        );
+        (slf.get_type(), args)
     }
 
     /// One search from `state`, as `choose` runs it (the same `seed` gives the same search): each root action

@@ -611,13 +611,13 @@ pub(crate) fn native_agents_arg<'py>(
         .collect()
 }
 
+/// A network and the game it plays, with the bytes of its file.
+pub(crate) type Network = (Arc<CoreNet>, Arc<CoreGame>, Arc<[u8]>);
+
 /// A network file: a path (str or os.PathLike) or the bytes of a file, read and parsed (GIL released).
-pub(crate) fn network_arg(
-    py: Python<'_>,
-    source: &Bound<'_, PyAny>,
-) -> PyResult<(Arc<CoreNet>, Arc<CoreGame>)> {
-    let bytes: Vec<u8> = if let Ok(b) = source.cast::<PyBytes>() {
-        b.as_bytes().to_vec()
+pub(crate) fn network_arg(py: Python<'_>, source: &Bound<'_, PyAny>) -> PyResult<Network> {
+    let bytes: Arc<[u8]> = if let Ok(b) = source.cast::<PyBytes>() {
+        b.as_bytes().into()
     } else {
         // A PathBuf, not a String: a file name that is not UTF-8 (a str with surrogate escapes) is read too.
         let path: std::path::PathBuf = source.extract().map_err(|_| {
@@ -629,24 +629,26 @@ pub(crate) fn network_arg(
                 ),
             )
         })?;
-        std::fs::read(&path).map_err(|e| {
-            config_error(
-                py,
-                format!("cannot read the network {}: {e}", path.display()),
-            )
-        })?
+        std::fs::read(&path)
+            .map_err(|e| {
+                config_error(
+                    py,
+                    format!("cannot read the network {}: {e}", path.display()),
+                )
+            })?
+            .into()
     };
     let (net, game) = detached(py, || CoreNet::from_bytes(&bytes))?;
-    Ok((Arc::new(net), Arc::new(game)))
+    Ok((Arc::new(net), Arc::new(game), bytes))
 }
 
 /// A loaded `agents.Net`, or a network file as for [`network_arg`].
-pub(crate) fn net_or_network_arg(
-    py: Python<'_>,
-    network: &Bound<'_, PyAny>,
-) -> PyResult<(Arc<CoreNet>, Arc<CoreGame>)> {
+pub(crate) fn net_or_network_arg(py: Python<'_>, network: &Bound<'_, PyAny>) -> PyResult<Network> {
     match network.cast::<Net>() {
-        Ok(n) => Ok((n.get().net.clone(), n.get().game.clone())),
+        Ok(n) => {
+            let n = n.get();
+            Ok((n.net.clone(), n.game.clone(), n.file.clone()))
+        }
         Err(_) => network_arg(py, network),
     }
 }
@@ -751,9 +753,31 @@ pub(crate) fn evaluator_output(
     ))
 }
 
+/// A setting named by a str (`search`, `policy_target`): None when not given; ArgumentTypeError for another
+/// type, ConfigError for a str with no UTF-8.
+fn word_arg(
+    py: Python<'_>,
+    obj: Option<&Bound<'_, PyAny>>,
+    what: &str,
+) -> PyResult<Option<String>> {
+    let Some(obj) = obj.filter(|o| !o.is_none()) else {
+        return Ok(None);
+    };
+    let Ok(text) = obj.cast::<PyString>() else {
+        return Err(type_error(
+            py,
+            format!("{what} must be a str, not {}", type_name(obj)),
+        ));
+    };
+    Ok(Some(unicode(py, text, Error::Config)?.to_owned()))
+}
+
 /// `SearchGames`' `policy_target`: `"visits"` (the default) or `"completed_q"`.
-pub(crate) fn policy_target_arg(py: Python<'_>, target: Option<&str>) -> PyResult<PolicyTarget> {
-    match target {
+pub(crate) fn policy_target_arg(
+    py: Python<'_>,
+    target: Option<&Bound<'_, PyAny>>,
+) -> PyResult<PolicyTarget> {
+    match word_arg(py, target, "policy_target")?.as_deref() {
         None | Some("visits") => Ok(PolicyTarget::Visits),
         Some("completed_q") => Ok(PolicyTarget::CompletedQ),
         Some(other) => Err(config_error(
@@ -778,13 +802,13 @@ pub(crate) struct GumbelArgs<'a, 'py> {
 /// PUCT.
 pub(crate) fn search_rule_arg(
     py: Python<'_>,
-    search: Option<&str>,
+    search: Option<&Bound<'_, PyAny>>,
     given: GumbelArgs<'_, '_>,
     defaults: Option<GumbelConfig>,
 ) -> PyResult<Option<GumbelConfig>> {
     let (considered, gumbel_scale) = (given.considered, given.scale);
     let default_gumbel = defaults.is_some();
-    let gumbel = match search {
+    let gumbel = match word_arg(py, search, "search")?.as_deref() {
         None => default_gumbel,
         Some("puct") => false,
         Some("gumbel") => true,

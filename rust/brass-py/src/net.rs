@@ -12,7 +12,7 @@ use brass_core::net_agents::{NetAgent, NetMctsAgent};
 use brass_core::puct::{GumbelConfig, PuctConfig};
 use numpy::{PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray2};
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyString, PyType};
+use pyo3::types::{PyBytes, PyDict, PyString, PyType};
 use std::path::PathBuf;
 use std::sync::Arc;
 
@@ -73,7 +73,7 @@ type Outputs<'py> = (Bound<'py, PyArray2<f32>>, Bound<'py, PyArray2<f32>>);
 impl Net {
     #[new]
     fn new(py: Python<'_>, source: &Bound<'_, PyAny>) -> PyResult<PyClassInitializer<Net>> {
-        let (net, game) = network_arg(py, source)?;
+        let (net, game, file) = network_arg(py, source)?;
         Ok(PyClassInitializer::from(Agent {
             inner: Arc::new(NetAgent {
                 net: net.clone(),
@@ -81,7 +81,13 @@ impl Net {
             }),
             game: Some(game.clone()),
         })
-        .add_subclass(Net { net, game }))
+        .add_subclass(Net { net, game, file }))
+    }
+
+    /// Pickled as the bytes of its file (a process given it reads them as `Net(bytes)`).
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> (Bound<'py, PyType>, (Bound<'py, PyBytes>,)) {
+        let bytes = PyBytes::new(slf.py(), &slf.get().file);
+        (slf.get_type(), (bytes,))
     }
 
     /// A network shipped with the package (`docs/learning.md`, "Shipped networks").
@@ -182,7 +188,25 @@ impl Net {
 /// visited action, `"gumbel"` the Sequential Halving winner (no noise either way); None: the search the network
 /// was trained with (its file's metadata `search`, and the Gumbel settings it names), else PUCT.
 #[pyclass(module = "brass.agents", extends = Agent, frozen, name = "NetMCTS")]
-pub(crate) struct NetMcts;
+pub(crate) struct NetMcts {
+    /// The bytes of its network's file and its settings, for pickling.
+    file: Arc<[u8]>,
+    config: PuctConfig,
+}
+
+/// `NetMCTS`'s constructor arguments: the network (its file's bytes), simulations, c_puct, fpu_reduction,
+/// search, and Gumbel's considered, rescale, c_visit, c_scale (None under PUCT).
+type NetMctsArgs<'py> = (
+    Bound<'py, PyBytes>,
+    u32,
+    f32,
+    f32,
+    &'static str,
+    Option<u32>,
+    Option<bool>,
+    Option<f32>,
+    Option<f32>,
+);
 
 #[pymethods]
 impl NetMcts {
@@ -196,13 +220,13 @@ impl NetMcts {
         simulations: Option<&Bound<'_, PyAny>>,
         c_puct: Option<&Bound<'_, PyAny>>,
         fpu_reduction: Option<&Bound<'_, PyAny>>,
-        search: Option<&str>,
+        search: Option<&Bound<'_, PyAny>>,
         considered: Option<&Bound<'_, PyAny>>,
         rescale: Option<&Bound<'_, PyAny>>,
         c_visit: Option<&Bound<'_, PyAny>>,
         c_scale: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<PyClassInitializer<NetMcts>> {
-        let (net, game) = net_or_network_arg(py, network)?;
+        let (net, game, file) = net_or_network_arg(py, network)?;
         let mut config = PuctConfig {
             // The agent plays its best move: no Gumbel noise at the root.
             gumbel: search_rule_arg(
@@ -233,10 +257,28 @@ impl NetMcts {
             inner: Arc::new(NetMctsAgent {
                 net,
                 game: game.clone(),
-                config,
+                config: config.clone(),
             }),
             game: Some(game),
         })
-        .add_subclass(NetMcts))
+        .add_subclass(NetMcts { file, config }))
+    }
+
+    /// Pickled as its network file's bytes and its settings, which make the same agent again.
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> (Bound<'py, PyType>, NetMctsArgs<'py>) {
+        let NetMcts { file, config: c } = slf.get();
+        let g = c.gumbel.as_ref();
+        let args = (
+            PyBytes::new(slf.py(), file),
+            c.simulations,
+            c.c_puct,
+            c.fpu_reduction,
+            if g.is_some() { "gumbel" } else { "puct" },
+            g.map(|g| g.considered),
+            g.map(|g| g.rescale),
+            g.map(|g| g.c_visit),
+            g.map(|g| g.c_scale),
+        );
+        (slf.get_type(), args)
     }
 }

@@ -6,10 +6,10 @@ use crate::args::{
     int_arg, non_negative_arg, policy_target_arg, search_rule_arg, seed_or_zero, simulations_arg,
     simulations_named, state_arg, EvaluatorArg, GumbelArgs,
 };
-use crate::errors::{detached, guard, to_py};
+use crate::errors::{detached, guard, interruptible, to_py};
 use brass_core::net::{Net as CoreNet, Scratch};
 use brass_core::net_agents::NetEvaluator;
-use brass_core::puct::{Evaluator, PuctConfig};
+use brass_core::puct::{Evaluator, PuctConfig, LONG_SEARCH_SIMULATIONS};
 use brass_core::search_games::SearchGamesConfig;
 use brass_core::search_games::{
     Lanes, SearchGame as CoreSearchGame, SearchGames as CoreSearchGames,
@@ -133,8 +133,8 @@ impl SearchGames {
         dirichlet_fraction: Option<&Bound<'_, PyAny>>,
         temperature: Option<&Bound<'_, PyAny>>,
         temperature_decisions: Option<&Bound<'_, PyAny>>,
-        policy_target: Option<&str>,
-        search: Option<&str>,
+        policy_target: Option<&Bound<'_, PyAny>>,
+        search: Option<&Bound<'_, PyAny>>,
         considered: Option<&Bound<'_, PyAny>>,
         gumbel_scale: Option<&Bound<'_, PyAny>>,
         full_search_fraction: Option<&Bound<'_, PyAny>>,
@@ -425,7 +425,7 @@ pub(crate) fn analyse(
     simulations: Option<&Bound<'_, PyAny>>,
     c_puct: Option<&Bound<'_, PyAny>>,
     seed: Option<&Bound<'_, PyAny>>,
-    search: Option<&str>,
+    search: Option<&Bound<'_, PyAny>>,
     considered: Option<&Bound<'_, PyAny>>,
     gumbel_scale: Option<&Bound<'_, PyAny>>,
     rescale: Option<&Bound<'_, PyAny>>,
@@ -458,15 +458,25 @@ pub(crate) fn analyse(
     let done = match evaluator_arg(py, evaluator, &game)? {
         EvaluatorArg::Native(net) => {
             let game = game.clone();
-            detached(py, move || {
+            let long = c.simulations >= LONG_SEARCH_SIMULATIONS;
+            let search = move |stop: &AtomicBool| {
                 let mut e = NetEvaluator {
                     net: &net,
                     scratch: Scratch::default(),
                     batch: false,
                     on_this_thread: false,
                 };
-                brass_core::puct::search(&game, &s, &c, seed, &mut e)
-            })?
+                brass_core::puct::search_or_stop(&game, &s, &c, seed, &mut e, stop)
+            };
+            if long {
+                // A Ctrl-C stops it within one evaluation.
+                interruptible(py, search)?
+            } else {
+                detached(py, || {
+                    let go_on = AtomicBool::new(false);
+                    Ok(search(&go_on)?.expect("nothing stops it"))
+                })?
+            }
         }
         // The callable runs with the GIL, so the search does too.
         EvaluatorArg::Python(callable) => {

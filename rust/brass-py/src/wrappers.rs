@@ -82,4 +82,6 @@ impl Agent {
 pub(crate) struct Net {
     pub(crate) net: Arc<CoreNet>,
     pub(crate) game: Arc<CoreGame>,
+    /// The bytes of its file, kept for pickling (a shipped network's file is at most 5 MB).
+    pub(crate) file: Arc<[u8]>,
 }
