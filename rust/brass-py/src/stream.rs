@@ -151,8 +151,8 @@ impl GameStream {
         }
     }
 
-    /// Stop: no new game starts and the games under way end at their next decision. Iterating afterwards
-    /// yields the games that had finished in order, then stops.
+    /// Stop: no new game starts and the games under way end at their next decision (a search stops within
+    /// its decision). Iterating afterwards yields the games that had finished in order, then stops.
     fn cancel(&self) {
         self.stream.cancel();
     }
