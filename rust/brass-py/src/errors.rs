@@ -9,6 +9,7 @@ use pyo3::types::PyType;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, RecvTimeoutError};
+use std::sync::Mutex;
 use std::time::Duration;
 
 static BRASS_ERROR: PyOnceLock<Py<PyType>> = PyOnceLock::new();
@@ -106,15 +107,25 @@ pub(crate) fn interruptible<T: Send>(
     work: impl FnOnce(&AtomicBool) -> brass_core::Result<Option<T>> + Send,
 ) -> PyResult<T> {
     let stop = AtomicBool::new(false);
+    // The work is taken by whichever thread runs it: the new one, or this one if no thread can be had.
+    let slot = Mutex::new(Some(work));
+    let run = |stop: &AtomicBool| {
+        let work = slot.lock().unwrap_or_else(|e| e.into_inner()).take();
+        let work = work.expect("the work is run once");
+        catch_unwind(AssertUnwindSafe(|| work(stop))).map_err(|p| panic_message(&*p))
+    };
     let (outcome, raised) = py.detach(|| {
         std::thread::scope(|scope| {
             let (tx, rx) = mpsc::channel();
-            let stop = &stop;
-            scope.spawn(move || {
-                let outcome = catch_unwind(AssertUnwindSafe(|| work(stop)));
+            let (stop, run) = (&stop, &run);
+            let spawned = std::thread::Builder::new().spawn_scoped(scope, move || {
                 // The receiver waits for this answer: it is never gone before it.
-                let _ = tx.send(outcome.map_err(|p| panic_message(&*p)));
+                let _ = tx.send(run(stop));
             });
+            if spawned.is_err() {
+                // A process at its limit of threads: the work runs here, and answers a Ctrl-C only when it ends.
+                return (run(stop), None);
+            }
             let mut raised: Option<PyErr> = None;
             loop {
                 match rx.recv_timeout(SIGNAL_POLL) {
