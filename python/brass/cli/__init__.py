@@ -9,7 +9,7 @@
     brass play [--game G] [--players 4] [--option NAME] [--seat 0] [--agents greedy ...] [--seed 1]
     brass serve [--game G] [--players N] [--agents SEAT ...] [--host H] [--port 8000] (docs/serve.md)
     brass bench [--game G] [--players 2 3 4] [--json] [--quick]
-    brass learn --out DIR [--game G] [--players 2] [--minutes M] [--resume] (docs/learning.md)
+    brass learn --out DIR [--recipe NAME] [--game G] [--players 2] [--minutes M] [--resume] (docs/learning.md)
 
 `replay --moves` prints one game's moves in notation, numbered, with the player who made each; `replay --svg DIR`
 writes the picture of each of its positions (000.svg, 001.svg, ...); `render` writes the replay viewer, one

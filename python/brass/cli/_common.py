@@ -32,18 +32,29 @@ def options(args: argparse.Namespace) -> dict[str, bool]:
     return {name: True for name in args.option or []}
 
 
-def add_game_argument(parser: argparse.ArgumentParser) -> None:
-    """`--game GAME`: a game of the catalog (default lancashire)."""
+def add_game_argument(parser: argparse.ArgumentParser, otherwise: str = "") -> None:
+    """`--game GAME`: a game of the catalog (default lancashire; `otherwise` says when another is used instead)."""
     names = sorted(brass.games())  # the keys are the game names
     parser.add_argument(
-        "--game", default="lancashire", choices=names, metavar="GAME", help=f"{' or '.join(names)} (default lancashire)"
+        "--game",
+        default="lancashire",
+        choices=names,
+        metavar="GAME",
+        help=f"{' or '.join(names)} (default lancashire{otherwise})",
     )
 
 
-def add_configuration_arguments(parser: argparse.ArgumentParser, players: int = 4) -> None:
-    """`--game`, `--players` (one count, default `players`) and `--option`: the configuration a command plays."""
-    add_game_argument(parser)
-    parser.add_argument("--players", type=int, default=players, choices=(2, 3, 4))
+def add_configuration_arguments(parser: argparse.ArgumentParser, players: int = 4, otherwise: str = "") -> None:
+    """`--game`, `--players` (one count, default `players`) and `--option`: the configuration a command plays;
+    `otherwise` says when other defaults are used instead (`brass learn`: a recipe's, a resumed run's)."""
+    add_game_argument(parser, otherwise)
+    parser.add_argument(
+        "--players",
+        type=int,
+        default=players,
+        choices=(2, 3, 4),
+        help=f"the number of players (default {players}{otherwise})",
+    )
     add_option_argument(parser)
 
 

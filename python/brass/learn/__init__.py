@@ -11,8 +11,8 @@ folder and resumes from it; an interrupted iteration is played again.
     brass learn --out runs/b2 --resume
 
 JAX is imported only when a run starts, so the rest of brass works without it. The package: the network and its
-file (`brass.learn.network`), the training data (`brass.learn.data`), the trainer (`brass.learn.trainer`); the
-command is `brass.cli.learn`.
+file (`brass.learn.network`), the training data (`brass.learn.data`), the trainer (`brass.learn.trainer`), the
+settings that trained the shipped networks (`brass.learn.recipes`); the command is `brass.cli.learn`.
 """
 
 from brass.learn.data import (
@@ -38,6 +38,7 @@ from brass.learn.network import (
     load_network,
     save_network,
 )
+from brass.learn.recipes import RECIPES, recipe
 from brass.learn.trainer import (
     EVAL_SEED,
     LOG_COLUMNS,
@@ -56,6 +57,7 @@ __all__ = [
     "INSTALL_HINT",
     "LOG_COLUMNS",
     "NET_FORMAT",
+    "RECIPES",
     "Buffer",
     "LearnConfig",
     "LearnError",
@@ -74,6 +76,7 @@ __all__ = [
     "load_samples",
     "margins",
     "plot_log",
+    "recipe",
     "samples_of",
     "save_network",
     "save_samples",
