@@ -154,6 +154,24 @@ def test_the_command_refuses_a_used_folder_and_resumes_it(tmp_path: pathlib.Path
     assert "no run to resume" in capsys.readouterr().err
 
 
+def test_a_run_from_a_recipe_trains_with_the_recipes_settings_and_those_given(tmp_path: pathlib.Path) -> None:
+    """`--recipe brass-3p` with a tiny budget given on top: the run plays classic Brass at 3 players with the
+    recipe's search and targets, and the settings given."""
+    folder = tmp_path / "run"
+    small = ["--widths", "16", "--games-per-iteration", "2", "--simulations", "3", "--parallel", "2"]
+    small += ["--steps-per-iteration", "3", "--batch-size", "8", "--eval-every", "0", "--buffer", "2000"]
+    small += ["--warm-start-games", "0", "--warm-start-steps", "0", "--iterations", "1"]
+    assert main(["learn", "--recipe", "brass-3p", "--out", str(folder), *small]) == 0
+    stored = json.loads((folder / "config.json").read_text())
+    recipe = dataclasses.asdict(learn.recipe("brass-3p"))
+    given = {"widths": [16], "games_per_iteration": 2, "simulations": 3, "parallel": 2, "steps_per_iteration": 3}
+    given |= {"batch_size": 8, "eval_every": 0, "buffer": 2000, "warm_start_games": 0, "warm_start_steps": 0}
+    assert stored == {**recipe, **given, "iterations": 1}
+    assert len(log_rows(folder)) == 1
+    meta = agents.Net(folder / "net.safetensors").metadata
+    assert json.loads(meta["game"])["name"] == "brass" and meta["gumbel_c_scale"] == "0.25"
+
+
 @pytest.mark.parametrize(
     ("setting", "value", "message"),
     [
