@@ -208,3 +208,47 @@ def test_vecenv_used_from_two_threads_at_once_gives_a_clear_error() -> None:
         t.join()
     # Either call can find the other one running; it then gets InvalidStateError, never a crash.
     assert set(outcomes) <= {"ok", "InvalidStateError"} and len(outcomes) == 220
+
+
+class _Interrupted:
+    """A value whose conversions (`__index__`, `__float__`, `__fspath__`) are cut short by a Ctrl-C, as a SIGINT
+    arriving while Python code runs to read an argument cuts them; `error` is what they raise otherwise."""
+
+    def __init__(self, error: type[BaseException] = KeyboardInterrupt) -> None:
+        self.error = error
+
+    def __index__(self) -> int:
+        raise self.error
+
+    def __float__(self) -> float:
+        raise self.error
+
+    def __fspath__(self) -> str:
+        raise self.error
+
+
+def test_a_ctrl_c_while_an_argument_is_read_is_a_keyboard_interrupt_not_a_wrong_argument() -> None:
+    """A KeyboardInterrupt raised by Python code that reads an argument reaches the caller as it is, the state
+    unchanged: once, a SIGINT landing in `pathlib.Path.__fspath__` as `Net.pretrained` read its file came out as
+    `ArgumentTypeError: a network is a path or the bytes of a file, not PosixPath`. An ordinary exception from
+    the same code is still the argument's error."""
+    game = brass.Game("lancashire", players=2)
+    state = game.new_state(seed=1)
+    before = state.to_json()
+    calls = [
+        lambda x: state.apply(x),
+        lambda x: state.player(x),
+        lambda x: game.new_state(seed=x),
+        lambda x: brass.Game("lancashire", players=x),
+        lambda x: agents.MCTS(iterations=x),
+        lambda x: agents.MCTS(exploration=x),
+        lambda x: agents.Net(x),
+    ]
+    for call in calls:
+        with contextlib.suppress(KeyboardInterrupt):
+            call(_Interrupted())
+            raise AssertionError("no KeyboardInterrupt")
+        with contextlib.suppress(brass.ArgumentTypeError):
+            call(_Interrupted(ValueError))
+            raise AssertionError("no ArgumentTypeError")
+    assert state.to_json() == before

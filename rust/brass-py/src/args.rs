@@ -4,7 +4,9 @@
 //! user reads is written once. The only arguments PyO3 extracts itself are those typed in a signature: the
 //! private helpers' (`_game_from_json`, `_state_from_pickle`, `_samples_of_game`'s actions, `_svg_to_png`),
 //! `Net.pretrained`'s name, `Net.evaluate`'s array and `SearchGames`' `policy_target`.
-use crate::errors::{config_error, detached, guard, player_index_error, to_py, type_error};
+use crate::errors::{
+    config_error, detached, guard, passes_on, player_index_error, to_py, type_error, unread,
+};
 use crate::wrappers::{Agent, Game, Net, State};
 use brass_core::net::{game_key, Net as CoreNet};
 use brass_core::puct::GumbelConfig;
@@ -28,21 +30,36 @@ pub(crate) fn type_name(obj: &Bound<'_, PyAny>) -> String {
 
 // --- numbers ----------------------------------------------------------------------------------------------
 
-/// The Python int behind an integer-like value (`__index__`), or None.
-fn index_object<'py>(obj: &Bound<'py, PyAny>) -> Option<Bound<'py, PyAny>> {
+/// The Python int behind an integer-like value (`__index__`), or None; an error that [`passes_on`] (a
+/// KeyboardInterrupt while a Python `__index__` ran) is raised, not taken for "not an int".
+fn index_object<'py>(obj: &Bound<'py, PyAny>) -> PyResult<Option<Bound<'py, PyAny>>> {
     if obj.is_instance_of::<PyBool>() || obj.is_instance_of::<PyString>() {
-        return None;
+        return Ok(None);
     }
-    if !obj.is_instance_of::<PyInt>() && !obj.hasattr("__index__").unwrap_or(false) {
-        return None;
+    let not_an_int = |e: PyErr| {
+        if passes_on(obj.py(), &e) {
+            Err(e)
+        } else {
+            Ok(None)
+        }
+    };
+    if !obj.is_instance_of::<PyInt>() {
+        match obj.hasattr("__index__") {
+            Ok(true) => {}
+            Ok(false) => return Ok(None),
+            Err(e) => return not_an_int(e),
+        }
     }
-    obj.call_method0("__index__").ok()
+    match obj.call_method0("__index__") {
+        Ok(index) => Ok(Some(index)),
+        Err(e) => not_an_int(e),
+    }
 }
 
 /// An integer argument: an int or anything with `__index__` (numpy integers), never a bool or a str.
 /// Returns None for anything else. Magnitudes beyond i64 saturate to `i64::MIN` / `i64::MAX`, so they
 /// fail every range check; messages print the Python value itself, never the saturated number.
-fn as_index(obj: &Bound<'_, PyAny>) -> Option<i64> {
+fn as_index(obj: &Bound<'_, PyAny>) -> PyResult<Option<i64>> {
     let saturated = |index: &Bound<'_, PyAny>| {
         index.extract::<i64>().unwrap_or_else(|_| {
             if index.lt(0i64).unwrap_or(false) {
@@ -55,10 +72,9 @@ fn as_index(obj: &Bound<'_, PyAny>) -> Option<i64> {
     // An exact int (never a bool, a subclass) is its own index: read it without calling `__index__`, which
     // costs more than the rest of a Python loop's `apply(id)` crossing.
     if obj.is_exact_instance_of::<PyInt>() {
-        return Some(saturated(obj));
+        return Ok(Some(saturated(obj)));
     }
-    let index = index_object(obj)?;
-    Some(saturated(&index))
+    Ok(index_object(obj)?.map(|index| saturated(&index)))
 }
 
 /// An integer argument in `lo..=hi`; out of range is an error of `kind` (usually Config).
@@ -70,7 +86,7 @@ pub(crate) fn int_arg(
     hi: i64,
     kind: fn(String) -> Error,
 ) -> PyResult<i64> {
-    let v = as_index(obj)
+    let v = as_index(obj)?
         .ok_or_else(|| type_error(py, format!("{what} must be an int, not {}", type_name(obj))))?;
     if v < lo || v > hi {
         return Err(to_py(
@@ -86,11 +102,13 @@ pub(crate) fn float_arg(py: Python<'_>, obj: &Bound<'_, PyAny>, what: &str) -> P
     if obj.is_instance_of::<PyBool>() {
         return Err(type_error(py, format!("{what} must be a number, not bool")));
     }
-    let v: f64 = obj.extract().map_err(|_| {
-        type_error(
-            py,
-            format!("{what} must be a number, not {}", type_name(obj)),
-        )
+    let v: f64 = obj.extract().map_err(|e| {
+        unread(py, e, || {
+            type_error(
+                py,
+                format!("{what} must be a number, not {}", type_name(obj)),
+            )
+        })
     })?;
     if !v.is_finite() {
         return Err(config_error(py, format!("{what} must be finite, not {v}")));
@@ -134,18 +152,20 @@ pub(crate) fn rate_arg(py: Python<'_>, obj: &Bound<'_, PyAny>, what: &str) -> Py
 
 /// A bool argument.
 pub(crate) fn bool_arg(py: Python<'_>, obj: &Bound<'_, PyAny>, what: &str) -> PyResult<bool> {
-    obj.extract::<bool>().map_err(|_| {
-        type_error(
-            py,
-            format!("{what} must be True or False, not {}", type_name(obj)),
-        )
+    obj.extract::<bool>().map_err(|e| {
+        unread(py, e, || {
+            type_error(
+                py,
+                format!("{what} must be True or False, not {}", type_name(obj)),
+            )
+        })
     })
 }
 
 /// A seed: an int (or integer-like) with 0 ≤ seed < 2**64. ArgumentTypeError for another type,
 /// ConfigError for a value out of range.
 pub(crate) fn seed_arg(py: Python<'_>, seed: &Bound<'_, PyAny>) -> PyResult<u64> {
-    if as_index(seed).is_none() {
+    if as_index(seed)?.is_none() {
         return Err(type_error(
             py,
             format!(
@@ -154,7 +174,7 @@ pub(crate) fn seed_arg(py: Python<'_>, seed: &Bound<'_, PyAny>) -> PyResult<u64>
             ),
         ));
     }
-    index_object(seed)
+    index_object(seed)?
         .and_then(|i| i.extract::<u64>().ok())
         .ok_or_else(|| {
             config_error(
@@ -224,7 +244,7 @@ pub(crate) fn players_arg(
     players: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<i64> {
     if let Some(players) = players {
-        let count = as_index(players).ok_or_else(|| {
+        let count = as_index(players)?.ok_or_else(|| {
             type_error(
                 py,
                 format!("players must be an int, not {}", type_name(players)),
@@ -270,7 +290,11 @@ pub(crate) fn options_arg(
             let text: String = json_mod
                 .call_method1("dumps", (&v,))
                 .and_then(|t| t.extract())
-                .map_err(|_| bad(format!("{} is not a JSON value", type_name(&v))))?;
+                .map_err(|e| {
+                    unread(py, e, || {
+                        bad(format!("{} is not a JSON value", type_name(&v)))
+                    })
+                })?;
             let value = serde_json::from_str(&text).map_err(|e| bad(e.to_string()))?;
             out.insert(key, value);
         }
@@ -348,7 +372,7 @@ fn no_such_player(index: &Bound<'_, PyAny>, players: u8) -> String {
 /// A player index of a game of `players`: ArgumentTypeError for another type than an int,
 /// PlayerIndexError for no such player.
 pub(crate) fn player_arg(py: Python<'_>, index: &Bound<'_, PyAny>, players: u8) -> PyResult<u8> {
-    let i = as_index(index).ok_or_else(|| {
+    let i = as_index(index)?.ok_or_else(|| {
         type_error(
             py,
             format!("a player index is an int, not {}", type_name(index)),
@@ -383,7 +407,7 @@ pub(crate) fn action_id_arg(
     game: &CoreGame,
     action: &Bound<'_, PyAny>,
 ) -> PyResult<i64> {
-    let id = as_index(action).ok_or_else(|| {
+    let id = as_index(action)?.ok_or_else(|| {
         let msg = format!(
             "an action is an int id or a notation str, not {}",
             type_name(action)
@@ -439,7 +463,7 @@ pub(crate) fn action_ids_arg(py: Python<'_>, actions: &Bound<'_, PyAny>) -> PyRe
     let array = py
         .import("numpy")?
         .call_method1("asarray", (actions,))
-        .map_err(|_| refuse(format!("not {}", type_name(actions))))?;
+        .map_err(|e| unread(py, e, || refuse(format!("not {}", type_name(actions)))))?;
     let ndim: usize = array.getattr("ndim")?.extract()?;
     if ndim != 1 {
         let shape = array.getattr("shape")?.str()?;
@@ -467,7 +491,7 @@ pub(crate) fn action_ids_arg(py: Python<'_>, actions: &Bound<'_, PyAny>) -> PyRe
         .call_method1("astype", ("int64",))?
         .call_method0("tolist")?
         .extract::<Vec<i64>>()
-        .map_err(|_| refuse(format!("not {}", type_name(actions))))
+        .map_err(|e| unread(py, e, || refuse(format!("not {}", type_name(actions)))))
 }
 
 /// JSON text from a str, bytes (UTF-8) or an already parsed dict (written back with `json.dumps`);
@@ -493,11 +517,13 @@ pub(crate) fn json_text_arg(
             .import("json")?
             .call_method1("dumps", (obj,))
             .and_then(|t| t.extract())
-            .map_err(|_| {
-                to_py(
-                    py,
-                    Error::InvalidState(format!("{what}: the dict is not a JSON object")),
-                )
+            .map_err(|e| {
+                unread(py, e, || {
+                    to_py(
+                        py,
+                        Error::InvalidState(format!("{what}: the dict is not a JSON object")),
+                    )
+                })
             });
     }
     Err(type_error(
@@ -620,14 +646,16 @@ pub(crate) fn network_arg(py: Python<'_>, source: &Bound<'_, PyAny>) -> PyResult
         b.as_bytes().into()
     } else {
         // A PathBuf, not a String: a file name that is not UTF-8 (a str with surrogate escapes) is read too.
-        let path: std::path::PathBuf = source.extract().map_err(|_| {
-            type_error(
-                py,
-                format!(
-                    "a network is a path or the bytes of a file, not {}",
-                    type_name(source)
-                ),
-            )
+        let path: std::path::PathBuf = source.extract().map_err(|e| {
+            unread(py, e, || {
+                type_error(
+                    py,
+                    format!(
+                        "a network is a path or the bytes of a file, not {}",
+                        type_name(source)
+                    ),
+                )
+            })
         })?;
         std::fs::read(&path)
             .map_err(|e| {
@@ -721,11 +749,13 @@ pub(crate) fn evaluator_output(
     actions: usize,
     players: usize,
 ) -> PyResult<(Vec<f32>, Vec<f32>)> {
-    let (l, v): (Bound<'_, PyAny>, Bound<'_, PyAny>) = out.extract().map_err(|_| {
-        type_error(
-            py,
-            "the evaluator must return (logits, values) arrays".to_string(),
-        )
+    let (l, v): (Bound<'_, PyAny>, Bound<'_, PyAny>) = out.extract().map_err(|e| {
+        unread(py, e, || {
+            type_error(
+                py,
+                "the evaluator must return (logits, values) arrays".to_string(),
+            )
+        })
     })?;
     let numpy = py.import("numpy")?;
     let as_f32 = |x: &Bound<'_, PyAny>, shape: [usize; 2], what: &str| -> PyResult<Vec<f32>> {
@@ -892,11 +922,14 @@ pub(crate) fn seatings_arg(
     players: usize,
     agents: usize,
 ) -> PyResult<Vec<Seating>> {
-    let items: Vec<SeatingArg<'_>> = list.extract().map_err(|_| {
-        type_error(
-            py,
-            "seatings must be a list of (deal seed, agents seed, [agent index per player])".into(),
-        )
+    let items: Vec<SeatingArg<'_>> = list.extract().map_err(|e| {
+        unread(py, e, || {
+            type_error(
+                py,
+                "seatings must be a list of (deal seed, agents seed, [agent index per player])"
+                    .into(),
+            )
+        })
     })?;
     let mut out = Vec::with_capacity(items.len());
     for (deal, agents_seed, seats) in items {

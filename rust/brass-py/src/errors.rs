@@ -25,6 +25,24 @@ pub(crate) fn type_error(py: Python<'_>, msg: String) -> PyErr {
     raise(py, &ARGUMENT_TYPE_ERROR, "ArgumentTypeError", msg)
 }
 
+/// Whether an error met while reading an argument must reach the caller as it is rather than become a message
+/// about the argument: an exception that is not an `Exception` — a KeyboardInterrupt from a Ctrl-C that arrived
+/// while Python code ran to read the argument (`pathlib.Path.__fspath__`, `json.dumps`, a Python `__index__`),
+/// or a SystemExit.
+pub(crate) fn passes_on(py: Python<'_>, e: &PyErr) -> bool {
+    !e.is_instance_of::<pyo3::exceptions::PyException>(py)
+}
+
+/// The error of an argument that could not be read: `bad()`, the message naming the argument, unless the error
+/// [`passes_on`].
+pub(crate) fn unread(py: Python<'_>, e: PyErr, bad: impl FnOnce() -> PyErr) -> PyErr {
+    if passes_on(py, &e) {
+        e
+    } else {
+        bad()
+    }
+}
+
 /// `brass.ConfigError`: a value out of range, or a configuration the engine refuses.
 pub(crate) fn config_error(py: Python<'_>, msg: String) -> PyErr {
     to_py(py, Error::Config(msg))

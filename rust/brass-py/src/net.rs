@@ -5,7 +5,7 @@ use crate::args::{
     bool_arg, float_arg, net_or_network_arg, network_arg, non_negative_arg, observations_arg,
     search_rule_arg, simulations_arg, trained_search, type_name, GumbelArgs,
 };
-use crate::errors::{config_error, detached, type_error};
+use crate::errors::{config_error, detached, type_error, unread};
 use crate::wrappers::{Agent, Game, Net};
 use brass_core::net::{game_key, Scratch};
 use brass_core::net_agents::{NetAgent, NetMctsAgent};
@@ -143,11 +143,13 @@ impl Net {
         let array = py
             .import("numpy")?
             .call_method1("ascontiguousarray", (observations, "float32"))
-            .map_err(|_| {
-                refuse(format!(
-                    "an array of numbers, not {}",
-                    type_name(observations)
-                ))
+            .map_err(|e| {
+                unread(py, e, || {
+                    refuse(format!(
+                        "an array of numbers, not {}",
+                        type_name(observations)
+                    ))
+                })
             })?;
         let observations: PyReadonlyArray2<'py, f32> = array
             .cast_into::<PyArray2<f32>>()
