@@ -51,11 +51,9 @@ SETTINGS: tuple[tuple[str, type, str], ...] = (
 def add_parser(sub: Any) -> None:
     """Add `brass learn` to the command line's subcommands (its defaults are `LearnConfig`'s, so the package is
     imported here; JAX only when a run starts)."""
-    from brass.learn import LearnConfig
+    from brass.learn import RECIPES, LearnConfig
 
     p = sub.add_parser("learn", help="train a policy-value network by self-play (needs '.[learn]'; docs/learning.md)")
-    from brass.learn import RECIPES
-
     add_configuration_arguments(p, players=2, otherwise="; with --recipe, the recipe's; with --resume, the run's")
     p.add_argument("--out", required=True, metavar="DIR", help="the run's folder (config, log, networks)")
     p.add_argument(
