@@ -199,6 +199,12 @@ def test_an_agent_spec_error_says_what_is_wrong_with_it() -> None:
         agents.parse_agent("net:no-such-file.safetensors", policies=True)
     assert str(raised.value).startswith("agent `net:no-such-file.safetensors`: cannot read the network")
     assert "Python policy" not in str(raised.value)
+    # A mistyped shipped network's name is a missing file: the error names the shipped ones.
+    with pytest.raises(brass.ConfigError) as raised:
+        agents.parse_agent("netmcts:64:birmingham-5p")
+    text = str(raised.value)
+    assert text.startswith("agent `netmcts:64:birmingham-5p`: cannot read the network birmingham-5p"), text
+    assert text.endswith(f"nor is it a shipped network ({', '.join(p.name for p in agents.pretrained_networks())})")
     with pytest.raises(brass.ConfigError, match="unknown agent `wizard`: .*, or a Python policy module:function"):
         agents.parse_agent("wizard", policies=True)
     with pytest.raises(brass.ArgumentTypeError, match="an agent spec must be a str .*, not NoneType"):

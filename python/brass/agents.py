@@ -233,7 +233,13 @@ def _network(source: str) -> Any:
     """A network file, or a shipped network by name."""
     if source in PRETRAINED and not os.path.exists(source):
         return Net.pretrained(source)
-    return Net(source)
+    try:
+        return Net(source)
+    except brass.ConfigError as e:
+        if os.path.exists(source):
+            raise
+        # A mistyped name reads as a missing file: say which names would have been a network.
+        raise brass.ConfigError(f"{e}; nor is it a shipped network ({', '.join(sorted(PRETRAINED))})") from None
 
 
 def load_policy(spec: str) -> Policy:
