@@ -99,6 +99,21 @@ def test_integer_like_arguments_are_accepted_everywhere() -> None:
     assert state.player(np.int32(2)).money == state.player(2).money
 
 
+def test_a_seeds_index_is_read_once() -> None:
+    """A Python `__index__` runs once a seed: a second reading could cost as much again or give another value."""
+
+    class Counted:
+        calls = 0
+
+        def __index__(self) -> int:
+            Counted.calls += 1
+            return 3 if Counted.calls == 1 else -1  # a second reading would be out of range
+
+    game = brass.Game("lancashire", players=3)
+    assert game.new_state(seed=Counted()) == game.new_state(seed=3)  # type: ignore[arg-type]
+    assert Counted.calls == 1
+
+
 def test_new_state_follows_setup_rules(game: brass.Game) -> None:
     state = game.new_state(seed=11)
     n = game.players

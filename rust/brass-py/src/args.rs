@@ -165,7 +165,8 @@ pub(crate) fn bool_arg(py: Python<'_>, obj: &Bound<'_, PyAny>, what: &str) -> Py
 /// A seed: an int (or integer-like) with 0 ≤ seed < 2**64. ArgumentTypeError for another type,
 /// ConfigError for a value out of range.
 pub(crate) fn seed_arg(py: Python<'_>, seed: &Bound<'_, PyAny>) -> PyResult<u64> {
-    if as_index(seed)?.is_none() {
+    // The index is read once: a Python `__index__` may be costly or give another value a second time.
+    let Some(index) = index_object(seed)? else {
         return Err(type_error(
             py,
             format!(
@@ -173,15 +174,13 @@ pub(crate) fn seed_arg(py: Python<'_>, seed: &Bound<'_, PyAny>) -> PyResult<u64>
                 type_name(seed)
             ),
         ));
-    }
-    index_object(seed)?
-        .and_then(|i| i.extract::<u64>().ok())
-        .ok_or_else(|| {
-            config_error(
-                py,
-                format!("seed must be an int with 0 <= seed < 2**64, not {seed}"),
-            )
-        })
+    };
+    index.extract::<u64>().map_err(|_| {
+        config_error(
+            py,
+            format!("seed must be an int with 0 <= seed < 2**64, not {seed}"),
+        )
+    })
 }
 
 /// An optional seed, 0 when not given.
