@@ -846,6 +846,10 @@ mod tests {
     }
 
     /// The engine's and the network's time add up to (nearly) all of the time spent in `step`.
+    ///
+    /// The check is of wall-clock time, so on a loaded machine a single preemption in the few instructions
+    /// `step` does not count can take a quarter of a short run (CI saw 73 %): the games are played up to
+    /// three times and one run of the three must count over 80 %; every run must count no more than all.
     #[test]
     fn step_counts_the_time_of_the_engine_and_of_the_network() {
         let g = Game::new("lancashire", 2, &BTreeMap::new()).expect("game");
@@ -857,20 +861,25 @@ mod tests {
             parallel: 2,
             ..SearchGamesConfig::default()
         };
-        let mut play = SearchGames::new(&g, config, 1, 0, 2);
-        let mut net = Varied::new(&g);
-        let mut in_step = 0.0;
-        while !play.is_done() {
-            let started = Instant::now();
-            play.step(&mut net).expect("step");
-            in_step += started.elapsed().as_secs_f64();
+        let mut shares = Vec::new();
+        for seed in 1..=3 {
+            let mut play = SearchGames::new(&g, config.clone(), seed, 0, 3);
+            let mut net = Varied::new(&g);
+            let mut in_step = 0.0;
+            while !play.is_done() {
+                let started = Instant::now();
+                play.step(&mut net).expect("step");
+                in_step += started.elapsed().as_secs_f64();
+            }
+            let counted = play.engine_seconds + play.network_seconds;
+            assert!(play.engine_seconds > 0.0 && play.network_seconds > 0.0);
+            assert!(counted <= in_step, "{counted} of {in_step}");
+            shares.push(counted / in_step);
+            if counted > 0.8 * in_step {
+                return;
+            }
         }
-        let counted = play.engine_seconds + play.network_seconds;
-        assert!(play.engine_seconds > 0.0 && play.network_seconds > 0.0);
-        assert!(
-            counted <= in_step && counted > 0.8 * in_step,
-            "{counted} of {in_step}"
-        );
+        panic!("no run counted over 80 % of the time in step: {shares:?}");
     }
 
     #[test]
